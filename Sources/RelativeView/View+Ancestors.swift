@@ -1,0 +1,64 @@
+import RelativeViewCore
+
+extension View {
+    /// The nearest ancestor (`superview` first) for which `matches` returns true.
+    ///
+    /// - Parameter matches: Called on each ancestor, nearest first, until it returns true.
+    /// - Returns: The nearest matching ancestor, or `nil`.
+    /// - Complexity: O(depth) calls of `matches`; the naive core is the same.
+    public func findFirstAncestor(by matches: (View) -> Bool) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree.firstAncestor(of: _node) { matches(store.view($0)) }.map(store.view)
+    }
+
+    /// The nearest ancestor whose type is exactly one of `viewTypes` (a `Button` is not matched by `Control.self`).
+    ///
+    /// - Complexity: O(depth + viewTypes.count); the naive core is O(depth × viewTypes.count).
+    public func findFirstAncestor(by viewTypes: [View.Type]) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree.firstAncestor(of: _node, withTypes: Array(Self._typeKeys(viewTypes).keys)).map(store.view)
+    }
+
+    /// The nearest ancestor whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(depth + tags.count); the naive core is O(depth × tags.count).
+    public func findFirstAncestor(by tags: [Int]) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree.firstAncestor(of: _node, withTags: tags).map(store.view)
+    }
+
+    /// Whether this view is a relative ancestor of `view`: a proper ancestor, never itself.
+    ///
+    /// - Complexity: O(1) on a fresh index (else O(depth of `view`), counted toward a
+    ///   rebuild); the naive core is O(depth of `view`).
+    public func isRelativeAncestor(of view: View) -> Bool {
+        guard let store = _store, store === view._store else { return false }
+        return store.tree.isAncestor(_node, of: view._node)
+    }
+
+    /// Groups the ancestors by the key `groupKey` returns; `nil` leaves an ancestor out.
+    /// Each group lists its views nearest first. No match gives an empty dictionary.
+    ///
+    /// - Complexity: O(depth) calls of `groupKey`; the naive core is the same, plus a copy
+    ///   of the group on each append.
+    public func groupAncestors<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupAncestors(of: _node) { groupKey(store.view($0)) })
+    }
+
+    /// Groups the ancestors whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
+    ///
+    /// - Complexity: O(depth + viewTypes.count); the naive core is O(depth × viewTypes.count).
+    public func groupAncestors(by viewTypes: [View.Type]) -> [String: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupAncestors(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+    }
+
+    /// Groups the ancestors whose tag is one of `tags`, keyed by tag.
+    ///
+    /// - Complexity: O(depth + tags.count); the naive core is O(depth × tags.count).
+    public func groupAncestors(by tags: [Int]) -> [Int: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupAncestors(of: _node, byTags: tags))
+    }
+}

@@ -1,0 +1,40 @@
+import RelativeViewCore
+
+extension View {
+    /// Whether this view is a relative descendant of `view`: a proper descendant, never itself.
+    ///
+    /// - Complexity: O(1) on a fresh index (else O(depth), counted toward a rebuild); the
+    ///   naive core searches the subtree of `view` depth-first, O(size of that subtree).
+    public func isRelativeDescendant(of view: View) -> Bool {
+        guard let store = _store, store === view._store else { return false }
+        return store.tree.isDescendant(_node, of: view._node)
+    }
+
+    /// Groups the descendants by the key `groupKey` returns; `nil` leaves a descendant out.
+    /// Each group lists its views in depth-first pre-order (a view, then its subviews' subtrees in order).
+    ///
+    /// - Complexity: O(subtree size) calls of `groupKey`; the naive core is the same, by
+    ///   recursion, plus a copy of the group on each append.
+    public func groupDescendants<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupDescendants(of: _node) { groupKey(store.view($0)) })
+    }
+
+    /// Groups the descendants whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
+    ///
+    /// - Complexity: O(subtree size), a scan of the contiguous pre-order type column on a
+    ///   fresh index; the naive core is O(subtree size × viewTypes.count) plus group copies.
+    public func groupDescendants(by viewTypes: [View.Type]) -> [String: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupDescendants(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+    }
+
+    /// Groups the descendants whose tag is one of `tags`, keyed by tag, each group in pre-order.
+    ///
+    /// - Complexity: O(subtree size), a scan of the contiguous pre-order tag column on a
+    ///   fresh index; the naive core is O(subtree size × tags.count) plus group copies.
+    public func groupDescendants(by tags: [Int]) -> [Int: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupDescendants(of: _node, byTags: tags))
+    }
+}

@@ -1,0 +1,36 @@
+import RelativeViewCore
+
+extension View {
+    /// Whether this view and `view` are different views with the same non-nil superview.
+    ///
+    /// - Complexity: O(1); the naive core is the same.
+    public func isRelativeSibling(of view: View) -> Bool {
+        guard let store = _store, store === view._store else { return false }
+        return store.tree.isSibling(_node, of: view._node)
+    }
+
+    /// Groups the siblings (the superview's subviews but this view) by the key `groupKey`
+    /// returns; `nil` leaves a sibling out. Groups keep `subviews` order.
+    ///
+    /// - Complexity: O(number of siblings) calls of `groupKey`; the naive core is the same.
+    public func groupSiblings<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupSiblings(of: _node) { groupKey(store.view($0)) })
+    }
+
+    /// Groups the siblings whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
+    ///
+    /// - Complexity: O(number of siblings + viewTypes.count); the naive core is O(siblings × viewTypes.count).
+    public func groupSiblings(by viewTypes: [View.Type]) -> [String: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupSiblings(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+    }
+
+    /// Groups the siblings whose tag is one of `tags`, keyed by tag.
+    ///
+    /// - Complexity: O(number of siblings + tags.count); the naive core is O(siblings × tags.count).
+    public func groupSiblings(by tags: [Int]) -> [Int: [View]] {
+        guard let store = _store else { return [:] }
+        return store.views(store.tree.groupSiblings(of: _node, byTags: tags))
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import RelativeViewCore
+
+/// A node of a view tree, with UIKit's `UIView` API and the relative-view extension.
+///
+/// A `View` is a thin handle: its tag, type and links live in the arena of the store it
+/// shares with the rest of its tree, so ancestor and descendant questions are answered by
+/// the Euler-tour index in O(1). Subclass it (or use the stock subclasses: ``Button``,
+/// ``Label``, ``ImageView``, ...) as you would `UIView`.
+///
+/// Ownership is UIKit's: a superview keeps its subviews alive; a view that nothing
+/// references is freed together with the subviews that nothing else references.
+/// Views are not `Sendable`, like UIKit's, which are bound to the main actor.
+open class View: Hashable, CustomStringConvertible {
+    /// The store of this view's tree, or `nil` while the view has neither superview nor subviews.
+    @usableFromInline var _store: ViewStore?
+    /// This view's node in `_store`; meaningless while `_store` is `nil`.
+    @usableFromInline var _node = NodeID(index: -1, generation: 0)
+    /// The tag while the view has no store.
+    @usableFromInline var _loneTag = 0
+
+    /// The frame rectangle, in the superview's coordinate space.
+    ///
+    /// - Complexity: O(1)
+    open var frame: CGRect
+
+    /// A view with a zero frame.
+    ///
+    /// - Complexity: O(1)
+    public init() {
+        frame = .zero
+    }
+
+    /// A view with the given frame.
+    ///
+    /// - Complexity: O(1)
+    public init(frame: CGRect) {
+        self.frame = frame
+    }
+
+    deinit {
+        // Only a root can be freed: the store keeps every view that has a superview.
+        _store?.releaseRoot(_node)
+    }
+
+    /// The store, created on first need (a view alone has none).
+    @usableFromInline
+    func _ensureStore() -> ViewStore {
+        if let store = _store { return store }
+        return ViewStore.adopting(self)
+    }
+
+    /// An integer that identifies the view; `0` by default.
+    ///
+    /// - Complexity: O(1). Setting it makes the tree's index stale.
+    open var tag: Int {
+        get {
+            guard let store = _store else { return _loneTag }
+            return store.tree.tag(of: _node)
+        }
+        set {
+            guard let store = _store else { return _loneTag = newValue }
+            store.tree.setTag(newValue, of: _node)
+        }
+    }
+
+    // MARK: Hierarchy
+
+    /// The view's superview, or `nil`.
+    ///
+    /// - Complexity: O(1)
+    public var superview: View? {
+        guard let store = _store, let parent = store.tree.parent(of: _node) else { return nil }
+        return store.view(parent)
+    }
+
+    /// The view's immediate subviews, back to front.
+    ///
+    /// - Complexity: O(number of subviews)
+    public var subviews: [View] {
+        guard let store = _store else { return [] }
+        return store.views(Array(store.tree.children(of: _node)))
+    }
+
+    /// Adds `view` as the last (frontmost) subview, removing it from its superview first.
+    ///
+    /// Traps if `view` is this view or one of its ancestors.
+    /// - Complexity: O(1) within one tree (O(depth) while the index is stale); across
+    ///   trees, O(size of the smaller tree) to merge their stores.
+    public func addSubview(_ view: View) {
+        ViewStore.link(view, under: self, at: .last)
+    }
+
+    /// Inserts `view` among the subviews at `index` (counted after `view` leaves its superview).
+    ///
+    /// Traps if `index` is out of range or `view` is this view or one of its ancestors.
+    /// - Complexity: O(index), plus the cost of ``addSubview(_:)``.
+    public func insertSubview(_ view: View, at index: Int) {
+        ViewStore.link(view, under: self, at: .index(index))
+    }
+
+    /// Inserts `view` just above (after) `siblingSubview`, which must be a subview of this view.
+    ///
+    /// - Complexity: as ``addSubview(_:)``.
+    public func insertSubview(_ view: View, aboveSubview siblingSubview: View) {
+        precondition(siblingSubview.superview === self, "\(siblingSubview) is not a subview of \(self)")
+        guard view !== siblingSubview else { return }
+        ViewStore.link(view, under: self, at: .after(siblingSubview))
+    }
+
+    /// Inserts `view` just below (before) `siblingSubview`, which must be a subview of this view.
+    ///
+    /// - Complexity: as ``addSubview(_:)``.
+    public func insertSubview(_ view: View, belowSubview siblingSubview: View) {
+        precondition(siblingSubview.superview === self, "\(siblingSubview) is not a subview of \(self)")
+        guard view !== siblingSubview else { return }
+        ViewStore.link(view, under: self, at: .before(siblingSubview))
+    }
+
+    /// Removes the view from its superview; if nothing else references it, it is freed at once.
+    ///
+    /// - Complexity: O(min(size of its subtree, size of the rest of the tree)), to give the
+    ///   two trees their own stores.
+    public func removeFromSuperview() {
+        ViewStore.unlink(self)
+    }
+
+    /// Moves `view` to the front (last position) of the subviews; no effect if it is not a subview.
+    ///
+    /// - Complexity: O(1)
+    public func bringSubviewToFront(_ view: View) {
+        guard let store = _store, view.superview === self else { return }
+        store.tree.moveToBack(view._node)
+    }
+
+    /// Moves `view` to the back (first position) of the subviews; no effect if it is not a subview.
+    ///
+    /// - Complexity: O(1)
+    public func sendSubviewToBack(_ view: View) {
+        guard let store = _store, view.superview === self else { return }
+        store.tree.moveToFront(view._node)
+    }
+
+    /// Exchanges the subviews at two indices. Traps if either is out of range.
+    ///
+    /// - Complexity: O(max(index1, index2))
+    public func exchangeSubview(at index1: Int, withSubviewAt index2: Int) {
+        guard let store = _store else { preconditionFailure("subview index out of range: the view has no subviews") }
+        store.tree.exchangeChildren(of: _node, at: index1, index2)
+    }
+
+    /// Whether this view is `view` or one of its descendants (UIKit's meaning: true for the view itself).
+    ///
+    /// - Complexity: O(1) on a fresh index, else O(depth).
+    public func isDescendant(of view: View) -> Bool {
+        self === view || isRelativeDescendant(of: view)
+    }
+
+    /// This view if its tag is `tag`, else the first descendant with that tag in depth-first pre-order.
+    ///
+    /// - Complexity: O(size of the subtree).
+    public func viewWithTag(_ tag: Int) -> View? {
+        if self.tag == tag { return self }
+        guard let store = _store else { return nil }
+        let tree = store.tree
+        return tree.descendants(of: _node).first { tree.tag(of: $0) == tag }.map(store.view)
+    }
+
+    // MARK: Identity
+
+    /// Views are equal only to themselves.
+    ///
+    /// - Complexity: O(1)
+    public static func == (lhs: View, rhs: View) -> Bool { lhs === rhs }
+
+    /// Hashes the view's identity.
+    ///
+    /// - Complexity: O(1)
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The class name and tag, e.g. `<Button tag=3>`.
+    ///
+    /// - Complexity: O(1)
+    open var description: String { "<\(Swift.type(of: self)) tag=\(tag)>" }
+}

@@ -1,0 +1,189 @@
+import RelativeViewCore
+
+/// The arena behind one connected tree of views: a ``ViewTree`` and the view of each node.
+///
+/// Ownership follows UIKit: the store holds a strong reference (a manual retain in
+/// `views`) to every view that has a superview, and none to the root, which only its
+/// users keep alive. Views that share a store are always connected (one store per tree),
+/// which keeps Swift's region-based isolation sound: two views that look unrelated to the
+/// compiler never share hidden mutable state.
+@usableFromInline
+final class ViewStore {
+    @usableFromInline var tree: ViewTree
+    /// The view of each slot; retained exactly when the slot's node has a parent.
+    @usableFromInline var views: [Unmanaged<View>?]
+
+    init() {
+        tree = ViewTree()
+        views = []
+    }
+
+    /// The view of a node of this store.
+    @inlinable
+    func view(_ node: NodeID) -> View {
+        guard let view = views[Int(node.index)] else {
+            preconditionFailure("no view for \(node): the view tree was changed during the query")
+        }
+        return view.takeUnretainedValue()
+    }
+
+    @inlinable
+    func views<C: Collection>(_ nodes: C) -> [View] where C.Element == NodeID {
+        nodes.map(view)
+    }
+
+    @inlinable
+    func views<Key>(_ groups: [Key: [NodeID]]) -> [Key: [View]] {
+        groups.mapValues { views($0) }
+    }
+
+    /// Records `view` as the view of `node`, retained if the node has a parent.
+    func bind(_ view: View, to node: NodeID) {
+        let slot = Int(node.index)
+        if slot >= views.count { views.append(contentsOf: repeatElement(nil, count: slot + 1 - views.count)) }
+        views[slot] = tree.parent(of: node) == nil ? Unmanaged.passUnretained(view) : Unmanaged.passRetained(view)
+        view._store = self
+        view._node = node
+    }
+
+    /// A fresh store holding `view` alone, as a root.
+    static func adopting(_ view: View) -> ViewStore {
+        let store = ViewStore()
+        store.adoptLone(view)
+        return store
+    }
+
+    // MARK: Moving trees between stores
+
+    /// Moves the tree of `root` (a root of `source`) into this store as a new root: O(its size).
+    /// Retains are carried over: the root stays unretained, every other view stays retained.
+    func absorb(_ root: NodeID, of source: ViewStore) {
+        precondition(source !== self)
+        tree.graft(root, of: source.tree) { old, new in
+            let slot = Int(new.index)
+            if slot >= views.count { views.append(contentsOf: repeatElement(nil, count: slot + 1 - views.count)) }
+            let view = source.views[Int(old.index)]
+            views[slot] = view
+            source.views[Int(old.index)] = nil
+            if let view = view?.takeUnretainedValue() {
+                view._store = self
+                view._node = new
+            }
+        }
+        source.tree.removeSubtree(root)
+    }
+
+    /// Moves the tree of `root`, a root of this store, out into a store of its own, or back
+    /// to the store-less state if it is a single view. Its root must be unretained.
+    func split(_ root: NodeID) {
+        guard tree.firstChild(of: root) != nil else {
+            let view = self.view(root)
+            view._loneTag = tree.tag(of: root)
+            view._store = nil
+            views[Int(root.index)] = nil
+            tree.removeSubtree(root)
+            return
+        }
+        ViewStore().absorb(root, of: self)
+    }
+
+    /// Where a view goes among its new siblings.
+    enum Position {
+        case last
+        case index(Int)
+        case before(View)
+        case after(View)
+    }
+
+    /// Makes `child` a subview of `parent` at `position`, as UIKit's `addSubview` family does:
+    /// a child that has a superview is removed from it first; stores merge smaller into larger.
+    /// Traps if `parent` is `child` or one of its descendants.
+    static func link(_ child: View, under parent: View, at position: Position) {
+        if let store = child._store, store === parent._store, store.tree.parent(of: child._node) != nil {
+            // A move inside one tree: the store already owns the child.
+            store.move(child, under: parent, at: position)
+            return
+        }
+        if child.superview != nil { unlink(child) }  // the caller keeps `child` alive meanwhile
+        let parentStore = parent._ensureStore()
+        if let childStore = child._store {
+            if childStore !== parentStore {
+                if childStore.tree.count <= parentStore.tree.count {
+                    parentStore.absorb(child._node, of: childStore)
+                } else {
+                    childStore.absorb(parentStore.tree.root(of: parent._node), of: parentStore)
+                }
+            }
+        } else {
+            parentStore.adoptLone(child)
+        }
+        guard let store = child._store else { preconditionFailure("a linked view has no store") }
+        store.move(child, under: parent, at: position)
+        // The child had no superview: from now on the store owns it.
+        _ = store.views[Int(child._node.index)]?.retain()
+    }
+
+    /// Adds a store-less view to this store as a root.
+    func adoptLone(_ view: View) {
+        bind(view, to: tree.makeNode(tag: view._loneTag, type: TypeRegistry.shared.typeID(for: type(of: view))))
+    }
+
+    /// Moves `child` under `parent`, both in this store.
+    private func move(_ child: View, under parent: View, at position: Position) {
+        switch position {
+        case .last: tree.append(child._node, to: parent._node)
+        case .index(let i): tree.insert(child._node, into: parent._node, at: i)
+        case .before(let sibling): tree.insert(child._node, before: sibling._node)
+        case .after(let sibling): tree.insert(child._node, after: sibling._node)
+        }
+    }
+
+    /// Detaches `child` from its parent. Its tree or the rest, whichever is smaller, moves
+    /// to a store of its own; then the store's reference to `child` is released, which
+    /// frees it at once if nothing else holds it.
+    static func unlink(_ child: View) {
+        guard let store = child._store, let parent = store.tree.parent(of: child._node) else { return }
+        let rest = store.tree.root(of: parent)
+        store.tree.detach(child._node)
+        let retained = store.views[Int(child._node.index)]
+        if store.tree.smallerTree(child._node, rest) == child._node {
+            store.split(child._node)
+        } else {
+            store.split(rest)
+        }
+        retained?.release()
+    }
+
+    // MARK: Freeing a root
+
+    /// Called from the root's `deinit`: frees the subtree of `root` iteratively. Views that
+    /// are referenced elsewhere survive as roots with their subtrees; the others are freed
+    /// and their slots recycled. Never recursive, so a million-deep chain frees fine.
+    func releaseRoot(_ root: NodeID) {
+        var pending: [NodeID] = Array(tree.children(of: root))
+        for child in pending { tree.detach(child) }
+        views[Int(root.index)] = nil
+        tree.removeSubtree(root)
+        var survivors: [View] = []
+        while let node = pending.popLast() {
+            guard let retained = views[Int(node.index)] else { continue }
+            var view = retained.takeRetainedValue()
+            if isKnownUniquelyReferenced(&view) {
+                // Only we hold it: detach its children for later, then free it. Its deinit
+                // finds no store and does nothing, so there is no recursion.
+                let children = Array(tree.children(of: node))
+                for child in children { tree.detach(child) }
+                pending.append(contentsOf: children)
+                views[Int(node.index)] = nil
+                tree.removeSubtree(node)
+                view._store = nil
+            } else {
+                views[Int(node.index)] = Unmanaged.passUnretained(view)
+                survivors.append(view)
+            }
+        }
+        // Each survivor is now a root here; all but one move to stores of their own.
+        for view in survivors.dropFirst() { split(view._node) }
+        if let first = survivors.first, tree.firstChild(of: first._node) == nil { split(first._node) }
+    }
+}

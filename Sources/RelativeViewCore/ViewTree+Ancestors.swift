@@ -1,0 +1,219 @@
+extension ViewTree {
+    /// Whether `a` is a proper ancestor of `b` (a node is never its own relative ancestor).
+    ///
+    /// - Complexity: O(1) on a fresh index; otherwise O(depth of `b`), counted toward a rebuild.
+    @inlinable
+    public func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
+        let s = _storage
+        s.check(a)
+        s.check(b)
+        if let index = s.freshIndex {
+            return index._withUnsafeGuaranteedRef { $0.isProperAncestor(a.index, b.index) }
+        }
+        return _walkIsAncestor(a.index, b.index)
+    }
+
+    @usableFromInline @inline(never)
+    func _walkIsAncestor(_ a: Int32, _ b: Int32) -> Bool {
+        let s = _storage
+        var steps = 0
+        var found = false
+        s.parent.withUnsafeBufferPointer { parent in
+            var x = parent[Int(b)]
+            while x != _TreeStorage.none {
+                steps += 1
+                if x == a {
+                    found = true
+                    break
+                }
+                x = parent[Int(x)]
+            }
+        }
+        s.pay(steps)
+        return found
+    }
+
+    /// The ancestors of `node`, nearest (its parent) first.
+    ///
+    /// - Complexity: O(1) to make; each step O(1).
+    public func ancestors(of node: NodeID) -> Ancestors {
+        _storage.check(node)
+        return Ancestors(tree: self, start: node.index)
+    }
+
+    /// The ancestors of a node, nearest first: a lazy walk up the parent links.
+    public struct Ancestors: Sequence, Sendable {
+        @usableFromInline let tree: ViewTree
+        @usableFromInline let start: Int32
+
+        @inlinable init(tree: ViewTree, start: Int32) {
+            self.tree = tree
+            self.start = start
+        }
+
+        /// The iterator of the walk.
+        public struct Iterator: IteratorProtocol, Sendable {
+            @usableFromInline let storage: _TreeStorage
+            @usableFromInline var current: Int32
+
+            @inlinable init(storage: _TreeStorage, current: Int32) {
+                self.storage = storage
+                self.current = current
+            }
+
+            /// The next ancestor, or `nil` past the root.
+            ///
+            /// - Complexity: O(1)
+            @inlinable
+            public mutating func next() -> NodeID? {
+                let p = storage.parent[Int(current)]
+                guard p != _TreeStorage.none else { return nil }
+                current = p
+                return storage.nodeID(p)
+            }
+        }
+
+        /// Starts the walk.
+        ///
+        /// - Complexity: O(1)
+        @inlinable
+        public func makeIterator() -> Iterator { Iterator(storage: tree._storage, current: start) }
+    }
+
+    /// The number of ancestors of `node` (0 for a root).
+    ///
+    /// - Complexity: O(depth)
+    public func depth(of node: NodeID) -> Int {
+        var depth = 0
+        for _ in ancestors(of: node) { depth += 1 }
+        return depth
+    }
+
+    /// The root of the tree that holds `node` (`node` itself for a root).
+    ///
+    /// - Complexity: O(depth)
+    public func root(of node: NodeID) -> NodeID {
+        var root = node
+        for ancestor in ancestors(of: node) { root = ancestor }
+        return root
+    }
+
+    /// The deepest node that is `a` or an ancestor of `a` and also `b` or an ancestor of `b`;
+    /// `nil` when they are in different trees of the forest.
+    ///
+    /// - Complexity: O(depth(a) - depth(lca)) on a fresh index; otherwise O(depth(a) + depth(b)).
+    public func lowestCommonAncestor(_ a: NodeID, _ b: NodeID) -> NodeID? {
+        let s = _storage
+        s.check(a)
+        s.check(b)
+        if a == b { return a }
+        if let index = s.freshIndex {
+            return index._withUnsafeGuaranteedRef { index in
+                var x = a.index
+                while x != _TreeStorage.none {
+                    if x == b.index || index.isProperAncestor(x, b.index) { return s.nodeID(x) }
+                    x = s.parent[Int(x)]
+                }
+                return nil
+            }
+        }
+        var (x, dx) = (a.index, depth(of: a))
+        var (y, dy) = (b.index, depth(of: b))
+        s.pay(dx + dy)
+        while dx > dy { x = s.parent[Int(x)]; dx -= 1 }
+        while dy > dx { y = s.parent[Int(y)]; dy -= 1 }
+        while x != y {
+            x = s.parent[Int(x)]
+            y = s.parent[Int(y)]
+        }
+        return x == _TreeStorage.none ? nil : s.nodeID(x)
+    }
+
+    // MARK: Find
+
+    /// The nearest ancestor of `node` for which `matches` is true.
+    ///
+    /// - Complexity: O(depth) calls of `matches`.
+    public func firstAncestor(of node: NodeID, where matches: (NodeID) throws -> Bool) rethrows -> NodeID? {
+        for ancestor in ancestors(of: node) where try matches(ancestor) { return ancestor }
+        return nil
+    }
+
+    /// The nearest ancestor of `node` whose type is one of `types` (exactly).
+    ///
+    /// - Complexity: O(depth + types.count)
+    public func firstAncestor(of node: NodeID, withTypes types: [TypeID]) -> NodeID? {
+        let match = _TypeKeys(types.map { ($0, $0) })
+        let s = _storage
+        return firstAncestor(of: node) { match.slot(of: s.typeID[Int($0.index)]) != nil }
+    }
+
+    /// The nearest ancestor of `node` whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(depth + tags.count)
+    public func firstAncestor(of node: NodeID, withTags tags: [Int]) -> NodeID? {
+        let match = _TagKeys(tags)
+        let s = _storage
+        return firstAncestor(of: node) { match.slot(ofTagAt: $0.index, in: s) != nil }
+    }
+
+    // MARK: Group
+
+    /// Groups the ancestors of `node` by the key `key` gives each; `nil` leaves one out.
+    /// Each group lists its ancestors nearest first.
+    ///
+    /// - Complexity: O(depth) calls of `key`.
+    public func groupAncestors<Key: Hashable>(of node: NodeID, by key: (NodeID) throws -> Key?) rethrows -> [Key: [NodeID]] {
+        var groups: [Key: [NodeID]] = [:]
+        for ancestor in ancestors(of: node) {
+            if let k = try key(ancestor) { groups[k, default: []].append(ancestor) }
+        }
+        return groups
+    }
+
+    /// Groups the ancestors of `node` whose type is one of `types` (exactly), keyed by type, nearest first.
+    ///
+    /// - Complexity: O(depth + types.count)
+    public func groupAncestors(of node: NodeID, byTypes types: [TypeID]) -> [TypeID: [NodeID]] {
+        groupAncestors(of: node, keyingTypes: Dictionary(types.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// Groups the ancestors of `node` whose type is a key of `typeKeys`, under that key's value, nearest first.
+    ///
+    /// Several types may share a key (the relative-view API keys classes by their names).
+    /// - Complexity: O(depth + typeKeys.count)
+    public func groupAncestors<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
+        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
+        let s = _storage
+        return _collect(ancestors(of: node), keys: match.keys) { match.slot(of: s.typeID[Int($0.index)]) }
+    }
+
+    /// Groups the ancestors of `node` whose tag is one of `tags`, keyed by tag, nearest first.
+    ///
+    /// - Complexity: O(depth + tags.count)
+    public func groupAncestors(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
+        let match = _TagKeys(tags)
+        let s = _storage
+        return _collect(ancestors(of: node), keys: match.keys) { match.slot(ofTagAt: $0.index, in: s) }
+    }
+
+    /// Groups the nodes of `sequence` into the slots `slot` gives them, then keys the non-empty groups.
+    @usableFromInline
+    func _collect<S: Sequence, Key: Hashable>(_ sequence: S, keys: [Key], slot: (NodeID) -> Int?) -> [Key: [NodeID]] where S.Element == NodeID {
+        var groups = [[NodeID]](repeating: [], count: keys.count)
+        for node in sequence {
+            if let k = slot(node) { groups[k].append(node) }
+        }
+        return _keyed(groups, keys)
+    }
+
+    /// The non-empty groups under their (distinct) keys.
+    @usableFromInline
+    func _keyed<Key: Hashable>(_ groups: [[NodeID]], _ keys: [Key]) -> [Key: [NodeID]] {
+        var result: [Key: [NodeID]] = [:]
+        for (k, group) in groups.enumerated() where !group.isEmpty {
+            result[keys[k]] = group
+        }
+        return result
+    }
+}

@@ -1,0 +1,78 @@
+extension ViewTree {
+    /// Copies the subtree of `root` in `source` into this tree, as a new root or as the last
+    /// child of `parent`, and reports each copied node with its new id, in pre-order.
+    ///
+    /// The source is left as it is; callers that move a subtree between trees remove it
+    /// from the source afterwards. Iterative: a million-deep chain copies without recursion.
+    /// - Parameters:
+    ///   - root: The subtree to copy, a node of `source`.
+    ///   - source: The tree to copy from.
+    ///   - parent: The node of this tree to append the copy to, or `nil` for a new root.
+    ///   - visit: Called with each source node and its copy, in pre-order.
+    /// - Returns: The copy of `root`.
+    /// - Complexity: O(size of the subtree).
+    @discardableResult
+    public mutating func graft(
+        _ root: NodeID, of source: ViewTree, under parent: NodeID? = nil,
+        _ visit: (_ source: NodeID, _ copy: NodeID) throws -> Void = { _, _ in }
+    ) rethrows -> NodeID {
+        let from = source._storage
+        from.check(root)
+        if let parent { _storage.check(parent) }
+        _storage.reserveCapacity(count + source.subtreeSize(of: root))
+        func copy(_ x: Int32, under p: NodeID?) -> NodeID {
+            let tag = from.tag(at: x)
+            let type = TypeID(rawValue: from.typeID[Int(x)])
+            return p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
+        }
+        let newRoot = copy(root.index, under: parent)
+        try visit(root, newRoot)
+        // The copies of the ancestors of the current source node, below `root`.
+        var path: [NodeID] = [newRoot]
+        var x = root.index
+        var current = newRoot
+        walk: while true {
+            let child = from.firstChild[Int(x)]
+            if child != _TreeStorage.none {
+                path.append(current)
+                x = child
+            } else {
+                while true {
+                    if x == root.index { break walk }
+                    let sibling = from.nextSibling[Int(x)]
+                    if sibling != _TreeStorage.none {
+                        x = sibling
+                        break
+                    }
+                    x = from.parent[Int(x)]
+                    path.removeLast()
+                }
+            }
+            current = copy(x, under: path.last)
+            try visit(from.nodeID(x), current)
+        }
+        return newRoot
+    }
+
+    /// Of two roots, the one whose tree has fewer nodes (`a` on a tie), found by walking
+    /// both trees in lockstep so the cost is that of the smaller one.
+    ///
+    /// - Complexity: O(min(size of a's tree, size of b's tree)).
+    public func smallerTree(_ a: NodeID, _ b: NodeID) -> NodeID {
+        let s = _storage
+        s.check(a)
+        s.check(b)
+        precondition(s.parent[Int(a.index)] == _TreeStorage.none && s.parent[Int(b.index)] == _TreeStorage.none, "smallerTree needs two roots")
+        var x: Int32? = nil
+        var y: Int32? = nil
+        var steps = 0
+        defer { s.pay(steps) }
+        while true {
+            steps += 1
+            x = Self._preorderStep(s, root: a.index, from: x)
+            if x == nil { return a }
+            y = Self._preorderStep(s, root: b.index, from: y)
+            if y == nil { return b }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+extension ViewTree {
+    /// Adds a new node with no parent (a root) and returns its id.
+    ///
+    /// - Parameters:
+    ///   - tag: The node's tag.
+    ///   - type: The node's type.
+    /// - Complexity: O(1) amortized.
+    @discardableResult
+    public mutating func makeNode(tag: Int = 0, type: TypeID) -> NodeID {
+        let s = _mutableStorage()
+        let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
+        let i: Int32
+        if s.freeHead != _TreeStorage.none {
+            i = s.freeHead
+            let n = Int(i)
+            s.freeHead = s.nextSibling[n]
+            s.parent[n] = _TreeStorage.none
+            s.firstChild[n] = _TreeStorage.none
+            s.nextSibling[n] = _TreeStorage.none
+            s.previousSibling[n] = _TreeStorage.none
+            s.typeID[n] = type.rawValue
+            s.narrowTag[n] = narrow
+        } else {
+            precondition(s.slotCount < Int(Int32.max), "a ViewTree holds at most Int32.max nodes")
+            i = Int32(s.slotCount)
+            s.parent.append(_TreeStorage.none)
+            s.firstChild.append(_TreeStorage.none)
+            s.nextSibling.append(_TreeStorage.none)
+            s.previousSibling.append(_TreeStorage.none)
+            s.generation.append(0)
+            s.typeID.append(type.rawValue)
+            s.narrowTag.append(narrow)
+        }
+        if narrow == _TreeStorage.wideTagSentinel { s.wideTags[i] = tag }
+        s.liveCount += 1
+        _checkInvariants()
+        return s.nodeID(i)
+    }
+
+    /// Adds a new node as the last child of `parent` and returns its id.
+    ///
+    /// - Complexity: O(1) amortized.
+    @discardableResult
+    public mutating func appendChild(tag: Int = 0, type: TypeID, to parent: NodeID) -> NodeID {
+        _storage.check(parent)
+        let node = makeNode(tag: tag, type: type)
+        _link(node.index, under: parent.index, before: _TreeStorage.none)
+        _checkInvariants()
+        return node
+    }
+
+    /// Makes `node` the last child of `parent`, detaching it from its current parent first.
+    ///
+    /// Traps if `parent` is `node` or one of its descendants.
+    /// - Complexity: O(1) on a fresh index, else O(depth of `parent`) for the cycle check.
+    public mutating func append(_ node: NodeID, to parent: NodeID) {
+        _prepareMove(node, under: parent)
+        _link(node.index, under: parent.index, before: _TreeStorage.none)
+        _checkInvariants()
+    }
+
+    /// Makes `node` the child of `parent` at position `index` among the children that
+    /// remain once `node` is detached (`0` is first, the child count is last).
+    ///
+    /// Traps if `parent` is `node` or one of its descendants, or if `index` is out of range.
+    /// - Complexity: O(index), plus the cycle check of ``append(_:to:)``.
+    public mutating func insert(_ node: NodeID, into parent: NodeID, at index: Int) {
+        _prepareMove(node, under: parent)
+        let s = _storage
+        precondition(index >= 0, "child index \(index) out of range")
+        var before = s.firstChild[Int(parent.index)]
+        var k = 0
+        while k < index {
+            precondition(before != _TreeStorage.none, "child index \(index) out of range")
+            before = s.nextSibling[Int(before)]
+            k += 1
+        }
+        _link(node.index, under: parent.index, before: before)
+        _checkInvariants()
+    }
+
+    /// Moves `node` so that it is the sibling just before `sibling`, under `sibling`'s parent.
+    ///
+    /// Traps if `sibling` is a root, or would become a descendant of `node`.
+    /// - Complexity: as ``append(_:to:)``.
+    public mutating func insert(_ node: NodeID, before sibling: NodeID) {
+        precondition(node != sibling, "cannot insert a node next to itself")
+        guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
+        _prepareMove(node, under: parent)
+        _link(node.index, under: parent.index, before: sibling.index)
+        _checkInvariants()
+    }
+
+    /// Moves `node` so that it is the sibling just after `sibling`, under `sibling`'s parent.
+    ///
+    /// Traps if `sibling` is a root, or would become a descendant of `node`.
+    /// - Complexity: as ``append(_:to:)``.
+    public mutating func insert(_ node: NodeID, after sibling: NodeID) {
+        precondition(node != sibling, "cannot insert a node next to itself")
+        guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
+        _prepareMove(node, under: parent)
+        _link(node.index, under: parent.index, before: _storage.nextSibling[Int(sibling.index)])
+        _checkInvariants()
+    }
+
+    /// Detaches `node` from its parent; it becomes a root with its whole subtree. No effect on a root.
+    ///
+    /// - Complexity: O(1)
+    public mutating func detach(_ node: NodeID) {
+        let s = _mutableStorage()
+        s.check(node)
+        _unlink(node.index)
+        _checkInvariants()
+    }
+
+    /// Removes `node` and its whole subtree; their slots go to the free list and their ids become stale.
+    ///
+    /// - Complexity: O(size of the subtree).
+    public mutating func removeSubtree(_ node: NodeID) {
+        let s = _mutableStorage()
+        s.check(node)
+        _unlink(node.index)
+        // Free the subtree in pre-order without a stack: the links of a node are read
+        // before its slot is put on the free list.
+        var x = node.index
+        while true {
+            let child = s.firstChild[Int(x)]
+            if child != _TreeStorage.none {
+                x = child
+                continue
+            }
+            // x is a leaf of what remains: free it and continue with its next sibling or its parent.
+            while true {
+                let n = Int(x)
+                let next = s.nextSibling[n]
+                let up = s.parent[n]
+                if up != _TreeStorage.none { s.firstChild[Int(up)] = next }
+                _free(x)
+                if x == node.index {
+                    _checkInvariants()
+                    return
+                }
+                if next != _TreeStorage.none {
+                    x = next
+                    break
+                }
+                x = up
+            }
+        }
+    }
+
+    /// Moves `node` to the first position among its siblings. No effect on a root.
+    ///
+    /// - Complexity: O(1)
+    public mutating func moveToFront(_ node: NodeID) {
+        guard let parent = parent(of: node) else { return }
+        let s = _mutableStorage()
+        _unlink(node.index)
+        _link(node.index, under: parent.index, before: s.firstChild[Int(parent.index)])
+        _checkInvariants()
+    }
+
+    /// Moves `node` to the last position among its siblings. No effect on a root.
+    ///
+    /// - Complexity: O(1)
+    public mutating func moveToBack(_ node: NodeID) {
+        guard let parent = parent(of: node) else { return }
+        _ = _mutableStorage()
+        _unlink(node.index)
+        _link(node.index, under: parent.index, before: _TreeStorage.none)
+        _checkInvariants()
+    }
+
+    /// Exchanges the children of `parent` at positions `i` and `j`.
+    ///
+    /// Traps if either index is out of range.
+    /// - Complexity: O(max(i, j))
+    public mutating func exchangeChildren(of parent: NodeID, at i: Int, _ j: Int) {
+        let a = child(of: parent, at: i)
+        let b = child(of: parent, at: j)
+        guard a != b else { return }
+        let s = _mutableStorage()
+        // Remember what follows b, put b before a, then a where b was.
+        let afterB = s.nextSibling[Int(b.index)]
+        _unlink(b.index)
+        _link(b.index, under: parent.index, before: a.index)
+        _unlink(a.index)
+        _link(a.index, under: parent.index, before: afterB == a.index ? b.index : afterB)
+        _checkInvariants()
+    }
+
+    // MARK: Internals
+
+    /// Checks a move of `node` under `parent`, makes the storage unique and detaches `node`.
+    @usableFromInline
+    mutating func _prepareMove(_ node: NodeID, under parent: NodeID) {
+        _storage.check(node)
+        _storage.check(parent)
+        precondition(
+            node != parent && !isAncestor(node, of: parent),
+            "cannot add a view as a subview of itself or of its descendants")
+        _ = _mutableStorage()
+        _unlink(node.index)
+    }
+
+    /// Links the root `x` under `p`, just before `before` (or last if `before` is none).
+    @usableFromInline
+    func _link(_ x: Int32, under p: Int32, before: Int32) {
+        let s = _storage
+        let first = s.firstChild[Int(p)]
+        s.parent[Int(x)] = p
+        s.nextSibling[Int(x)] = before
+        if first == _TreeStorage.none {
+            s.firstChild[Int(p)] = x
+            s.previousSibling[Int(x)] = x
+        } else if before == _TreeStorage.none {
+            let last = s.previousSibling[Int(first)]
+            s.nextSibling[Int(last)] = x
+            s.previousSibling[Int(x)] = last
+            s.previousSibling[Int(first)] = x
+        } else if before == first {
+            s.previousSibling[Int(x)] = s.previousSibling[Int(first)]
+            s.previousSibling[Int(first)] = x
+            s.firstChild[Int(p)] = x
+        } else {
+            let prev = s.previousSibling[Int(before)]
+            s.nextSibling[Int(prev)] = x
+            s.previousSibling[Int(x)] = prev
+            s.previousSibling[Int(before)] = x
+        }
+    }
+
+    /// Unlinks `x` from its parent, if any; `x` becomes a root.
+    @usableFromInline
+    func _unlink(_ x: Int32) {
+        let s = _storage
+        let p = s.parent[Int(x)]
+        guard p != _TreeStorage.none else { return }
+        let next = s.nextSibling[Int(x)]
+        let prev = s.previousSibling[Int(x)]
+        let first = s.firstChild[Int(p)]
+        if first == x {
+            s.firstChild[Int(p)] = next
+            if next != _TreeStorage.none { s.previousSibling[Int(next)] = prev }
+        } else {
+            s.nextSibling[Int(prev)] = next
+            s.previousSibling[Int(next == _TreeStorage.none ? first : next)] = prev
+        }
+        s.parent[Int(x)] = _TreeStorage.none
+        s.nextSibling[Int(x)] = _TreeStorage.none
+        s.previousSibling[Int(x)] = _TreeStorage.none
+    }
+
+    /// Puts the slot of an unlinked node on the free list and bumps its generation.
+    func _free(_ x: Int32) {
+        let s = _storage
+        let n = Int(x)
+        s.parent[n] = _TreeStorage.free
+        s.firstChild[n] = _TreeStorage.none
+        s.previousSibling[n] = _TreeStorage.none
+        s.nextSibling[n] = s.freeHead
+        s.generation[n] &+= 1
+        if s.narrowTag[n] == _TreeStorage.wideTagSentinel { s.wideTags[x] = nil }
+        s.narrowTag[n] = 0
+        s.freeHead = x
+        s.liveCount -= 1
+    }
+}

@@ -1,0 +1,123 @@
+extension ViewTree {
+    /// Whether `a` and `b` are distinct children of the same parent (direct siblings only).
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func isSibling(_ a: NodeID, of b: NodeID) -> Bool {
+        let s = _storage
+        s.check(a)
+        s.check(b)
+        let p = s.parent[Int(a.index)]
+        return a != b && p != _TreeStorage.none && p == s.parent[Int(b.index)]
+    }
+
+    /// The children of `node`, in order.
+    ///
+    /// - Complexity: O(1) to make; each step O(1).
+    public func children(of node: NodeID) -> Children {
+        let s = _storage
+        s.check(node)
+        return Children(storage: s, first: s.firstChild[Int(node.index)], skipping: _TreeStorage.none)
+    }
+
+    /// The siblings of `node` (its parent's children without `node`), in order; empty for a root.
+    ///
+    /// - Complexity: O(1) to make; each step O(1).
+    public func siblings(of node: NodeID) -> Children {
+        let s = _storage
+        s.check(node)
+        let p = s.parent[Int(node.index)]
+        let first = p == _TreeStorage.none ? _TreeStorage.none : s.firstChild[Int(p)]
+        return Children(storage: s, first: first, skipping: node.index)
+    }
+
+    /// The number of children of `node`.
+    ///
+    /// - Complexity: O(number of children)
+    public func childCount(of node: NodeID) -> Int {
+        var count = 0
+        for _ in children(of: node) { count += 1 }
+        return count
+    }
+
+    /// The child of `node` at position `index`. Traps if `index` is out of range.
+    ///
+    /// - Complexity: O(index)
+    public func child(of node: NodeID, at index: Int) -> NodeID {
+        precondition(index >= 0, "child index \(index) out of range")
+        var k = 0
+        for child in children(of: node) {
+            if k == index { return child }
+            k += 1
+        }
+        preconditionFailure("child index \(index) out of range (\(k) children)")
+    }
+
+    /// A run of children along the sibling links, optionally leaving one node out.
+    public struct Children: Sequence, Sendable {
+        let storage: _TreeStorage
+        let first: Int32
+        let skipping: Int32
+
+        /// The iterator of the run.
+        public struct Iterator: IteratorProtocol, Sendable {
+            let storage: _TreeStorage
+            var current: Int32
+            let skipping: Int32
+
+            /// The next child, or `nil` after the last.
+            ///
+            /// - Complexity: O(1)
+            public mutating func next() -> NodeID? {
+                if current == skipping { current = storage.nextSibling[Int(current)] }
+                guard current != _TreeStorage.none else { return nil }
+                defer { current = storage.nextSibling[Int(current)] }
+                return storage.nodeID(current)
+            }
+        }
+
+        /// Starts the run.
+        ///
+        /// - Complexity: O(1)
+        public func makeIterator() -> Iterator { Iterator(storage: storage, current: first, skipping: skipping) }
+    }
+
+    // MARK: Group
+
+    /// Groups the siblings of `node` by the key `key` gives each; `nil` leaves one out.
+    /// Each group is in child order; a root has no siblings.
+    ///
+    /// - Complexity: O(number of siblings) calls of `key`.
+    public func groupSiblings<Key: Hashable>(of node: NodeID, by key: (NodeID) throws -> Key?) rethrows -> [Key: [NodeID]] {
+        var groups: [Key: [NodeID]] = [:]
+        for sibling in siblings(of: node) {
+            if let k = try key(sibling) { groups[k, default: []].append(sibling) }
+        }
+        return groups
+    }
+
+    /// Groups the siblings of `node` whose type is one of `types` (exactly), keyed by type, in child order.
+    ///
+    /// - Complexity: O(number of siblings + types.count)
+    public func groupSiblings(of node: NodeID, byTypes types: [TypeID]) -> [TypeID: [NodeID]] {
+        groupSiblings(of: node, keyingTypes: Dictionary(types.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// Groups the siblings of `node` whose type is a key of `typeKeys`, under that key's value, in child order.
+    ///
+    /// - Complexity: O(number of siblings + typeKeys.count)
+    public func groupSiblings<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
+        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
+        let s = _storage
+        return _collect(siblings(of: node), keys: match.keys) { match.slot(of: s.typeID[Int($0.index)]) }
+    }
+
+    /// Groups the siblings of `node` whose tag is one of `tags`, keyed by tag, in child order.
+    ///
+    /// - Complexity: O(number of siblings + tags.count)
+    public func groupSiblings(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
+        let match = _TagKeys(tags)
+        let s = _storage
+        return _collect(siblings(of: node), keys: match.keys) { match.slot(ofTagAt: $0.index, in: s) }
+    }
+}

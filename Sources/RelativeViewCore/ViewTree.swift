@@ -1,0 +1,201 @@
+/// A forest of view nodes stored as struct-of-arrays columns with an Euler-tour index.
+///
+/// `ViewTree` is a value type with copy-on-write storage. Mutations are O(1) (or O(k) for
+/// positional ones) and only mark the index stale; queries on a fresh index answer ancestor
+/// and descendant questions in O(1) and see a subtree as one contiguous slice. A query on a
+/// stale index walks the links instead and counts the work; once that work reaches the
+/// number of live nodes the index is rebuilt, so no interleaving of mutations and queries
+/// costs more than about twice the better of "always walk" and "always rebuild".
+///
+/// A finished tree is `Sendable` and can be queried from several threads at once: the index
+/// is published atomically, so concurrent queries never race.
+///
+/// Semantics follow the relative-view library: a node is never its own (relative)
+/// ancestor, descendant or sibling; ancestors are listed nearest first, descendants in
+/// depth-first pre-order, siblings in child order.
+public struct ViewTree: Sendable {
+    @usableFromInline var _storage: _TreeStorage
+
+    /// An empty tree.
+    ///
+    /// - Complexity: O(1)
+    public init() {
+        _storage = _TreeStorage(minimumCapacity: 0)
+    }
+
+    /// An empty tree with room for `minimumCapacity` nodes before its columns grow.
+    ///
+    /// - Complexity: O(minimumCapacity)
+    public init(minimumCapacity: Int) {
+        _storage = _TreeStorage(minimumCapacity: minimumCapacity)
+    }
+
+    @usableFromInline
+    init(_storage: _TreeStorage) {
+        self._storage = _storage
+    }
+
+    /// The number of live nodes.
+    ///
+    /// - Complexity: O(1)
+    @inlinable public var count: Int { _storage.liveCount }
+
+    /// Whether the tree has no nodes.
+    ///
+    /// - Complexity: O(1)
+    @inlinable public var isEmpty: Bool { _storage.liveCount == 0 }
+
+    /// The number of slots in the arena, live or free; ids index below it.
+    ///
+    /// - Complexity: O(1)
+    @inlinable public var slotCount: Int { _storage.slotCount }
+
+    /// Whether `id` names a live node of this tree (a removed node's id does not).
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func contains(_ id: NodeID) -> Bool {
+        let s = _storage
+        let i = Int(id.index)
+        return i >= 0 && i < s.slotCount && s.generation[i] == id.generation && s.parent[i] != _TreeStorage.free
+    }
+
+    /// The id of the live node in slot `index`, or `nil` if that slot is free or out of range.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func node(atSlot index: Int) -> NodeID? {
+        let s = _storage
+        guard index >= 0 && index < s.slotCount && s.parent[index] != _TreeStorage.free else { return nil }
+        return s.nodeID(Int32(index))
+    }
+
+    /// Whether the Euler index is fresh, so ancestor and descendant queries are O(1).
+    ///
+    /// - Complexity: O(1)
+    @inlinable public var isIndexFresh: Bool { _storage.freshIndex != nil }
+
+    /// Builds the index now if it is stale, so the next queries are O(1) (useful before
+    /// sharing a tree between threads, or before a burst of queries).
+    ///
+    /// - Complexity: O(n) if the index is stale, else O(1).
+    public func prepareIndex() {
+        _storage.publishIndex()
+    }
+
+    // MARK: Node properties
+
+    /// The tag of a node (`Int`, as in UIKit).
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func tag(of node: NodeID) -> Int {
+        _storage.check(node)
+        return _storage.tag(at: node.index)
+    }
+
+    /// The type of a node.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func type(of node: NodeID) -> TypeID {
+        _storage.check(node)
+        return TypeID(rawValue: _storage.typeID[Int(node.index)])
+    }
+
+    /// Sets the tag of a node; the index becomes stale.
+    ///
+    /// - Complexity: O(1)
+    public mutating func setTag(_ tag: Int, of node: NodeID) {
+        let s = _mutableStorage()
+        s.check(node)
+        s.setTag(tag, at: node.index)
+    }
+
+    /// Sets the type of a node; the index becomes stale.
+    ///
+    /// - Complexity: O(1)
+    public mutating func setType(_ type: TypeID, of node: NodeID) {
+        let s = _mutableStorage()
+        s.check(node)
+        s.typeID[Int(node.index)] = type.rawValue
+    }
+
+    // MARK: Links
+
+    /// The parent of a node, or `nil` for a root.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func parent(of node: NodeID) -> NodeID? {
+        let s = _storage
+        s.check(node)
+        let p = s.parent[Int(node.index)]
+        return p == _TreeStorage.none ? nil : s.nodeID(p)
+    }
+
+    /// The first child of a node, or `nil` for a leaf.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func firstChild(of node: NodeID) -> NodeID? {
+        let s = _storage
+        s.check(node)
+        let c = s.firstChild[Int(node.index)]
+        return c == _TreeStorage.none ? nil : s.nodeID(c)
+    }
+
+    /// The last child of a node, or `nil` for a leaf.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func lastChild(of node: NodeID) -> NodeID? {
+        let s = _storage
+        s.check(node)
+        let c = s.firstChild[Int(node.index)]
+        return c == _TreeStorage.none ? nil : s.nodeID(s.previousSibling[Int(c)])
+    }
+
+    /// The next sibling of a node, or `nil` for a last child or a root.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func nextSibling(of node: NodeID) -> NodeID? {
+        let s = _storage
+        s.check(node)
+        let n = s.nextSibling[Int(node.index)]
+        return n == _TreeStorage.none ? nil : s.nodeID(n)
+    }
+
+    /// The previous sibling of a node, or `nil` for a first child or a root.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func previousSibling(of node: NodeID) -> NodeID? {
+        let s = _storage
+        s.check(node)
+        let p = s.parent[Int(node.index)]
+        guard p != _TreeStorage.none, s.firstChild[Int(p)] != node.index else { return nil }
+        return s.nodeID(s.previousSibling[Int(node.index)])
+    }
+
+    /// The roots of the forest, in slot order.
+    ///
+    /// - Complexity: O(slotCount)
+    public var roots: [NodeID] {
+        let s = _storage
+        return (0 ..< Int32(s.slotCount)).lazy.filter { s.parent[Int($0)] == _TreeStorage.none }.map(s.nodeID)
+    }
+
+    // MARK: Copy on write
+
+    /// The storage, made unique and with its index dropped: every mutation goes through here.
+    @usableFromInline
+    mutating func _mutableStorage() -> _TreeStorage {
+        if !isKnownUniquelyReferenced(&_storage) {
+            _storage = _TreeStorage(copying: _storage)
+        }
+        _storage.invalidateIndex()
+        return _storage
+    }
+}
