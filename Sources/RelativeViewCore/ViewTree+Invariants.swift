@@ -1,7 +1,8 @@
 extension ViewTree {
     /// Checks every structural invariant of the arena, and that a published index matches
     /// the links. Does real work only in builds with `RELATIVE_VIEW_CHECK_INVARIANTS`
-    /// (debug builds of this package); tests call it after mutations.
+    /// (debug builds of this package). Mutations do not call it, since it is O(n):
+    /// tests call it after each mutation.
     ///
     /// - Complexity: O(n) when checking, else O(1).
     public func _checkInvariants() {

@@ -33,7 +33,6 @@ extension ViewTree {
         }
         if narrow == _TreeStorage.wideTagSentinel { s.wideTags[i] = tag }
         s.liveCount += 1
-        _checkInvariants()
         return s.nodeID(i)
     }
 
@@ -45,7 +44,6 @@ extension ViewTree {
         _storage.check(parent)
         let node = makeNode(tag: tag, type: type)
         _link(node.index, under: parent.index, before: _TreeStorage.none)
-        _checkInvariants()
         return node
     }
 
@@ -56,7 +54,6 @@ extension ViewTree {
     public mutating func append(_ node: NodeID, to parent: NodeID) {
         _prepareMove(node, under: parent)
         _link(node.index, under: parent.index, before: _TreeStorage.none)
-        _checkInvariants()
     }
 
     /// Makes `node` the child of `parent` at position `index` among the children that
@@ -76,7 +73,6 @@ extension ViewTree {
             k += 1
         }
         _link(node.index, under: parent.index, before: before)
-        _checkInvariants()
     }
 
     /// Moves `node` so that it is the sibling just before `sibling`, under `sibling`'s parent.
@@ -88,7 +84,6 @@ extension ViewTree {
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
         _link(node.index, under: parent.index, before: sibling.index)
-        _checkInvariants()
     }
 
     /// Moves `node` so that it is the sibling just after `sibling`, under `sibling`'s parent.
@@ -100,7 +95,6 @@ extension ViewTree {
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
         _link(node.index, under: parent.index, before: _storage.nextSibling[Int(sibling.index)])
-        _checkInvariants()
     }
 
     /// Detaches `node` from its parent; it becomes a root with its whole subtree. No effect on a root.
@@ -110,7 +104,6 @@ extension ViewTree {
         let s = _mutableStorage()
         s.check(node)
         _unlink(node.index)
-        _checkInvariants()
     }
 
     /// Removes `node` and its whole subtree; their slots go to the free list and their ids become stale.
@@ -136,10 +129,7 @@ extension ViewTree {
                 let up = s.parent[n]
                 if up != _TreeStorage.none { s.firstChild[Int(up)] = next }
                 _free(x)
-                if x == node.index {
-                    _checkInvariants()
-                    return
-                }
+                if x == node.index { return }
                 if next != _TreeStorage.none {
                     x = next
                     break
@@ -157,7 +147,6 @@ extension ViewTree {
         let s = _mutableStorage()
         _unlink(node.index)
         _link(node.index, under: parent.index, before: s.firstChild[Int(parent.index)])
-        _checkInvariants()
     }
 
     /// Moves `node` to the last position among its siblings. No effect on a root.
@@ -168,7 +157,6 @@ extension ViewTree {
         _ = _mutableStorage()
         _unlink(node.index)
         _link(node.index, under: parent.index, before: _TreeStorage.none)
-        _checkInvariants()
     }
 
     /// Exchanges the children of `parent` at positions `i` and `j`.
@@ -186,7 +174,6 @@ extension ViewTree {
         _link(b.index, under: parent.index, before: a.index)
         _unlink(a.index)
         _link(a.index, under: parent.index, before: afterB == a.index ? b.index : afterB)
-        _checkInvariants()
     }
 
     // MARK: Internals

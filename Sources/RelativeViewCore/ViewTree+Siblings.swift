@@ -69,8 +69,11 @@ extension ViewTree {
             ///
             /// - Complexity: O(1)
             public mutating func next() -> NodeID? {
-                if current == skipping { current = storage.nextSibling[Int(current)] }
                 guard current != _TreeStorage.none else { return nil }
+                if current == skipping {
+                    current = storage.nextSibling[Int(current)]
+                    guard current != _TreeStorage.none else { return nil }
+                }
                 defer { current = storage.nextSibling[Int(current)] }
                 return storage.nodeID(current)
             }

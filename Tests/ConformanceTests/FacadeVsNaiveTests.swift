@@ -1,0 +1,164 @@
+import Testing
+import RelativeView
+import RelativeViewNaive
+
+/// The `View` facade and the naive core, driven by the same random operations through the
+/// same UIKit-style API; every query is compared element by element, in order. Dropping
+/// the last reference to a detached subtree frees it in both.
+struct FacadeVsNaiveTests {
+    struct Model {
+        var views: [View] = []
+        var naive: [NaiveView] = []
+        var handleOfView: [ObjectIdentifier: Int] = [:]
+        var handleOfNaive: [ObjectIdentifier: Int] = [:]
+
+        mutating func add(type k: Int, tag: Int, under parent: Int?) {
+            let v = Catalog.makeView(k)
+            let n = Catalog.makeNaive(k)
+            v.tag = tag
+            n.tag = tag
+            if let parent {
+                views[parent].addSubview(v)
+                naive[parent].addSubview(n)
+            }
+            handleOfView[ObjectIdentifier(v)] = views.count
+            handleOfNaive[ObjectIdentifier(n)] = naive.count
+            views.append(v)
+            naive.append(n)
+        }
+
+        /// Drops the model's references to these views (the trees may still hold them).
+        mutating func forget(_ drop: Set<Int>) {
+            let keep = views.indices.filter { !drop.contains($0) }
+            views = keep.map { views[$0] }
+            naive = keep.map { naive[$0] }
+            handleOfView = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
+            handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+        }
+
+        func h(_ v: View) -> Int { handleOfView[ObjectIdentifier(v)] ?? -1 }
+        func h(_ n: NaiveView) -> Int { handleOfNaive[ObjectIdentifier(n)] ?? -1 }
+    }
+
+    /// Weak references to a subtree's root in both cores, checked once nothing in the loop holds it.
+    struct Dropped {
+        weak var view: View?
+        weak var naive: NaiveView?
+    }
+
+    @Test("random mutations and queries on View agree with NaiveView", arguments: [11, 12, 13, 14] as [UInt64])
+    func randomSequence(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var m = Model()
+        for _ in 0 ..< 3 { m.add(type: 0, tag: 0, under: nil) }
+        var queries = 0
+        var dropped = Dropped()
+        for step in 0 ..< 10_000 {
+            let note = Comment(rawValue: "seed \(seed), step \(step)")
+            #expect(dropped.view == nil && dropped.naive == nil, note)
+            let count = m.views.count
+            let a = Int.random(in: 0 ..< count, using: &rng)
+            // One pair in eight is a node with itself: never its own relative.
+            let b = Int.random(in: 0 ..< 8, using: &rng) == 0 ? a : Int.random(in: 0 ..< count, using: &rng)
+            let (va, vb, na, nb) = (m.views[a], m.views[b], m.naive[a], m.naive[b])
+            // Phases of 500 steps alternate: mostly mutations (queries walk a stale index),
+            // then mostly queries (the index is rebuilt and queries use it).
+            let queryPhase = (step / 500) % 2 == 1
+            let roll = queryPhase && Int.random(in: 0 ..< 50, using: &rng) != 0 ? 99 : Int.random(in: 0 ..< 100, using: &rng)
+            switch roll {
+            case 0 ..< 22 where count < 400:
+                m.add(type: Int.random(in: 0 ..< Catalog.names.count, using: &rng), tag: rng.tag(), under: a)
+            case 0 ..< 22:
+                // Detach a subtree and drop every reference the model holds to it: both cores free it.
+                guard a >= 3 else { continue }
+                dropped = Dropped(view: va, naive: na)
+                let handles = Set([a] + na.recursiveSubviews.map(m.h))
+                va.removeFromSuperview()
+                na.removeFromSuperview()
+                m.forget(handles)
+            case 22 ..< 34:
+                guard a != b, !na.isRelativeAncestor(of: nb) else { continue }
+                switch Int.random(in: 0 ..< 4, using: &rng) {
+                case 0:
+                    vb.addSubview(va)
+                    nb.addSubview(na)
+                case 1:
+                    let i = Int.random(in: 0 ... nb.subviews.filter { $0 !== na }.count, using: &rng)
+                    vb.insertSubview(va, at: i)
+                    nb.insertSubview(na, at: i)
+                default:
+                    guard let sibling = nb.subviews.filter({ $0 !== na }).randomElement(using: &rng) else { continue }
+                    let s = m.views[m.h(sibling)]
+                    if Bool.random(using: &rng) {
+                        vb.insertSubview(va, belowSubview: s)
+                        nb.insertSubview(na, belowSubview: sibling)
+                    } else {
+                        vb.insertSubview(va, aboveSubview: s)
+                        nb.insertSubview(na, aboveSubview: sibling)
+                    }
+                }
+            case 34 ..< 38:
+                va.removeFromSuperview()
+                na.removeFromSuperview()
+            case 38 ..< 42:
+                if Bool.random(using: &rng) {
+                    va.superview?.sendSubviewToBack(va)
+                    na.superview?.sendSubviewToBack(na)
+                } else {
+                    va.superview?.bringSubviewToFront(va)
+                    na.superview?.bringSubviewToFront(na)
+                }
+            case 42 ..< 45:
+                let n = na.subviews.count
+                guard n > 0 else { continue }
+                let (i, j) = (Int.random(in: 0 ..< n, using: &rng), Int.random(in: 0 ..< n, using: &rng))
+                va.exchangeSubview(at: i, withSubviewAt: j)
+                na.exchangeSubview(at: i, withSubviewAt: j)
+            case 45 ..< 50:
+                let tag = rng.tag()
+                va.tag = tag
+                na.tag = tag
+            default:
+                queries += 1
+                check(m, a, b, &rng, note)
+            }
+        }
+        #expect(queries > 4_000, "seed \(seed): too few queries were checked")
+    }
+
+    func check(_ m: Model, _ a: Int, _ b: Int, _ rng: inout SplitMix64, _ note: Comment) {
+        let (va, vb, na, nb) = (m.views[a], m.views[b], m.naive[a], m.naive[b])
+        let tags = rng.tags()
+        let types = rng.typeIndices()
+        let viewTypes = types.map { Catalog.views[$0] }
+        let naiveTypes = types.map { Catalog.naiveViews[$0] }
+        switch Int.random(in: 0 ..< 18, using: &rng) {
+        case 0: #expect(va.isRelativeAncestor(of: vb) == na.isRelativeAncestor(of: nb), note)
+        case 1: #expect(va.isRelativeDescendant(of: vb) == na.isRelativeDescendant(of: nb), note)
+        case 2: #expect(va.isRelativeSibling(of: vb) == na.isRelativeSibling(of: nb), note)
+        case 3: #expect(va.findFirstAncestor(by: tags).map(m.h) == na.findFirstAncestor(by: tags).map(m.h), note)
+        case 4: #expect(va.findFirstAncestor(by: viewTypes).map(m.h) == na.findFirstAncestor(by: naiveTypes).map(m.h), note)
+        case 5: #expect(va.findFirstAncestor { $0.tag == vb.tag }.map(m.h) == na.findFirstAncestor { $0.tag == nb.tag }.map(m.h), note)
+        case 6: #expect(handles(va.groupAncestors(by: tags), m.h) == handles(na.groupAncestors(by: tags), m.h), note)
+        case 7: #expect(handles(va.groupAncestors(by: viewTypes), m.h) == typeGroups(na.groupAncestors(by: naiveTypes), m.h), note)
+        case 8: #expect(handles(va.groupAncestors { closureKey($0.tag) }, m.h) == handles(na.groupAncestors { closureKey($0.tag) }, m.h), note)
+        case 9: #expect(handles(va.groupDescendants(by: tags), m.h) == handles(na.groupDescendants(by: tags), m.h), note)
+        case 10: #expect(handles(va.groupDescendants(by: viewTypes), m.h) == typeGroups(na.groupDescendants(by: naiveTypes), m.h), note)
+        case 11: #expect(handles(va.groupDescendants { closureKey($0.tag) }, m.h) == handles(na.groupDescendants { closureKey($0.tag) }, m.h), note)
+        case 12: #expect(handles(va.groupSiblings(by: tags), m.h) == handles(na.groupSiblings(by: tags), m.h), note)
+        case 13: #expect(handles(va.groupSiblings(by: viewTypes), m.h) == typeGroups(na.groupSiblings(by: naiveTypes), m.h), note)
+        case 14: #expect(handles(va.groupSiblings { closureKey($0.tag) }, m.h) == handles(na.groupSiblings { closureKey($0.tag) }, m.h), note)
+        case 15:
+            #expect(va.recursiveSubviews.map(m.h) == na.recursiveSubviews.map(m.h), note)
+            #expect(va.findViews(subclassOf: Control.self).map(m.h) == na.findViews(subclassOf: NaiveView.Control.self).map(m.h), note)
+        case 16:
+            let tag = tags.first ?? 0
+            #expect(va.viewWithTag(tag).map(m.h) == na.viewWithTag(tag).map(m.h), note)
+            #expect(va.isDescendant(of: vb) == na.isDescendant(of: nb), note)
+        default:
+            #expect(va.superview.map(m.h) == na.superview.map(m.h), note)
+            #expect(va.subviews.map(m.h) == na.subviews.map(m.h), note)
+            #expect(va.tag == na.tag, note)
+        }
+    }
+}
