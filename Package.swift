@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "RelativeView", targets: ["RelativeView"]),
         .library(name: "RelativeViewCore", targets: ["RelativeViewCore"]),
         .library(name: "RelativeViewNaive", targets: ["RelativeViewNaive"]),
+        // Seeded trees and the stock-class catalog shared by the CLI, the tests and Benchmarks/.
+        .library(name: "RelativeViewFixtures", targets: ["RelativeViewFixtures"]),
         .executable(name: "relative-view-bench", targets: ["relative-view-bench"]),
     ],
     dependencies: [
@@ -21,18 +23,20 @@ let package = Package(
         .target(name: "RelativeViewCore", swiftSettings: checkedSettings),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore"], swiftSettings: checkedSettings),
         .target(name: "RelativeViewNaive"),
+        .target(name: "RelativeViewFixtures", dependencies: ["RelativeView", "RelativeViewNaive"]),
         .executableTarget(
             name: "relative-view-bench",
             dependencies: [
                 "RelativeView",
                 "RelativeViewNaive",
+                "RelativeViewFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

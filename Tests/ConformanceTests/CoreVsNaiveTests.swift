@@ -1,6 +1,7 @@
 import Testing
 import RelativeViewCore
 import RelativeViewNaive
+import RelativeViewFixtures
 
 /// The arena core and the naive core, driven by the same random operations; every query is
 /// compared element by element, in order.
@@ -12,11 +13,11 @@ struct CoreVsNaiveTests {
         var naive: [NaiveView] = []
         var handleOfID: [NodeID: Int] = [:]
         var handleOfNaive: [ObjectIdentifier: Int] = [:]
-        let typeIDs = Catalog.names.map { TypeRegistry.shared.typeID(named: $0) }
+        let typeIDs = StockCatalog.names.map { TypeRegistry.shared.typeID(named: $0) }
 
         mutating func add(type k: Int, tag: Int, under parent: Int?) {
             let id = parent.map { tree.appendChild(tag: tag, type: typeIDs[k], to: ids[$0]) } ?? tree.makeNode(tag: tag, type: typeIDs[k])
-            let n = Catalog.makeNaive(k)
+            let n = StockCatalog.makeNaive(k)
             n.tag = tag
             if let parent { naive[parent].addSubview(n) }
             handleOfID[id] = ids.count
@@ -60,7 +61,7 @@ struct CoreVsNaiveTests {
             let roll = queryPhase && Int.random(in: 0 ..< 50, using: &rng) != 0 ? 99 : Int.random(in: 0 ..< 100, using: &rng)
             switch roll {
             case 0 ..< 22 where count < 400:
-                m.add(type: Int.random(in: 0 ..< Catalog.names.count, using: &rng), tag: rng.tag(), under: a)
+                m.add(type: Int.random(in: 0 ..< StockCatalog.names.count, using: &rng), tag: rng.tag(), under: a)
             case 0 ..< 22:
                 // Keep the trees small: remove a subtree that is not one of the first roots.
                 guard a >= 3 else { continue }
@@ -127,7 +128,7 @@ struct CoreVsNaiveTests {
         let tags = rng.tags()
         let types = rng.typeIndices()
         let typeIDs = types.map { m.typeIDs[$0] }
-        let naiveTypes = types.map { Catalog.naiveViews[$0] }
+        let naiveTypes = types.map { StockCatalog.naiveViews[$0] }
         switch Int.random(in: 0 ..< 17, using: &rng) {
         case 0: #expect(tree.isAncestor(ia, of: ib) == na.isRelativeAncestor(of: nb), note)
         case 1: #expect(tree.isDescendant(ia, of: ib) == na.isRelativeDescendant(of: nb), note)

@@ -1,6 +1,7 @@
 import Testing
 import RelativeView
 import RelativeViewNaive
+import RelativeViewFixtures
 
 /// The `View` facade and the naive core, driven by the same random operations through the
 /// same UIKit-style API; every query is compared element by element, in order. Dropping
@@ -13,8 +14,8 @@ struct FacadeVsNaiveTests {
         var handleOfNaive: [ObjectIdentifier: Int] = [:]
 
         mutating func add(type k: Int, tag: Int, under parent: Int?) {
-            let v = Catalog.makeView(k)
-            let n = Catalog.makeNaive(k)
+            let v = StockCatalog.makeView(k)
+            let n = StockCatalog.makeNaive(k)
             v.tag = tag
             n.tag = tag
             if let parent {
@@ -67,7 +68,7 @@ struct FacadeVsNaiveTests {
             let roll = queryPhase && Int.random(in: 0 ..< 50, using: &rng) != 0 ? 99 : Int.random(in: 0 ..< 100, using: &rng)
             switch roll {
             case 0 ..< 22 where count < 400:
-                m.add(type: Int.random(in: 0 ..< Catalog.names.count, using: &rng), tag: rng.tag(), under: a)
+                m.add(type: Int.random(in: 0 ..< StockCatalog.names.count, using: &rng), tag: rng.tag(), under: a)
             case 0 ..< 22:
                 // Detach a subtree and drop every reference the model holds to it: both cores free it.
                 guard a >= 3 else { continue }
@@ -130,8 +131,8 @@ struct FacadeVsNaiveTests {
         let (va, vb, na, nb) = (m.views[a], m.views[b], m.naive[a], m.naive[b])
         let tags = rng.tags()
         let types = rng.typeIndices()
-        let viewTypes = types.map { Catalog.views[$0] }
-        let naiveTypes = types.map { Catalog.naiveViews[$0] }
+        let viewTypes = types.map { StockCatalog.views[$0] }
+        let naiveTypes = types.map { StockCatalog.naiveViews[$0] }
         switch Int.random(in: 0 ..< 18, using: &rng) {
         case 0: #expect(va.isRelativeAncestor(of: vb) == na.isRelativeAncestor(of: nb), note)
         case 1: #expect(va.isRelativeDescendant(of: vb) == na.isRelativeDescendant(of: nb), note)

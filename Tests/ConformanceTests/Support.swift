@@ -1,55 +1,6 @@
 import RelativeView
 import RelativeViewNaive
-
-/// SplitMix64: a small, fast, seedable generator, so every random case can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The stock classes of both cores, index for index, with the name both group by.
-enum Catalog {
-    static let names = ["View", "Control", "Button", "Label", "ImageView", "TextField", "Slider", "ScrollView", "TableView", "TableViewCell"]
-    static let views: [View.Type] = [View.self, Control.self, Button.self, Label.self, ImageView.self, TextField.self, Slider.self, ScrollView.self, TableView.self, TableViewCell.self]
-    static let naiveViews: [NaiveView.Type] = [NaiveView.self, NaiveView.Control.self, NaiveView.Button.self, NaiveView.Label.self, NaiveView.ImageView.self, NaiveView.TextField.self, NaiveView.Slider.self, NaiveView.ScrollView.self, NaiveView.TableView.self, NaiveView.TableViewCell.self]
-
-    static func makeView(_ k: Int) -> View {
-        switch k {
-        case 1: Control()
-        case 2: Button()
-        case 3: Label()
-        case 4: ImageView()
-        case 5: TextField()
-        case 6: Slider()
-        case 7: ScrollView()
-        case 8: TableView()
-        case 9: TableViewCell()
-        default: View()
-        }
-    }
-
-    static func makeNaive(_ k: Int) -> NaiveView {
-        switch k {
-        case 1: NaiveView.Control()
-        case 2: NaiveView.Button()
-        case 3: NaiveView.Label()
-        case 4: NaiveView.ImageView()
-        case 5: NaiveView.TextField()
-        case 6: NaiveView.Slider()
-        case 7: NaiveView.ScrollView()
-        case 8: NaiveView.TableView()
-        case 9: NaiveView.TableViewCell()
-        default: NaiveView()
-        }
-    }
-}
+import RelativeViewFixtures
 
 /// Random inputs shared by both harnesses.
 extension SplitMix64 {
@@ -68,7 +19,7 @@ extension SplitMix64 {
     }
 
     mutating func typeIndices() -> [Int] {
-        (0 ..< Int.random(in: 0 ... 3, using: &self)).map { _ in Int.random(in: 0 ..< Catalog.names.count, using: &self) }
+        (0 ..< Int.random(in: 0 ... 3, using: &self)).map { _ in Int.random(in: 0 ..< StockCatalog.names.count, using: &self) }
     }
 }
 
@@ -80,7 +31,7 @@ func handles<Key: Hashable, T>(_ groups: [Key: [T]], _ handle: (T) -> Int) -> [K
 /// Naive groups by type as handles, with the naive base class's key ("NaiveView") renamed
 /// to the name the other cores give it ("View"); the stock subclasses already share names.
 func typeGroups(_ groups: [String: [NaiveView]], _ handle: (NaiveView) -> Int) -> [String: [Int]] {
-    Dictionary(uniqueKeysWithValues: groups.map { ($0.key == "NaiveView" ? "View" : $0.key, $0.value.map(handle)) })
+    Dictionary(uniqueKeysWithValues: groups.map { (StockCatalog.facadeName(ofNaiveKey: $0.key), $0.value.map(handle)) })
 }
 
 /// A key function both cores can apply: some tags group under a derived key, others are left out.
