@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "RelativeViewCore", swiftSettings: checkedSettings),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore"], swiftSettings: checkedSettings),
         .target(name: "RelativeViewNaive"),
+        // glibc's mallinfo2(), which Swift's Glibc module does not export: bytes per node in the CLI.
+        .target(name: "CMallocStats"),
         .target(name: "RelativeViewFixtures", dependencies: ["RelativeView", "RelativeViewNaive"]),
         .executableTarget(
             name: "relative-view-bench",
@@ -30,6 +32,7 @@ let package = Package(
                 "RelativeView",
                 "RelativeViewNaive",
                 "RelativeViewFixtures",
+                "CMallocStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -13,9 +13,9 @@ import RelativeViewCore
 /// Views are not `Sendable`, like UIKit's, which are bound to the main actor.
 open class View: Hashable, CustomStringConvertible {
     /// The store of this view's tree, or `nil` while the view has neither superview nor subviews.
-    @usableFromInline var _store: ViewStore?
+    @usableFromInline @exclusivity(unchecked) var _store: ViewStore?
     /// This view's node in `_store`; meaningless while `_store` is `nil`.
-    @usableFromInline var _node = NodeID(index: -1, generation: 0)
+    @usableFromInline @exclusivity(unchecked) var _node = NodeID(index: -1, generation: 0)
     /// The tag while the view has no store.
     @usableFromInline var _loneTag = 0
 

@@ -9,9 +9,11 @@ import RelativeViewCore
 /// compiler never share hidden mutable state.
 @usableFromInline
 final class ViewStore {
-    @usableFromInline var tree: ViewTree
+    // Views are single-threaded and no access to these overlaps a write, so the dynamic
+    // exclusivity checks (which cost more than an O(1) query) are turned off.
+    @usableFromInline @exclusivity(unchecked) var tree: ViewTree
     /// The view of each slot; retained exactly when the slot's node has a parent.
-    @usableFromInline var views: [Unmanaged<View>?]
+    @usableFromInline @exclusivity(unchecked) var views: [Unmanaged<View>?]
 
     init() {
         tree = ViewTree()

@@ -88,10 +88,9 @@ final class EulerIndex: Sendable {
     /// Whether `a` is a proper ancestor of `b`.
     @inlinable @inline(__always)
     func isProperAncestor(_ a: Int32, _ b: Int32) -> Bool {
-        span.withUnsafeBufferPointer { span in
-            let s = span[Int(a)]
-            let p = span[Int(b)].pre
-            return s.pre < p && p < s.end
-        }
+        let s = span[Int(a)]
+        let p = span[Int(b)].pre
+        // One unsigned comparison: p - pre - 1 < end - pre - 1 (both as UInt32).
+        return UInt32(bitPattern: p &- s.pre &- 1) < UInt32(bitPattern: s.end &- s.pre &- 1)
     }
 }

@@ -183,8 +183,10 @@ extension ViewTree {
     mutating func _prepareMove(_ node: NodeID, under parent: NodeID) {
         _storage.check(node)
         _storage.check(parent)
+        // A node without children is nobody's ancestor: new nodes skip the walk.
+        let hasChildren = _storage.firstChild[Int(node.index)] != _TreeStorage.none
         precondition(
-            node != parent && !isAncestor(node, of: parent),
+            node != parent && !(hasChildren && isAncestor(node, of: parent)),
             "cannot add a view as a subview of itself or of its descendants")
         _ = _mutableStorage()
         _unlink(node.index)

@@ -12,7 +12,9 @@ import Synchronization
 /// query that is not `mutating` can build and publish it without racing readers in other
 /// threads: readers either see no index (and walk the links) or a complete one. The
 /// columns themselves only change through `mutating` methods of a uniquely referenced
-/// `ViewTree`, which is why this class can be `@unchecked Sendable`.
+/// `ViewTree`, which is why this class can be `@unchecked Sendable`, and why its columns
+/// opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`): no read can overlap
+/// a write, and the checks would cost more than an O(1) query itself.
 @usableFromInline
 final class _TreeStorage: @unchecked Sendable {
     @usableFromInline static let none: Int32 = -1
@@ -20,17 +22,17 @@ final class _TreeStorage: @unchecked Sendable {
     @usableFromInline static let free: Int32 = -2
     @usableFromInline static let wideTagSentinel: Int32 = .min
 
-    @usableFromInline var parent: [Int32]
-    @usableFromInline var firstChild: [Int32]
+    @usableFromInline @exclusivity(unchecked) var parent: [Int32]
+    @usableFromInline @exclusivity(unchecked) var firstChild: [Int32]
     /// For a free slot: the next free slot.
-    @usableFromInline var nextSibling: [Int32]
-    @usableFromInline var previousSibling: [Int32]
-    @usableFromInline var generation: [UInt32]
-    @usableFromInline var typeID: [Int32]
-    @usableFromInline var narrowTag: [Int32]
-    @usableFromInline var wideTags: [Int32: Int]
-    @usableFromInline var freeHead: Int32
-    @usableFromInline var liveCount: Int
+    @usableFromInline @exclusivity(unchecked) var nextSibling: [Int32]
+    @usableFromInline @exclusivity(unchecked) var previousSibling: [Int32]
+    @usableFromInline @exclusivity(unchecked) var generation: [UInt32]
+    @usableFromInline @exclusivity(unchecked) var typeID: [Int32]
+    @usableFromInline @exclusivity(unchecked) var narrowTag: [Int32]
+    @usableFromInline @exclusivity(unchecked) var wideTags: [Int32: Int]
+    @usableFromInline @exclusivity(unchecked) var freeHead: Int32
+    @usableFromInline @exclusivity(unchecked) var liveCount: Int
 
     @usableFromInline let indexSlot: Atomic<Unmanaged<EulerIndex>?>
     /// Link-walking work done by queries since the index was last built (the ski-rental debt).
@@ -91,7 +93,8 @@ final class _TreeStorage: @unchecked Sendable {
     func check(_ id: NodeID) {
         let i = Int(id.index)
         precondition(
-            i >= 0 && i < generation.count && generation[i] == id.generation && parent[i] != Self.free,
+            // A freed slot's generation was bumped, so no outstanding id matches it.
+            i >= 0 && i < generation.count && generation[i] == id.generation,
             "stale NodeID \(id): the node was removed from this tree, or the id belongs to another tree")
     }
 

@@ -1,0 +1,113 @@
+import ArgumentParser
+import RelativeViewFixtures
+
+/// The command-line options, checked before anything runs.
+struct BenchOptions: ParsableArguments {
+    @Option(help: "Number of nodes of the generated tree.")
+    var nodes: Int = 1_000_000
+
+    @Option(help: "Shape of the generated tree: random, chain, wide or balanced.")
+    var shape: TreeShape = .random
+
+    @Option(help: "Seed of the tree and of the queries.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries, 100,000 mutations for interleavedMutation, 100 for whole-tree groupings).")
+    var queries: Int?
+
+    @Option(help: "Comma-separated tags to group by.", transform: BenchOptions.parseInts)
+    var tags: [Int] = [7, 13]
+
+    @Option(help: "Comma-separated stock type names to group by (View, Control, Button, Label, ImageView, TextField, Slider, ScrollView, TableView, TableViewCell).", transform: BenchOptions.parseNames)
+    var types: [String] = ["Button", "Label"]
+
+    @Option(help: "Comma-separated operations to run (default: all). One of: \(BenchOperation.allCases.map(\.rawValue).joined(separator: ", ")).", transform: BenchOptions.parseOperations)
+    var ops: [BenchOperation] = BenchOperation.allCases
+
+    @Option(help: "Which arena layer to compare with the naive core: core, facade or both.")
+    var layer: LayerChoice = .both
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: OutputFormat = .table
+
+    @Option(help: "Comma-separated tree sizes for a scaling run (one row per size and operation); overrides --nodes.", transform: BenchOptions.parseInts)
+    var sizes: [Int]?
+
+    @Option(help: "Minimum measuring time per operation and implementation, in milliseconds.")
+    var minTime: Int = 100
+
+    enum LayerChoice: String, ExpressibleByArgument, CaseIterable {
+        case core, facade, both
+
+        var layers: [BenchLayer] {
+            switch self {
+            case .core: [.core]
+            case .facade: [.facade]
+            case .both: [.core, .facade]
+            }
+        }
+    }
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv
+    }
+
+    /// The tree sizes to run.
+    var treeSizes: [Int] { sizes ?? [nodes] }
+
+    /// Query counts per operation, from `--queries` or the defaults.
+    func queryCount(for op: BenchOperation) -> Int {
+        if let queries { return queries }
+        if op.isWholeTree { return 100 }
+        if op == .interleavedMutation { return 100_000 }
+        return 1_000_000
+    }
+
+    mutating func validate() throws {
+        for size in treeSizes where size < 2 {
+            throw ValidationError("tree size \(size) is too small: a tree needs at least 2 nodes")
+        }
+        for size in treeSizes where size > 50_000_000 {
+            throw ValidationError("tree size \(size) is too large: at most 50,000,000 nodes")
+        }
+        if let queries, queries < 1 {
+            throw ValidationError("--queries must be at least 1, got \(queries)")
+        }
+        if minTime < 1 {
+            throw ValidationError("--min-time must be at least 1 ms, got \(minTime)")
+        }
+        for name in types where StockCatalog.index(named: name) == nil {
+            throw ValidationError("--types: unknown type '\(name)'; expected one of \(StockCatalog.names.joined(separator: ", "))")
+        }
+    }
+
+    static func parseInts(_ text: String) throws -> [Int] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            guard let value = Int(trimmed.replacingOccurrences(of: "_", with: "")) else {
+                throw ValidationError("'\(trimmed)' in '\(text)' is not an integer")
+            }
+            return value
+        }
+    }
+
+    static func parseNames(_ text: String) throws -> [String] {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw ValidationError("expected at least one type name, got '\(text)'") }
+        return names
+    }
+
+    static func parseOperations(_ text: String) throws -> [BenchOperation] {
+        try text.split(separator: ",").map { part in
+            let name = part.trimmingCharacters(in: .whitespaces)
+            guard let op = BenchOperation(rawValue: name) else {
+                throw ValidationError("unknown operation '\(name)'; expected one of \(BenchOperation.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return op
+        }
+    }
+}
+
+extension TreeShape: ExpressibleByArgument {}
+
+import Foundation

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import RelativeView
+import RelativeViewFixtures
+
+/// `relative-view-bench`: builds a large tree in the arena (core and facade) and in the
+/// naive core, asks every implementation the same questions, checks that the answers
+/// agree and prints the speed-up of each operation.
+@main
+struct RelativeViewBench: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "relative-view-bench",
+        abstract: "Compare the RelativeView arena with the naive pointer-walking core, side by side.",
+        discussion: """
+            With no arguments: a random recursive tree of 1,000,000 nodes (seed 1), every \
+            operation, a table on standard output. Progress goes to standard error.
+            """,
+        version: version)
+
+    @OptionGroup var options: BenchOptions
+
+    /// The allocator this binary runs on.
+    static let allocator = "system"
+
+    mutating func run() throws {
+        let options = self.options
+        // Operations run in their canonical order: interleavedMutation changes the trees, so it comes last.
+        let ops = BenchOperation.allCases.filter(options.ops.contains)
+        let layers = options.layer.layers
+        var progress = Progress(total: options.treeSizes.count * (3 + ops.count * layers.count))
+        var rows: [ResultRow] = []
+        var lastTree: Report.Tree?
+        var memory = Report.Memory(arenaBytesPerNode: 0, naiveBytesPerNode: 0)
+        var facadeBytes: Double?
+        for size in options.treeSizes {
+            let spec = TreeSpec(shape: options.shape, nodes: size, seed: options.seed)
+            let work = Workload(spec: spec, seed: options.seed)
+            let minimum = Duration.milliseconds(options.minTime)
+            for implementation in ["naive", "core", "facade"] {
+                progress.advance("\(grouped(size)) nodes: building the \(implementation) tree")
+                if implementation == "facade" && !layers.contains(.facade) { continue }
+                work.build(implementation, minimum: minimum, systemAllocator: Self.allocator == "system")
+            }
+            let runner = OperationRunner(work: work, options: options)
+            var naiveCache = OperationRunner.NaiveCache()
+            for op in ops {
+                for layer in layers {
+                    progress.advance("\(grouped(size)) nodes: \(op.rawValue) (\(layer.rawValue))")
+                    let row = runner.run(op, layer: layer, naiveCache: &naiveCache)
+                    if !row.agree { progress.note("warning: \(op.rawValue) (\(layer.rawValue)) answers differ from the naive core") }
+                    rows.append(row)
+                }
+            }
+            lastTree = Report.Tree(source: spec.source, nodes: size, maxDepth: Int(spec.depths().max() ?? 0), seed: options.seed)
+            memory = Report.Memory(arenaBytesPerNode: work.bytesPerNode["core"] ?? 0, naiveBytesPerNode: work.bytesPerNode["naive"] ?? 0)
+            facadeBytes = work.bytesPerNode["facade"]
+        }
+        progress.finish()
+        guard let lastTree else { return }
+        var report = Report(allocator: Self.allocator, tree: lastTree, results: rows, memory: memory)
+        report.facadeBytesPerNode = facadeBytes
+        switch options.format {
+        case .table: print(report.table())
+        case .json: print(try report.json())
+        case .csv: print(report.csv())
+        }
+        if rows.contains(where: { !$0.agree }) {
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import RelativeView
+import RelativeViewNaive
+import RelativeViewFixtures
+
+/// One tree in every implementation (arena core, facade, naive core), built from one
+/// ``TreeSpec``, with the random query inputs every implementation answers.
+///
+/// Node `i` is `ids[i]` in the core, `views[i]` in the facade and `naive[i]` in the naive
+/// core; query inputs are node numbers, so every implementation gets the same questions.
+final class Workload {
+    let spec: TreeSpec
+    let seed: UInt64
+    let typeIDs = StockCatalog.typeIDs()
+    var tree = ViewTree()
+    var ids: [NodeID] = []
+    var views: [View] = []
+    var naive: [NaiveView] = []
+
+    /// Build time and bytes per node of each implementation.
+    var buildSamples: [String: Sample] = [:]
+    var bytesPerNode: [String: Double] = [:]
+
+    init(spec: TreeSpec, seed: UInt64) {
+        self.spec = spec
+        self.seed = seed
+    }
+
+    var count: Int { spec.count }
+
+    // MARK: Building
+
+    /// Builds the tree in `implementation` ("core", "facade" or "naive"): once untimed to
+    /// measure bytes per node (allocator statistics around the build), then timed, repeating
+    /// until `minimum` has passed. The last build is kept for the queries.
+    func build(_ implementation: String, minimum: Duration, systemAllocator: Bool) {
+        release(implementation)
+        let before = MemoryProbe.allocatedBytes(systemAllocator: systemAllocator)
+        buildOnce(implementation)
+        let after = MemoryProbe.allocatedBytes(systemAllocator: systemAllocator)
+        // A reading that is not positive means the probe was disturbed; report it as unknown.
+        bytesPerNode[implementation] = after > before ? Double(after - before) / Double(count) : .nan
+        let clock = ContinuousClock()
+        var builds = 0
+        var total = Duration.zero
+        repeat {
+            release(implementation)
+            let start = clock.now
+            buildOnce(implementation)
+            total += clock.now - start
+            builds += 1
+        } while total < minimum
+        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+        buildSamples[implementation] = Sample(
+            nanosecondsPerOperation: seconds * 1e9 / Double(builds * count), operations: builds * count,
+            digests: [structureDigest(implementation)])
+    }
+
+    private func buildOnce(_ implementation: String) {
+        switch implementation {
+        case "core":
+            tree = ViewTree(minimumCapacity: count)
+            spec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
+            tree.prepareIndex()
+        case "facade":
+            spec.buildFacade(into: &views)
+        default:
+            spec.buildNaive(into: &naive)
+        }
+    }
+
+    /// Drops a previous build; the bench's own arrays are allocated before measuring memory.
+    private func release(_ implementation: String) {
+        switch implementation {
+        case "core":
+            tree = ViewTree()
+            ids = []
+            ids.reserveCapacity(count)
+        case "facade":
+            views = []
+            views.reserveCapacity(count)
+        default:
+            naive = []
+            naive.reserveCapacity(count)
+        }
+    }
+
+    /// A digest of the built structure (each node's parent and tag), equal across implementations.
+    private func structureDigest(_ implementation: String) -> UInt64 {
+        var d: UInt64 = 0
+        for i in 0 ..< count {
+            let parent: Int
+            let tag: Int
+            switch implementation {
+            case "core":
+                parent = tree.parent(of: ids[i]).map { Int($0.index) } ?? -1
+                tag = tree.tag(of: ids[i])
+            case "facade":
+                parent = views[i].superview.map { handleOfView[ObjectIdentifier($0)] ?? -2 } ?? -1
+                tag = views[i].tag
+            default:
+                parent = naive[i].superview.map { handleOfNaive[ObjectIdentifier($0)] ?? -2 } ?? -1
+                tag = naive[i].tag
+            }
+            d &+= mix(UInt64(i) &* 0x1_0000_0001 ^ UInt64(bitPattern: Int64(parent)) &+ mix(UInt64(bitPattern: Int64(tag))))
+        }
+        return d
+    }
+
+    // MARK: Handles (for checking answers, never inside timing)
+
+    lazy var handleOfView: [ObjectIdentifier: Int] = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
+    lazy var handleOfNaive: [ObjectIdentifier: Int] = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+
+    func handle(_ id: NodeID) -> Int { Int(id.index) }
+    func handle(_ view: View) -> Int { handleOfView[ObjectIdentifier(view)] ?? -1 }
+    func handle(_ view: NaiveView) -> Int { handleOfNaive[ObjectIdentifier(view)] ?? -1 }
+
+    // MARK: Query inputs
+
+    /// `count` random node numbers, fixed by the seed and a salt per input kind.
+    func randomNodes(_ count: Int, salt: UInt64) -> [Int32] {
+        var rng = SplitMix64(seed: seed ^ mix(salt))
+        return (0 ..< count).map { _ in Int32(Int.random(in: 0 ..< self.count, using: &rng)) }
+    }
+
+    /// Node numbers at depth 0, 1 or 2: candidate ancestors for `isRelativeDescendant`.
+    lazy var shallowNodes: [Int32] = {
+        let depth = spec.depths()
+        return (0 ..< Int32(count)).filter { depth[Int($0)] <= 2 }
+    }()
+
+    /// For `isRelativeSibling`: half the pairs share a parent, half are uniform.
+    func siblingPairs(_ n: Int) -> ([Int32], [Int32]) {
+        var children: [Int32: [Int32]] = [:]
+        for i in 0 ..< count where spec.parents[i] >= 0 { children[spec.parents[i], default: []].append(Int32(i)) }
+        var rng = SplitMix64(seed: seed ^ mix(0x5151))
+        var a: [Int32] = []
+        var b: [Int32] = []
+        for _ in 0 ..< n {
+            let x = Int32(Int.random(in: 0 ..< count, using: &rng))
+            a.append(x)
+            let p = spec.parents[Int(x)]
+            if p >= 0, Bool.random(using: &rng), let siblings = children[p] {
+                b.append(siblings.randomElement(using: &rng) ?? x)
+            } else {
+                b.append(Int32(Int.random(in: 0 ..< count, using: &rng)))
+            }
+        }
+        return (a, b)
+    }
+}
