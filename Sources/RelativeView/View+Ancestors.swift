@@ -41,6 +41,7 @@ extension View {
     ///
     /// - Complexity: O(depth) calls of `groupKey`; the naive core is the same, plus a copy
     ///   of the group on each append.
+    @inlinable
     public func groupAncestors<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
         guard let store = _store else { return [:] }
         return store.views(store.tree.groupAncestors(of: _node) { groupKey(store.view($0)) })

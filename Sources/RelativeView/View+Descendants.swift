@@ -15,6 +15,7 @@ extension View {
     ///
     /// - Complexity: O(subtree size) calls of `groupKey`; the naive core is the same, by
     ///   recursion, plus a copy of the group on each append.
+    @inlinable
     public func groupDescendants<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
         guard let store = _store else { return [:] }
         return store.views(store.tree.groupDescendants(of: _node) { groupKey(store.view($0)) })

@@ -13,6 +13,7 @@ extension View {
     /// returns; `nil` leaves a sibling out. Groups keep `subviews` order.
     ///
     /// - Complexity: O(number of siblings) calls of `groupKey`; the naive core is the same.
+    @inlinable
     public func groupSiblings<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
         guard let store = _store else { return [:] }
         return store.views(store.tree.groupSiblings(of: _node) { groupKey(store.view($0)) })

@@ -134,6 +134,7 @@ extension ViewTree {
     /// The nearest ancestor of `node` for which `matches` is true.
     ///
     /// - Complexity: O(depth) calls of `matches`.
+    @inlinable
     public func firstAncestor(of node: NodeID, where matches: (NodeID) throws -> Bool) rethrows -> NodeID? {
         for ancestor in ancestors(of: node) where try matches(ancestor) { return ancestor }
         return nil
@@ -163,6 +164,7 @@ extension ViewTree {
     /// Each group lists its ancestors nearest first.
     ///
     /// - Complexity: O(depth) calls of `key`.
+    @inlinable
     public func groupAncestors<Key: Hashable>(of node: NodeID, by key: (NodeID) throws -> Key?) rethrows -> [Key: [NodeID]] {
         var groups: [Key: [NodeID]] = [:]
         for ancestor in ancestors(of: node) {

@@ -149,6 +149,7 @@ extension ViewTree {
     /// Each group lists its nodes in depth-first pre-order.
     ///
     /// - Complexity: O(size of the subtree) calls of `key`.
+    @inlinable
     public func groupDescendants<Key: Hashable>(of node: NodeID, by key: (NodeID) throws -> Key?) rethrows -> [Key: [NodeID]] {
         var groups: [Key: [NodeID]] = [:]
         let s = _storage

@@ -24,6 +24,7 @@ extension ViewTree {
     /// The nodes of ``recursiveSubviews(of:)`` for which `isIncluded` is true, in that order.
     ///
     /// - Complexity: O(size of the subtree) calls of `isIncluded`.
+    @inlinable
     public func recursiveSubviews(of node: NodeID, where isIncluded: (NodeID) throws -> Bool) rethrows -> [NodeID] {
         let s = _storage
         s.check(node)

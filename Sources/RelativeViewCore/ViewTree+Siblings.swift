@@ -91,6 +91,7 @@ extension ViewTree {
     /// Each group is in child order; a root has no siblings.
     ///
     /// - Complexity: O(number of siblings) calls of `key`.
+    @inlinable
     public func groupSiblings<Key: Hashable>(of node: NodeID, by key: (NodeID) throws -> Key?) rethrows -> [Key: [NodeID]] {
         var groups: [Key: [NodeID]] = [:]
         for sibling in siblings(of: node) {

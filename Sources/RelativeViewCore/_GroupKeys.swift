@@ -56,11 +56,15 @@ struct _TagKeys {
     @usableFromInline
     init(_ tags: [Int]) {
         var keys: [Int] = []
-        var seen: Set<Int> = []
         var narrow: [Int32] = []
         var narrowSlots: [Int] = []
         var wide: [Int: Int] = [:]
-        for tag in tags where seen.insert(tag).inserted {
+        // Tag lists are usually short: a linear check for duplicates beats hashing there
+        // (an empty set allocates nothing).
+        var seen = Set<Int>()
+        for tag in tags {
+            let duplicate = tags.count > 16 ? !seen.insert(tag).inserted : keys.contains(tag)
+            if duplicate { continue }
             if let t = _TreeStorage.narrow(tag) {
                 narrow.append(t)
                 narrowSlots.append(keys.count)

@@ -36,6 +36,13 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Minimum measuring time per operation and implementation, in milliseconds.")
     var minTime: Int = 100
 
+    @Option(help: "Seconds the naive core may take on one whole-tree grouping (tree building included) before it is stopped and reported as a lower bound.")
+    var naiveBudget: Int = 120
+
+    /// Internal: run one whole-tree grouping on the naive core and print its figures (used by the CLI itself).
+    @Option(help: .hidden)
+    var naiveWorker: BenchOperation?
+
     enum LayerChoice: String, ExpressibleByArgument, CaseIterable {
         case core, facade, both
 
@@ -73,6 +80,9 @@ struct BenchOptions: ParsableArguments {
         if let queries, queries < 1 {
             throw ValidationError("--queries must be at least 1, got \(queries)")
         }
+        if naiveBudget < 1 {
+            throw ValidationError("--naive-budget must be at least 1 second, got \(naiveBudget)")
+        }
         if minTime < 1 {
             throw ValidationError("--min-time must be at least 1 ms, got \(minTime)")
         }
@@ -109,5 +119,6 @@ struct BenchOptions: ParsableArguments {
 }
 
 extension TreeShape: ExpressibleByArgument {}
+extension BenchOperation: ExpressibleByArgument {}
 
 import Foundation

@@ -21,15 +21,18 @@ struct OperationRunner {
     let work: Workload
     let options: BenchOptions
     let minimum: Duration
+    /// Tells the user what is being measured (progress on standard error).
+    let note: (String) -> Void
 
-    init(work: Workload, options: BenchOptions) {
+    init(work: Workload, options: BenchOptions, note: @escaping (String) -> Void) {
         self.work = work
         self.options = options
         self.minimum = .milliseconds(options.minTime)
+        self.note = note
     }
 
-    /// The naive core's sample per operation, measured once and compared with each layer.
-    typealias NaiveCache = [BenchOperation: Sample]
+    /// The naive core's measurement per operation, made once and compared with each layer.
+    typealias NaiveCache = [BenchOperation: NaiveMeasurement]
 
     func run(_ op: BenchOperation, layer: BenchLayer, naiveCache: inout NaiveCache) -> ResultRow {
         let n = options.queryCount(for: op)
@@ -60,11 +63,7 @@ struct OperationRunner {
         let typeIndices = options.types.compactMap(StockCatalog.index(named:))
         let coreTypes = Dictionary(typeIndices.map { (w.typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
         let viewTypes = typeIndices.map { StockCatalog.views[$0] }
-        let naiveTypes = typeIndices.map { StockCatalog.naiveViews[$0] }
-        let intKey = { (k: Int) in UInt64(bitPattern: Int64(k)) }
-        let nameKey = { (k: String) in stableDigest(StockCatalog.facadeName(ofNaiveKey: k)) }
-        let closureKey = { (tag: Int) -> Int? in tag % 10 == 0 ? tag / 10 : nil }
-        let (tree, ids, views, naive) = (w.tree, w.ids, w.views, w.naive)
+        let (tree, ids, views) = (w.tree, w.ids, w.views)
         let root = 0
 
         var a: [Int32] = []
@@ -83,12 +82,13 @@ struct OperationRunner {
             a = w.randomNodes(n, salt: 5)
         }
 
-        // Every implementation gets its own handles, gathered before timing.
+        // Every implementation gets its own handles, gathered before timing. The full answer
+        // to the first query is kept (not digested inside the timing) to be compared after.
         let core = layer == .core
         let (ia, ib) = core ? (a.map { ids[Int($0)] }, b.map { ids[Int($0)] }) : ([], [])
         let (va, vb) = core ? ([], []) : (a.map { views[Int($0)] }, b.map { views[Int($0)] })
+        var first = FirstAnswer()
 
-        // The arena side, then the naive side (measured once for both layers).
         let arena: Sample
         switch op {
         case .isRelativeAncestor:
@@ -104,113 +104,51 @@ struct OperationRunner {
                 ? measure(count: n, minimum: minimum) { i in tree.isSibling(ia[i], of: ib[i]) ? 1 : 0 }
                 : measure(count: n, minimum: minimum) { i in va[i].isRelativeSibling(of: vb[i]) ? 1 : 0 }
         case .findFirstAncestorByTags:
+            // Answers are digested as the found node's number.
             arena = core
-                ? measure(count: n, minimum: minimum) { i in UInt64(bitPattern: Int64(tree.firstAncestor(of: ia[i], withTags: tags).map { Int($0.index) } ?? -1)) }
-                : measure(count: n, minimum: minimum) { i in UInt64(bitPattern: Int64(va[i].findFirstAncestor(by: tags)?.tag ?? -1)) }
+                ? measure(count: n, minimum: minimum) { i in Answers.node(tree.firstAncestor(of: ia[i], withTags: tags).map(w.handle)) }
+                : measure(count: n, minimum: minimum) { i in Answers.node(va[i].findFirstAncestor(by: tags).map(w.handle)) }
         case .groupAncestorsByTags:
             arena = core
-                ? measure(count: n, minimum: minimum) { i in digest(tree.groupAncestors(of: ia[i], byTags: tags), key: intKey) }
-                : measure(count: n, minimum: minimum) { i in digest(va[i].groupAncestors(by: tags), key: intKey) }
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupAncestors(of: ia[i], byTags: tags), Answers.tag, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupAncestors(by: tags), Answers.tag, w.handle) }
         case .groupDescendantsByTags:
             arena = core
-                ? measure(count: n, minimum: minimum) { _ in digest(tree.groupDescendants(of: ids[root], byTags: tags), key: intKey) }
-                : measure(count: n, minimum: minimum) { _ in digest(views[root].groupDescendants(by: tags), key: intKey) }
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root], byTags: tags), Answers.tag, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants(by: tags), Answers.tag, w.handle) }
         case .groupDescendantsByTypes:
             arena = core
-                ? measure(count: n, minimum: minimum) { _ in digest(tree.groupDescendants(of: ids[root], keyingTypes: coreTypes), key: nameKey) }
-                : measure(count: n, minimum: minimum) { _ in digest(views[root].groupDescendants(by: viewTypes), key: nameKey) }
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root], keyingTypes: coreTypes), Answers.name, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants(by: viewTypes), Answers.name, w.handle) }
         case .groupDescendantsByClosure:
             arena = core
-                ? measure(count: n, minimum: minimum) { _ in digest(tree.groupDescendants(of: ids[root]) { closureKey(tree.tag(of: $0)) }, key: intKey) }
-                : measure(count: n, minimum: minimum) { _ in digest(views[root].groupDescendants { closureKey($0.tag) }, key: intKey) }
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root]) { Answers.closureKey(tree.tag(of: $0)) }, Answers.tag, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants { Answers.closureKey($0.tag) }, Answers.tag, w.handle) }
         case .groupSiblingsByTags:
             arena = core
-                ? measure(count: n, minimum: minimum) { i in digest(tree.groupSiblings(of: ia[i], byTags: tags), key: intKey) }
-                : measure(count: n, minimum: minimum) { i in digest(va[i].groupSiblings(by: tags), key: intKey) }
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], byTags: tags), Answers.tag, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: tags), Answers.tag, w.handle) }
         case .build, .interleavedMutation:
             preconditionFailure("not a query operation")
         }
 
-        let naiveSample: Sample
+        let naive: NaiveMeasurement
         if let cached = cache[op] {
-            naiveSample = cached
+            naive = cached
+        } else if op.isWholeTree {
+            note("\(op.rawValue): naive core in a child process (budget \(options.naiveBudget) s); it copies a group on every append, as the original does, so large groups take long")
+            naive = NaiveWorker.run(op, options: options, nodes: w.count, budget: .seconds(options.naiveBudget))
+            cache[op] = naive
         } else {
-            let (na, nb) = (a.map { naive[Int($0)] }, b.map { naive[Int($0)] })
-            switch op {
-            case .isRelativeAncestor:
-                naiveSample = measure(count: n, minimum: minimum) { i in na[i].isRelativeAncestor(of: nb[i]) ? 1 : 0 }
-            case .isRelativeDescendant:
-                naiveSample = measure(count: n, minimum: minimum) { i in na[i].isRelativeDescendant(of: nb[i]) ? 1 : 0 }
-            case .isRelativeSibling:
-                naiveSample = measure(count: n, minimum: minimum) { i in na[i].isRelativeSibling(of: nb[i]) ? 1 : 0 }
-            case .findFirstAncestorByTags:
-                // Answers are compared by node number for the core and by tag for the facade, below.
-                naiveSample = measure(count: n, minimum: minimum) { i in UInt64(bitPattern: Int64(na[i].findFirstAncestor(by: tags)?.tag ?? -1)) }
-            case .groupAncestorsByTags:
-                naiveSample = measure(count: n, minimum: minimum) { i in digest(na[i].groupAncestors(by: tags), key: intKey) }
-            case .groupDescendantsByTags:
-                naiveSample = measure(count: n, minimum: minimum) { _ in digest(naive[root].groupDescendants(by: tags), key: intKey) }
-            case .groupDescendantsByTypes:
-                naiveSample = measure(count: n, minimum: minimum) { _ in digest(naive[root].groupDescendants(by: naiveTypes), key: nameKey) }
-            case .groupDescendantsByClosure:
-                naiveSample = measure(count: n, minimum: minimum) { _ in digest(naive[root].groupDescendants { closureKey($0.tag) }, key: intKey) }
-            case .groupSiblingsByTags:
-                naiveSample = measure(count: n, minimum: minimum) { i in digest(na[i].groupSiblings(by: tags), key: intKey) }
-            case .build, .interleavedMutation:
-                preconditionFailure("not a query operation")
-            }
-            cache[op] = naiveSample
+            naive = NaiveWorker.measureInProcess(op, work: w, a: a, b: b, options: options, minimum: minimum)
+            cache[op] = naive
         }
-
-        var arenaSample = arena
-        if op == .findFirstAncestorByTags && core {
-            // The core answers node ids: turn the digests into the found node's tag, as the others give.
-            arenaSample.digests = arena.digests.map { d in
-                let node = Int(Int64(bitPattern: d))
-                return UInt64(bitPattern: Int64(node < 0 ? -1 : w.spec.tags[node]))
-            }
+        if naive.timedOut {
+            note("\(op.rawValue): the naive core did not finish one query within \(options.naiveBudget) s; its time is a lower bound and its answer is unchecked")
         }
-        return (arenaSample, naiveSample, firstAnswersEqual(op, layer, a.first ?? 0, b.first ?? 0, coreTypes, viewTypes, naiveTypes))
-    }
-
-    /// Compares the full answers to the first query, node by node and in order.
-    private func firstAnswersEqual(
-        _ op: BenchOperation, _ layer: BenchLayer, _ a: Int32, _ b: Int32,
-        _ coreTypes: [TypeID: String], _ viewTypes: [View.Type], _ naiveTypes: [NaiveView.Type]
-    ) -> Bool {
-        let w = work
-        let tags = options.tags
-        let (x, y) = (Int(a), Int(b))
-        let closureKey = { (tag: Int) -> Int? in tag % 10 == 0 ? tag / 10 : nil }
-        func same<K: Hashable>(_ core: [K: [NodeID]], _ facade: [K: [View]], _ naive: [K: [NaiveView]]) -> Bool {
-            let expected = naive.mapValues { $0.map(w.handle) }
-            return layer == .core ? core.mapValues { $0.map(w.handle) } == expected : facade.mapValues { $0.map(w.handle) } == expected
-        }
-        func renamed(_ groups: [String: [NaiveView]]) -> [String: [NaiveView]] {
-            Dictionary(uniqueKeysWithValues: groups.map { (StockCatalog.facadeName(ofNaiveKey: $0.key), $0.value) })
-        }
-        switch op {
-        case .findFirstAncestorByTags:
-            let expected = w.naive[x].findFirstAncestor(by: tags).map(w.handle)
-            return layer == .core
-                ? w.tree.firstAncestor(of: w.ids[x], withTags: tags).map(w.handle) == expected
-                : w.views[x].findFirstAncestor(by: tags).map(w.handle) == expected
-        case .groupAncestorsByTags:
-            return same(w.tree.groupAncestors(of: w.ids[x], byTags: tags), w.views[x].groupAncestors(by: tags), w.naive[x].groupAncestors(by: tags))
-        case .groupDescendantsByTags:
-            return same(w.tree.groupDescendants(of: w.ids[0], byTags: tags), w.views[0].groupDescendants(by: tags), w.naive[0].groupDescendants(by: tags))
-        case .groupDescendantsByTypes:
-            return same(w.tree.groupDescendants(of: w.ids[0], keyingTypes: coreTypes), w.views[0].groupDescendants(by: viewTypes), renamed(w.naive[0].groupDescendants(by: naiveTypes)))
-        case .groupDescendantsByClosure:
-            let tree = w.tree
-            return same(tree.groupDescendants(of: w.ids[0]) { closureKey(tree.tag(of: $0)) }, w.views[0].groupDescendants { closureKey($0.tag) }, w.naive[0].groupDescendants { closureKey($0.tag) })
-        case .groupSiblingsByTags:
-            return same(w.tree.groupSiblings(of: w.ids[x], byTags: tags), w.views[x].groupSiblings(by: tags), w.naive[x].groupSiblings(by: tags))
-        default:
-            // Boolean answers: the digests already are the full answers.
-            _ = y
-            return true
-        }
+        let sameFirst = first.digest == nil || naive.firstAnswer == nil || first.digest == naive.firstAnswer
+        let checked = !naive.timedOut && (first.digest == nil) == (naive.firstAnswer == nil)
+        return (arena, naive.sample, checked && sameFirst)
     }
 
     // MARK: Interleaved mutation
@@ -250,7 +188,7 @@ struct OperationRunner {
         }
         let naiveSample: Sample
         if let cached = cache[.interleavedMutation] {
-            naiveSample = cached
+            naiveSample = cached.sample
         } else {
             let naive = w.naive
             naiveSample = measure(count: n, minimum: minimum, cycle: false) { i in
@@ -262,7 +200,7 @@ struct OperationRunner {
                 }
                 return moved | (naive[Int(qa[i])].isRelativeAncestor(of: naive[Int(qb[i])]) ? 1 : 0)
             }
-            cache[.interleavedMutation] = naiveSample
+            cache[.interleavedMutation] = NaiveMeasurement(sample: naiveSample, firstAnswer: nil, timedOut: false)
         }
         return (arena, naiveSample, true)
     }

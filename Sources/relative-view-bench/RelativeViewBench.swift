@@ -26,6 +26,11 @@ struct RelativeViewBench: ParsableCommand {
 
     mutating func run() throws {
         let options = self.options
+        if let op = options.naiveWorker {
+            let (sample, first) = NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes)
+            print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)
+            return
+        }
         // Operations run in their canonical order: interleavedMutation changes the trees, so it comes last.
         let ops = BenchOperation.allCases.filter(options.ops.contains)
         let layers = options.layer.layers
@@ -43,7 +48,8 @@ struct RelativeViewBench: ParsableCommand {
                 if implementation == "facade" && !layers.contains(.facade) { continue }
                 work.build(implementation, minimum: minimum, systemAllocator: Self.allocator == "system")
             }
-            let runner = OperationRunner(work: work, options: options)
+            let reporter = progress
+            let runner = OperationRunner(work: work, options: options) { reporter.note($0) }
             var naiveCache = OperationRunner.NaiveCache()
             for op in ops {
                 for layer in layers {

@@ -49,9 +49,8 @@ final class Workload {
             total += clock.now - start
             builds += 1
         } while total < minimum
-        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
         buildSamples[implementation] = Sample(
-            nanosecondsPerOperation: seconds * 1e9 / Double(builds * count), operations: builds * count,
+            nanosecondsPerOperation: nanoseconds(total) / Double(builds * count), operations: builds * count,
             digests: [structureDigest(implementation)])
     }
 

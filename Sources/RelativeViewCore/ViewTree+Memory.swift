@@ -1,0 +1,24 @@
+extension ViewTree {
+    /// The bytes held by the tree's columns and its published index, from their capacities
+    /// (buffer headers and the allocator's rounding aside).
+    ///
+    /// - Complexity: O(1), plus O(wide tags) for the side table.
+    public var memoryFootprint: Int {
+        let s = _storage
+        var bytes = s.parent.capacity * MemoryLayout<Int32>.stride
+            + s.firstChild.capacity * MemoryLayout<Int32>.stride
+            + s.nextSibling.capacity * MemoryLayout<Int32>.stride
+            + s.previousSibling.capacity * MemoryLayout<Int32>.stride
+            + s.generation.capacity * MemoryLayout<UInt32>.stride
+            + s.typeID.capacity * MemoryLayout<Int32>.stride
+            + s.narrowTag.capacity * MemoryLayout<Int32>.stride
+            + s.wideTags.capacity * (MemoryLayout<Int32>.stride + MemoryLayout<Int>.stride)
+        if let index = s.freshIndex?.takeUnretainedValue() {
+            bytes += index.span.capacity * MemoryLayout<_Span>.stride
+                + index.order.capacity * MemoryLayout<Int32>.stride
+                + index.tag.capacity * MemoryLayout<Int32>.stride
+                + index.type.capacity * MemoryLayout<Int32>.stride
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,65 @@
+import RelativeViewFixtures
+
+/// Digests of answers that every implementation computes the same way, so that answers can
+/// be compared across implementations (and across processes) without keeping them.
+enum Answers {
+    /// The relative-view closure the `...ByClosure` operation groups with: every tenth tag value.
+    static func closureKey(_ tag: Int) -> Int? {
+        tag % 10 == 0 ? tag / 10 : nil
+    }
+
+    /// A tag key's digest.
+    static func tag(_ key: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(key))
+    }
+
+    /// A type-name key's digest; the naive base class's key counts as the facade's ("View").
+    static func name(_ key: String) -> UInt64 {
+        stableDigest(StockCatalog.facadeName(ofNaiveKey: key))
+    }
+
+    /// A found node's digest (its node number, or -1 for none).
+    static func node(_ handle: Int?) -> UInt64 {
+        UInt64(bitPattern: Int64(handle ?? -1))
+    }
+
+    /// A cheap digest of grouped answers, independent of dictionary order: each group gives
+    /// its key and size. Used inside the timing, on every query.
+    @inline(__always)
+    static func summary<Key, Value>(_ groups: [Key: [Value]], _ key: (Key) -> UInt64) -> UInt64 {
+        var d: UInt64 = 0
+        for (k, members) in groups { d &+= mix(key(k) &+ mix(UInt64(members.count))) }
+        return d
+    }
+
+    /// A digest of a whole grouped answer: every key with every member's node number, in order.
+    static func full<Key, Value>(_ groups: [Key: [Value]], _ key: (Key) -> UInt64, _ handle: (Value) -> Int) -> UInt64 {
+        let entries = groups.map { (key($0.key), $0.value.map(handle)) }.sorted { $0.0 < $1.0 }
+        var h: UInt64 = 0x5EED
+        for (k, members) in entries {
+            h = mix(h ^ k)
+            for m in members { h = mix(h &+ UInt64(bitPattern: Int64(m))) }
+            h = mix(h ^ UInt64(members.count))
+        }
+        return h
+    }
+}
+
+/// The whole answer to the first query of a run, digested on the first call (the warm-up,
+/// which is not timed unless it alone is slower than the minimum time).
+struct FirstAnswer {
+    var digest: UInt64?
+
+    @inline(__always)
+    mutating func keep<Key, Value>(_ i: Int, _ groups: [Key: [Value]], _ key: (Key) -> UInt64, _ handle: (Value) -> Int) -> UInt64 {
+        if i == 0 && digest == nil { digest = Answers.full(groups, key, handle) }
+        return Answers.summary(groups, key)
+    }
+}
+
+/// A stable digest of a string (FNV-1a), the same in every run and process.
+func stableDigest(_ s: String) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in s.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    return h
+}

@@ -1,0 +1,114 @@
+import Foundation
+import RelativeViewNaive
+import RelativeViewFixtures
+
+/// What the naive core did on one operation.
+struct NaiveMeasurement {
+    var sample: Sample
+    /// The digest of the whole answer to the first query (`nil` for yes/no answers).
+    var firstAnswer: UInt64?
+    /// The naive core did not finish within its budget: `sample` is a lower bound and unchecked.
+    var timedOut: Bool
+}
+
+/// Measures the naive core. Queries with small answers run in this process; the whole-tree
+/// groupings run in a child process (this same binary with `--naive-worker`), which is
+/// stopped when its time budget runs out: the original copies a group on every append,
+/// so grouping a million nodes into a few large groups can take the better part of an hour.
+enum NaiveWorker {
+    static func measureInProcess(_ op: BenchOperation, work w: Workload, a: [Int32], b: [Int32], options: BenchOptions, minimum: Duration) -> NaiveMeasurement {
+        let naive = w.naive
+        let (na, nb) = (a.map { naive[Int($0)] }, b.map { naive[Int($0)] })
+        let tags = options.tags
+        let n = na.count
+        var first = FirstAnswer()
+        let sample: Sample
+        switch op {
+        case .isRelativeAncestor:
+            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeAncestor(of: nb[i]) ? 1 : 0 }
+        case .isRelativeDescendant:
+            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeDescendant(of: nb[i]) ? 1 : 0 }
+        case .isRelativeSibling:
+            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeSibling(of: nb[i]) ? 1 : 0 }
+        case .findFirstAncestorByTags:
+            sample = measure(count: n, minimum: minimum) { i in Answers.node(na[i].findFirstAncestor(by: tags).map(w.handle)) }
+        case .groupAncestorsByTags:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
+        case .groupSiblingsByTags:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: tags), Answers.tag, w.handle) }
+        default:
+            preconditionFailure("\(op.rawValue) is measured in a child process")
+        }
+        return NaiveMeasurement(sample: sample, firstAnswer: first.digest, timedOut: false)
+    }
+
+    /// The whole-tree grouping `op` on the root of a freshly built naive tree; the answer
+    /// line the child prints: nanoseconds per query, queries, summary digest, first-answer digest.
+    static func measureWholeTree(_ op: BenchOperation, options: BenchOptions, nodes: Int) -> (Sample, UInt64?) {
+        let spec = TreeSpec(shape: options.shape, nodes: nodes, seed: options.seed)
+        var naive: [NaiveView] = []
+        naive.reserveCapacity(nodes)
+        spec.buildNaive(into: &naive)
+        let handles = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+        let handle = { (v: NaiveView) in handles[ObjectIdentifier(v)] ?? -1 }
+        let root = naive[0]
+        let tags = options.tags
+        let types = options.types.compactMap(StockCatalog.index(named:)).map { StockCatalog.naiveViews[$0] }
+        let minimum = Duration.milliseconds(options.minTime)
+        let n = options.queryCount(for: op)
+        var first = FirstAnswer()
+        let sample: Sample
+        switch op {
+        case .groupDescendantsByTags:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: tags), Answers.tag, handle) }
+        case .groupDescendantsByTypes:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: types), Answers.name, handle) }
+        case .groupDescendantsByClosure:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants { Answers.closureKey($0.tag) }, Answers.tag, handle) }
+        default:
+            preconditionFailure("\(op.rawValue) is not a whole-tree grouping")
+        }
+        return (sample, first.digest)
+    }
+
+    /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building included).
+    static func run(_ op: BenchOperation, options: BenchOptions, nodes: Int, budget: Duration) -> NaiveMeasurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = [
+            "--naive-worker", op.rawValue, "--nodes", "\(nodes)", "--shape", options.shape.rawValue,
+            "--seed", "\(options.seed)", "--tags", options.tags.map(String.init).joined(separator: ","),
+            "--types", options.types.joined(separator: ","), "--min-time", "\(options.minTime)",
+            "--queries", "\(options.queryCount(for: op))",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        let clock = ContinuousClock()
+        let start = clock.now
+        var timedOut = false
+        do {
+            try process.run()
+        } catch {
+            preconditionFailure("cannot start the naive worker: \(error)")
+        }
+        while process.isRunning {
+            if clock.now - start >= budget {
+                timedOut = true
+                process.terminate()
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard !timedOut, process.terminationStatus == 0, fields.count == 4,
+              let ns = Double(fields[0]), let count = Int(fields[1]), let summary = UInt64(fields[2]) else {
+            let elapsed = nanoseconds(clock.now - start)
+            return NaiveMeasurement(sample: Sample(nanosecondsPerOperation: elapsed, operations: 0, digests: []), firstAnswer: nil, timedOut: true)
+        }
+        return NaiveMeasurement(
+            sample: Sample(nanosecondsPerOperation: ns, operations: count, digests: [summary]),
+            firstAnswer: UInt64(fields[3]), timedOut: false)
+    }
+}
