@@ -148,11 +148,11 @@ final class ViewStore {
         let rest = store.tree.root(of: parent)
         store.tree.detach(child._node)
         let retained = store.views[Int(child._node.index)]
-        if store.tree.smallerTree(child._node, rest) == child._node {
-            store.split(child._node)
-        } else {
-            store.split(rest)
-        }
+        let smaller = store.tree.smallerTree(child._node, rest)
+        let larger = smaller == child._node ? rest : child._node
+        store.split(smaller)
+        // A view left with neither superview nor subviews goes back to having no store.
+        if store.tree.firstChild(of: larger) == nil { store.split(larger) }
         retained?.release()
     }
 

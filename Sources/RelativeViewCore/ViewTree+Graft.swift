@@ -19,7 +19,8 @@ extension ViewTree {
         let from = source._storage
         from.check(root)
         if let parent { _storage.check(parent) }
-        _storage.reserveCapacity(count + source.subtreeSize(of: root))
+        let size = source.subtreeSize(of: root)
+        _mutableStorage().reserveCapacity(count + size)
         func copy(_ x: Int32, under p: NodeID?) -> NodeID {
             let tag = from.tag(at: x)
             let type = TypeID(rawValue: from.typeID[Int(x)])

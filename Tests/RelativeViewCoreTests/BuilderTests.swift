@@ -1,0 +1,173 @@
+import Testing
+@testable import RelativeViewCore
+
+/// `ViewTreeBuilder`: open/close streaming gives the same tree as `appendChild`, with a
+/// fresh index that equals one rebuilt from the links.
+@Suite struct BuilderTests {
+    @Test func streamingSeveralRootsTracksDepthAndCount() {
+        var b = ViewTreeBuilder(minimumCapacity: 4)
+        #expect(b.depth == 0 && b.count == 0)
+        let r1 = b.open(tag: 1, type: Ty.a)
+        #expect(b.depth == 1 && b.count == 1)
+        let x = b.open(tag: 2, type: Ty.b)
+        #expect(b.depth == 2 && b.count == 2)
+        let y = b.open(tag: 3, type: Ty.c)
+        #expect(b.depth == 3 && b.count == 3)
+        b.close()
+        #expect(b.depth == 2 && b.count == 3)
+        let z = b.open(tag: 4, type: Ty.c)
+        b.close()
+        b.close()
+        let w = b.open(tag: 5, type: Ty.d)
+        #expect(b.depth == 2)
+        b.close()
+        b.close()
+        #expect(b.depth == 0 && b.count == 5)
+        let r2 = b.open(tag: 6, type: Ty.a) // a second root
+        #expect(b.depth == 1)
+        b.close()
+        let r3 = b.open(type: Ty.b)   // a third, with the default tag
+        let r3a = b.open(type: Ty.b)
+        b.close()
+        b.close()
+        #expect(b.depth == 0 && b.count == 8)
+        let tree = b.finish()
+        #expect(tree.isIndexFresh)
+        tree._checkInvariants()
+        #expect(tree.count == 8)
+        #expect(tree.roots == [r1, r2, r3])
+        expectChildren(tree, r1, [x, w])
+        expectChildren(tree, x, [y, z])
+        expectChildren(tree, r2, [])
+        expectChildren(tree, r3, [r3a])
+        #expect([r1, x, y, z, w, r2, r3, r3a].map { tree.tag(of: $0) } == [1, 2, 3, 4, 5, 6, 0, 0])
+        #expect([r1, x, y, z, w, r2, r3, r3a].map { tree.type(of: $0) } == [Ty.a, Ty.b, Ty.c, Ty.c, Ty.d, Ty.a, Ty.b, Ty.b])
+        #expect(Array(tree.descendants(of: r1)) == [x, y, z, w])
+        #expect(tree.subtreeSize(of: r1) == 5 && tree.subtreeSize(of: r2) == 1 && tree.subtreeSize(of: r3) == 2)
+        #expect(!tree.isAncestor(r1, of: r3a))
+        #expect(tree.isAncestor(r3, of: r3a))
+        #expect(tree.lowestCommonAncestor(y, w) == r1)
+        #expect(tree.lowestCommonAncestor(y, r3a) == nil)
+        #expect(tree.isIndexFresh) // queries on a fresh index keep it
+    }
+
+    @Test func emptyBuilder() {
+        let tree = ViewTreeBuilder().finish()
+        #expect(tree.isEmpty)
+        #expect(tree.roots.isEmpty)
+        tree._checkInvariants()
+    }
+
+    /// Random open/close streams, replayed with `makeNode`/`appendChild`: the two trees agree on everything.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func equalsTheSameTreeBuiltWithAppendChild(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var builder = ViewTreeBuilder()
+        var manual = ViewTree()
+        var stack: [NodeID] = []
+        var opened: [NodeID] = []
+        let tags = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, Int.max, Int(Int32.min)]
+        var rootsOpened = 0
+        while opened.count < 600 || !stack.isEmpty {
+            // Close everything every 150 nodes or so, so the stream makes several roots.
+            let limit = min(600, rootsOpened * 150)
+            let closeNow = !stack.isEmpty && (opened.count >= limit || Int.random(in: 0 ..< 100, using: &rng) < 45)
+            if closeNow {
+                builder.close()
+                stack.removeLast()
+            } else {
+                let tag = tags.randomElement(using: &rng)!
+                let type = Ty.all.randomElement(using: &rng)!
+                if stack.isEmpty { rootsOpened += 1 }
+                let b = builder.open(tag: tag, type: type)
+                let m = stack.last.map { manual.appendChild(tag: tag, type: type, to: $0) } ?? manual.makeNode(tag: tag, type: type)
+                #expect(b == m, "seed \(seed)")
+                stack.append(m)
+                opened.append(m)
+            }
+            #expect(builder.depth == stack.count, "seed \(seed)")
+            #expect(builder.count == opened.count, "seed \(seed)")
+        }
+        let built = builder.finish()
+        #expect(built.isIndexFresh)
+        built._checkInvariants() // the streamed index equals one rebuilt from the links
+        manual._checkInvariants()
+        #expect(!manual.isIndexFresh)
+        #expect(built.count == manual.count)
+        #expect(built.roots == manual.roots)
+        #expect(built.roots.count > 1, "seed \(seed): the stream should make several roots")
+        manual.prepareIndex()
+        for node in opened {
+            #expect(built.kids(node) == manual.kids(node), "seed \(seed)")
+            #expect(built.parent(of: node) == manual.parent(of: node), "seed \(seed)")
+            #expect(built.tag(of: node) == manual.tag(of: node), "seed \(seed)")
+            #expect(built.type(of: node) == manual.type(of: node), "seed \(seed)")
+            #expect(Array(built.descendants(of: node)) == Array(manual.descendants(of: node)), "seed \(seed)")
+            #expect(built.subtreeSize(of: node) == manual.subtreeSize(of: node), "seed \(seed)")
+            #expect(built.groupDescendants(of: node, byTags: tags) == manual.groupDescendants(of: node, byTags: tags), "seed \(seed)")
+            #expect(built.groupDescendants(of: node, byTags: [1, 2]) == manual.groupDescendants(of: node, byTags: [1, 2]), "seed \(seed)")
+            #expect(built.groupDescendants(of: node, byTypes: Ty.all) == manual.groupDescendants(of: node, byTypes: Ty.all), "seed \(seed)")
+            #expect(built.groupAncestors(of: node, byTags: tags) == manual.groupAncestors(of: node, byTags: tags), "seed \(seed)")
+            #expect(built.groupAncestors(of: node, byTypes: Ty.all) == manual.groupAncestors(of: node, byTypes: Ty.all), "seed \(seed)")
+            #expect(built.groupSiblings(of: node, byTags: tags) == manual.groupSiblings(of: node, byTags: tags), "seed \(seed)")
+            #expect(built.groupSiblings(of: node, byTypes: Ty.all) == manual.groupSiblings(of: node, byTypes: Ty.all), "seed \(seed)")
+            #expect(built.recursiveSubviews(of: node) == manual.recursiveSubviews(of: node), "seed \(seed)")
+        }
+        // Pairwise ancestry on a sample.
+        for _ in 0 ..< 2000 {
+            let x = opened.randomElement(using: &rng)!
+            let y = opened.randomElement(using: &rng)!
+            #expect(built.isAncestor(x, of: y) == manual.isAncestor(x, of: y), "seed \(seed)")
+            #expect(built.isAncestor(x, of: y) == oracleAncestors(built, y).contains(x), "seed \(seed)")
+            #expect(built.lowestCommonAncestor(x, y) == manual.lowestCommonAncestor(x, y), "seed \(seed)")
+        }
+        #expect(built.isIndexFresh)
+    }
+
+    @Test func aBuiltTreeCanBeMutatedAfterwards() {
+        var b = ViewTreeBuilder()
+        let r = b.open(type: Ty.a)
+        let x = b.open(type: Ty.b)
+        b.close()
+        let y = b.open(type: Ty.b)
+        b.close()
+        b.close()
+        var tree = b.finish()
+        let z = tree.appendChild(type: Ty.c, to: x)
+        tree.exchangeChildren(of: r, at: 0, 1)
+        expectChildren(tree, r, [y, x])
+        expectChildren(tree, x, [z])
+        #expect(!tree.isIndexFresh)
+        tree.prepareIndex()
+        tree._checkInvariants()
+        #expect(Array(tree.descendants(of: r)) == [y, x, z])
+    }
+
+    // MARK: Misuse
+
+    @Test func finishWithOpenNodesTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var b = ViewTreeBuilder()
+            b.open(type: Ty.a)
+            b.open(type: Ty.a)
+            b.close()
+            _ = b.finish()
+        }
+    }
+
+    @Test func closeWithoutOpenTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var b = ViewTreeBuilder()
+            b.close()
+        }
+    }
+
+    @Test func closeMoreThanOpenedTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var b = ViewTreeBuilder()
+            b.open(type: Ty.a)
+            b.close()
+            b.close()
+        }
+    }
+}
