@@ -6,12 +6,18 @@ import RelativeViewNaive
 /// listed as "View", the facade's name for it).
 public enum StockCatalog {
     /// The names, index for index with ``views`` and ``naiveViews``.
+    ///
+    /// - Complexity: O(1)
     public static let names = ["View", "Control", "Button", "Label", "ImageView", "TextField", "Slider", "ScrollView", "TableView", "TableViewCell"]
 
     /// The facade's classes.
+    ///
+    /// - Complexity: O(1)
     public static let views: [View.Type] = [View.self, Control.self, Button.self, Label.self, ImageView.self, TextField.self, Slider.self, ScrollView.self, TableView.self, TableViewCell.self]
 
     /// The naive core's classes.
+    ///
+    /// - Complexity: O(1)
     public static let naiveViews: [NaiveView.Type] = [NaiveView.self, NaiveView.Control.self, NaiveView.Button.self, NaiveView.Label.self, NaiveView.ImageView.self, NaiveView.TextField.self, NaiveView.Slider.self, NaiveView.ScrollView.self, NaiveView.TableView.self, NaiveView.TableViewCell.self]
 
     /// The catalog index of a name, or `nil` if it is not a stock class.

@@ -18,12 +18,20 @@ public enum TreeShape: String, CaseIterable, Sendable {
 /// build is the `i`-th node created.
 public struct TreeSpec: Sendable {
     /// The parent of each node, `-1` for the root(s).
+    ///
+    /// - Complexity: O(1)
     public var parents: [Int32]
     /// The tag of each node.
+    ///
+    /// - Complexity: O(1)
     public var tags: [Int]
     /// The ``StockCatalog`` index of each node's class.
+    ///
+    /// - Complexity: O(1)
     public var types: [UInt8]
     /// Where the tree came from, for reports ("random", "chain", a file path...).
+    ///
+    /// - Complexity: O(1)
     public var source: String
 
     /// The number of nodes.

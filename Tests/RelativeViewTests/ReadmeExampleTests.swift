@@ -1,14 +1,14 @@
 import Foundation
-import Testing
+import XCTest
 import RelativeView
 
 /// Every example of the relative-view README, transliterated from UIKit
 /// (`UIView` -> `View`, `UITableViewCell` -> `TableViewCell`, `UIButton` -> `Button`,
-/// `UILabel` -> `Label`, `XCTAssert...` -> `#expect`).
-@Suite struct ReadmeExampleTests {
+/// `UILabel` -> `Label`, assertions kept as XCTest, as in the README). XCTest, like the original's tests.
+final class ReadmeExampleTests: XCTestCase {
     // MARK: findFirstAncestor
 
-    @Test func findFirstAncestorByClosure() {
+    func testFindFirstAncestorByClosure() {
         let view: View = View(frame: CGRect())
         view.tag = 3
 
@@ -18,12 +18,12 @@ import RelativeView
         ancestor.addSubview(view)
 
         // Find the first ancestor by closure (you define how it finds ancestors!).
-        #expect(ancestor === view.findFirstAncestor { (ancestor: View) -> Bool in
+        XCTAssertTrue(ancestor === view.findFirstAncestor { (ancestor: View) -> Bool in
             return ancestor.tag == 1
         })
     }
 
-    @Test func findFirstAncestorByViewType() {
+    func testFindFirstAncestorByViewType() {
         let view: View = View(frame: CGRect())
         view.tag = 3
 
@@ -33,10 +33,10 @@ import RelativeView
         ancestor.addSubview(view)
 
         // Find the first ancestor by View.Type.
-        #expect(ancestor === view.findFirstAncestor(by: [TableViewCell.self]))
+        XCTAssertTrue(ancestor === view.findFirstAncestor(by: [TableViewCell.self]))
     }
 
-    @Test func findFirstAncestorByTag() {
+    func testFindFirstAncestorByTag() {
         let view: View = View(frame: CGRect())
         view.tag = 3
 
@@ -46,18 +46,18 @@ import RelativeView
         ancestor.addSubview(view)
 
         // Find the first ancestor by tag.
-        #expect(ancestor === view.findFirstAncestor(by: [1]))
+        XCTAssertTrue(ancestor === view.findFirstAncestor(by: [1]))
     }
 
     // MARK: isRelativeAncestor
 
-    @Test func isRelativeAncestor() {
+    func testIsRelativeAncestor() {
         let view: View = View(frame: CGRect())
         let ancestor: TableViewCell = TableViewCell(frame: CGRect())
         ancestor.addSubview(view)
 
         // Checks whether ancestor is a relative ancestor of view.
-        #expect(ancestor.isRelativeAncestor(of: view))
+        XCTAssertTrue(ancestor.isRelativeAncestor(of: view))
     }
 
     // MARK: groupAncestors
@@ -74,7 +74,7 @@ import RelativeView
         return (view, ancestor)
     }
 
-    @Test func groupAncestorsByClosure() throws {
+    func testGroupAncestorsByClosure() throws {
         let (view, ancestor) = ancestorFixture()
 
         // Group ancestors by closure (you define how it groups ancestors!).
@@ -84,44 +84,44 @@ import RelativeView
             }
             return nil
         }
-        #expect(1 == ancestorsByClosure.count)
-        let group = try #require(ancestorsByClosure[1])
-        #expect(1 == group.count)
-        #expect(ancestor === group[0])
+        XCTAssertTrue(1 == ancestorsByClosure.count)
+        let group = try XCTUnwrap(ancestorsByClosure[1])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(ancestor === group[0])
     }
 
-    @Test func groupAncestorsByViewType() throws {
+    func testGroupAncestorsByViewType() throws {
         let (view, ancestor) = ancestorFixture()
 
         // Group ancestors by View.Type.
         let tableViewCellKey: String = String(describing: TableViewCell.self)
         let ancestorsByViewType: [String: [View]] = view.groupAncestors(by: [TableViewCell.self])
-        #expect(1 == ancestorsByViewType.count)
-        let group = try #require(ancestorsByViewType[tableViewCellKey])
-        #expect(1 == group.count)
-        #expect(ancestor === group[0])
+        XCTAssertTrue(1 == ancestorsByViewType.count)
+        let group = try XCTUnwrap(ancestorsByViewType[tableViewCellKey])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(ancestor === group[0])
     }
 
-    @Test func groupAncestorsByTag() throws {
+    func testGroupAncestorsByTag() throws {
         let (view, ancestor) = ancestorFixture()
 
         // Group ancestors by tag.
         let ancestorsByTag: [Int: [View]] = view.groupAncestors(by: [1])
-        #expect(1 == ancestorsByTag.count)
-        let group = try #require(ancestorsByTag[1])
-        #expect(1 == group.count)
-        #expect(ancestor === group[0])
+        XCTAssertTrue(1 == ancestorsByTag.count)
+        let group = try XCTUnwrap(ancestorsByTag[1])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(ancestor === group[0])
     }
 
     // MARK: isRelativeDescendant
 
-    @Test func isRelativeDescendant() {
+    func testIsRelativeDescendant() {
         let view: View = View(frame: CGRect())
         let descendant: TableViewCell = TableViewCell(frame: CGRect())
         view.addSubview(descendant)
 
         // Checks whether descendant is a relative descendant of view.
-        #expect(descendant.isRelativeDescendant(of: view))
+        XCTAssertTrue(descendant.isRelativeDescendant(of: view))
     }
 
     // MARK: groupDescendants
@@ -138,7 +138,7 @@ import RelativeView
         return (tableViewCell, descendant)
     }
 
-    @Test func groupDescendantsByClosure() throws {
+    func testGroupDescendantsByClosure() throws {
         let (tableViewCell, descendant) = descendantFixture()
 
         // Group descendants by closure (you define how it groups descendants!).
@@ -148,38 +148,38 @@ import RelativeView
             }
             return nil
         }
-        #expect(1 == descendantsByClosure.count)
-        let group = try #require(descendantsByClosure[1])
-        #expect(1 == group.count)
-        #expect(descendant === group[0])
+        XCTAssertTrue(1 == descendantsByClosure.count)
+        let group = try XCTUnwrap(descendantsByClosure[1])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(descendant === group[0])
     }
 
-    @Test func groupDescendantsByViewType() throws {
+    func testGroupDescendantsByViewType() throws {
         let (tableViewCell, descendant) = descendantFixture()
 
         // Group descendants by View.Type.
         let viewKey: String = String(describing: View.self)
         let descendantsByViewType: [String: [View]] = tableViewCell.groupDescendants(by: [View.self])
-        #expect(1 == descendantsByViewType.count)
-        let group = try #require(descendantsByViewType[viewKey])
-        #expect(1 == group.count)
-        #expect(descendant === group[0])
+        XCTAssertTrue(1 == descendantsByViewType.count)
+        let group = try XCTUnwrap(descendantsByViewType[viewKey])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(descendant === group[0])
     }
 
-    @Test func groupDescendantsByTag() throws {
+    func testGroupDescendantsByTag() throws {
         let (tableViewCell, descendant) = descendantFixture()
 
         // Group descendants by tag.
         let descendantsByTag: [Int: [View]] = tableViewCell.groupDescendants(by: [1])
-        #expect(1 == descendantsByTag.count)
-        let group = try #require(descendantsByTag[1])
-        #expect(1 == group.count)
-        #expect(descendant === group[0])
+        XCTAssertTrue(1 == descendantsByTag.count)
+        let group = try XCTUnwrap(descendantsByTag[1])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(descendant === group[0])
     }
 
     // MARK: isRelativeSibling
 
-    @Test func isRelativeSibling() {
+    func testIsRelativeSibling() {
         let view: View = View()
         let foo: Button = Button()
         view.addSubview(foo)
@@ -187,8 +187,8 @@ import RelativeView
         view.addSubview(bar)
 
         // Checks whether foo is a relative sibling of bar (and vice-versa).
-        #expect(foo.isRelativeSibling(of: bar))
-        #expect(bar.isRelativeSibling(of: foo))
+        XCTAssertTrue(foo.isRelativeSibling(of: bar))
+        XCTAssertTrue(bar.isRelativeSibling(of: foo))
     }
 
     // MARK: groupSiblings
@@ -205,7 +205,7 @@ import RelativeView
         return (view, foo, bar)
     }
 
-    @Test func groupSiblingsByClosure() throws {
+    func testGroupSiblingsByClosure() throws {
         let (view, foo, bar) = siblingFixture()
         defer { withExtendedLifetime(view) {} }
 
@@ -216,34 +216,34 @@ import RelativeView
             }
             return nil
         }
-        #expect(1 == siblingsByClosure.count)
-        let group = try #require(siblingsByClosure[1])
-        #expect(1 == group.count)
-        #expect(foo === group[0])
+        XCTAssertTrue(1 == siblingsByClosure.count)
+        let group = try XCTUnwrap(siblingsByClosure[1])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(foo === group[0])
     }
 
-    @Test func groupSiblingsByViewType() throws {
+    func testGroupSiblingsByViewType() throws {
         let (view, foo, bar) = siblingFixture()
         defer { withExtendedLifetime(view) {} }
 
         // Group siblings by View.Type.
         let buttonKey: String = String(describing: Button.self)
         let siblingsByViewType: [String: [View]] = bar.groupSiblings(by: [Button.self])
-        #expect(1 == siblingsByViewType.count)
-        let group = try #require(siblingsByViewType[buttonKey])
-        #expect(1 == group.count)
-        #expect(foo === group[0])
+        XCTAssertTrue(1 == siblingsByViewType.count)
+        let group = try XCTUnwrap(siblingsByViewType[buttonKey])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(foo === group[0])
     }
 
-    @Test func groupSiblingsByTag() throws {
+    func testGroupSiblingsByTag() throws {
         let (view, foo, bar) = siblingFixture()
         defer { withExtendedLifetime(view) {} }
 
         // Group siblings by tag.
         let siblingsByTag: [Int: [View]] = bar.groupSiblings(by: [1])
-        #expect(1 == siblingsByTag.count)
-        let group = try #require(siblingsByTag[1])
-        #expect(1 == group.count)
-        #expect(foo === group[0])
+        XCTAssertTrue(1 == siblingsByTag.count)
+        let group = try XCTUnwrap(siblingsByTag[1])
+        XCTAssertTrue(1 == group.count)
+        XCTAssertTrue(foo === group[0])
     }
 }
