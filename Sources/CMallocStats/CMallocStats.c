@@ -1,4 +1,6 @@
 #include "CMallocStats.h"
+// <stdlib.h> defines __GLIBC__ on glibc systems; without a libc header first it is not defined.
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
