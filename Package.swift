@@ -37,7 +37,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore"]),
-        .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView"]),
+        .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
     ],

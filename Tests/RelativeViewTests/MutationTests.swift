@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeView
+import RelativeViewFixtures
 
 /// The `addSubview` family, `removeFromSuperview`, reordering, tags, build orders, and
 /// queries interleaved with mutations (the index goes stale and is rebuilt lazily).
@@ -598,19 +599,6 @@ import Testing
 }
 
 // MARK: Helpers
-
-/// A seeded generator (SplitMix64), so random cases replay from the seed in their failure comments.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A plain reference forest over view indices: parent, ordered children and tags.
 struct Model {
