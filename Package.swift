@@ -36,7 +36,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore"]),
+        .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),

@@ -64,6 +64,16 @@ open class View: Hashable, CustomStringConvertible {
         }
     }
 
+    /// Builds the index of this view's tree now, if it is stale, so that the next relative
+    /// queries (`isRelativeAncestor`, `isRelativeDescendant`, grouping descendants) are
+    /// answered from it. Optional: without it, the first queries after a change walk the
+    /// tree and rebuild the index once their work reaches the size of the tree.
+    ///
+    /// - Complexity: O(n) for a tree of n views when the index is stale, else O(1).
+    public func prepareIndex() {
+        _store?.tree.prepareIndex()
+    }
+
     // MARK: Hierarchy
 
     /// The view's superview, or `nil`.

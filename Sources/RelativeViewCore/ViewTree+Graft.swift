@@ -14,8 +14,8 @@ extension ViewTree {
     @discardableResult
     public mutating func graft(
         _ root: NodeID, of source: ViewTree, under parent: NodeID? = nil,
-        _ visit: (_ source: NodeID, _ copy: NodeID) throws -> Void = { _, _ in }
-    ) rethrows -> NodeID {
+        _ visit: (_ source: NodeID, _ copy: NodeID) -> Void = { _, _ in }
+    ) -> NodeID {
         let from = source._storage
         from.check(root)
         if let parent { _storage.check(parent) }
@@ -27,7 +27,7 @@ extension ViewTree {
             return p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
         }
         let newRoot = copy(root.index, under: parent)
-        try visit(root, newRoot)
+        visit(root, newRoot)
         // The copies of the ancestors of the current source node, below `root`.
         var path: [NodeID] = [newRoot]
         var x = root.index
@@ -50,7 +50,7 @@ extension ViewTree {
                 }
             }
             current = copy(x, under: path.last)
-            try visit(from.nodeID(x), current)
+            visit(from.nodeID(x), current)
         }
         return newRoot
     }

@@ -74,7 +74,8 @@ public struct ViewTreeBuilder: Sendable {
     public consuming func finish() -> ViewTree {
         precondition(open.isEmpty, "finish() with \(open.count) node(s) still open")
         let index = EulerIndex(span: span, order: order, tag: tag, type: type)
-        let storage = tree._storage
+        // Unique storage (a copy of this builder may share it) with an empty index slot.
+        let storage = tree._mutableStorage()
         storage.indexSlot.store(Unmanaged.passRetained(index), ordering: .releasing)
         storage.debt.store(0, ordering: .relaxed)
         return tree

@@ -62,6 +62,7 @@ final class Workload {
             tree.prepareIndex()
         case "facade":
             spec.buildFacade(into: &views)
+            views.first?.prepareIndex()
         default:
             spec.buildNaive(into: &naive)
         }

@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// `ViewTreeBuilder`: open/close streaming gives the same tree as `appendChild`, with a
 /// fresh index that equals one rebuilt from the links.

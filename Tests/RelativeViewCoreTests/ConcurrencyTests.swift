@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// A `ViewTree` is `Sendable`: copies shared across tasks answer queries concurrently, and
 /// a stale one is indexed by whichever query gets there first, without races.

@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// `graft(_:of:under:_:)` copies a subtree between trees (or within one); `smallerTree`
 /// picks the smaller of two roots.
@@ -89,11 +90,9 @@ import Testing
         #expect(visited == [n["x"]!, n["x1"]!, n["x2"]!, n["x21"]!]) // not x's siblings y, z
         #expect(target.count == 2 + 4)
         // A second graft of a leaf, then of a subtree whose root is the last child.
-        // KNOWN API ISSUE: `graft` is `rethrows` with a defaulted visit closure, and Swift counts
-        // a defaulted argument of a rethrows function as throwing, so a call without a closure
-        // needs `try` although it can never throw.
-        let leaf = try target.graft(n["y"]!, of: source, under: copy)
-        let last = try target.graft(n["z"]!, of: source, under: copy)
+        // Without a visit closure (graft's closure is not `rethrows`, so no `try`).
+        let leaf = target.graft(n["y"]!, of: source, under: copy)
+        let last = target.graft(n["z"]!, of: source, under: copy)
         target._checkInvariants()
         #expect(target.kids(copy).count == 4)
         #expect(target.kids(copy).suffix(2) == [leaf, last])
@@ -107,7 +106,7 @@ import Testing
         let before = Self.shape(tree, n["x"]!)
         // Copy x under its own descendant x21: the copy is x as it was before the graft.
         let source = tree
-        let copy = try tree.graft(n["x"]!, of: source, under: n["x21"]!) // `try`: see above
+        let copy = tree.graft(n["x"]!, of: source, under: n["x21"]!)
         tree._checkInvariants()
         #expect(tree.parent(of: copy) == n["x21"]!)
         #expect(Self.shape(tree, copy) == before)

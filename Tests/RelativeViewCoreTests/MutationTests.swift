@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// Structural mutations: every one is followed by the invariant check and a check of the links.
 @Suite struct MutationTests {

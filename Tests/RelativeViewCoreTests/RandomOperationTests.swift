@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// Seeded random mutations on a tree of up to ~300 nodes, mirrored on a plain model
 /// (parent and children arrays per node), interleaved with queries whose answers are

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 // Shared helpers of the core tests: type ids, link checks, brute-force oracles, a seeded PRNG.
 
@@ -11,19 +12,6 @@ enum Ty {
     static let c = TypeRegistry.shared.typeID(named: "CoreTests.C")
     static let d = TypeRegistry.shared.typeID(named: "CoreTests.D")
     static let all = [a, b, c, d]
-}
-
-/// SplitMix64: a small deterministic generator for seeded tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 extension ViewTree {

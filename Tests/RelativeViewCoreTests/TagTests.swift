@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// Tags are `Int`: those that do not fit the narrow `Int32` column (and `Int32.min`, the
 /// sentinel) live in a side table. Grouping by tags has three scan paths (1–4 narrow tags:
