@@ -11,7 +11,14 @@ struct ResultRow: Encodable {
     var arenaNsPerOp: Double
     var naiveNsPerOp: Double
     var speedup: Double
+    /// Whether both gave the same answers; false when the naive core's answer could not be checked.
     var agree: Bool
+    /// The naive core ran out of its time budget: its time is a lower bound, its answer unchecked.
+    var naiveTimedOut = false
+
+    private enum CodingKeys: String, CodingKey {
+        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, agree
+    }
 }
 
 /// Runs the operations on a ``Workload``: each implementation answers the same queries,
@@ -49,10 +56,11 @@ struct OperationRunner {
         }
         let common = min(arena.digests.count, naive.digests.count)
         let agree = exact && common > 0 && arena.digests.prefix(common) == naive.digests.prefix(common)
+        let timedOut = op.isWholeTree && naiveCache[op]?.timedOut == true
         return ResultRow(
             op: op.rawValue, layer: layer.rawValue, nodes: work.count, queries: op == .build ? work.count : n,
             arenaNsPerOp: arena.nanosecondsPerOperation, naiveNsPerOp: naive.nanosecondsPerOperation,
-            speedup: naive.nanosecondsPerOperation / arena.nanosecondsPerOperation, agree: agree)
+            speedup: naive.nanosecondsPerOperation / arena.nanosecondsPerOperation, agree: agree, naiveTimedOut: timedOut)
     }
 
     // MARK: Queries
