@@ -12,9 +12,15 @@ let package = Package(
         .library(name: "RelativeView", targets: ["RelativeView"]),
         .library(name: "RelativeViewCore", targets: ["RelativeViewCore"]),
         .library(name: "RelativeViewNaive", targets: ["RelativeViewNaive"]),
+        // XML, HTML (libxml2), JSON and directory trees streamed into a ViewTree; separate so
+        // that `import RelativeView` never needs libxml2.
+        .library(name: "RelativeViewImport", targets: ["RelativeViewImport"]),
         // Seeded trees and the stock-class catalog shared by the CLI, the tests and Benchmarks/.
         .library(name: "RelativeViewFixtures", targets: ["RelativeViewFixtures"]),
         .executable(name: "relative-view-bench", targets: ["relative-view-bench"]),
+    ],
+    traits: [
+        .trait(name: "Jemalloc", description: "Link jemalloc (apt libjemalloc-dev) into relative-view-bench as its allocator."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -23,23 +29,30 @@ let package = Package(
         .target(name: "RelativeViewCore", swiftSettings: checkedSettings),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore"], swiftSettings: checkedSettings),
         .target(name: "RelativeViewNaive"),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2"]),
         // glibc's mallinfo2(), which Swift's Glibc module does not export: bytes per node in the CLI.
         .target(name: "CMallocStats"),
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(name: "RelativeViewFixtures", dependencies: ["RelativeView", "RelativeViewNaive"]),
         .executableTarget(
             name: "relative-view-bench",
             dependencies: [
                 "RelativeView",
                 "RelativeViewNaive",
+                "RelativeViewImport",
                 "RelativeViewFixtures",
                 "CMallocStats",
+                .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
+        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

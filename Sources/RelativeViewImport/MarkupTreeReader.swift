@@ -1,0 +1,260 @@
+import CLibXML2
+import RelativeViewCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Streams an XML or HTML document into a ``ViewTreeBuilder`` through libxml2's push
+/// parsers (SAX2 for XML, its HTML parser for HTML as found in the wild): each element is
+/// opened in the builder when its start tag is read and closed at its end tag, with no
+/// document tree in between; text, comments and processing instructions are skipped.
+///
+/// An element's type is its name as written (`svg:rect` keeps its prefix; HTML names are
+/// lowercase) and its tag the integer value of its `tag` attribute, else 0.
+///
+/// XML must be well-formed: the first fatal error is thrown with its line and column.
+/// HTML is parsed leniently (unclosed `<p>` and `<li>`, void elements, implied `<html>`
+/// and `<body>`, a truncated document), as browsers do; only unreadable input is an error.
+/// Documents are read in 64 KiB chunks, so memory stays proportional to the tree, not to
+/// the file. libxml2 limits nesting to 2,048 elements deep.
+public struct MarkupTreeReader: Sendable {
+    /// Which of libxml2's parsers reads the document.
+    public enum Dialect: Sendable {
+        /// Strict XML (also XHTML, SVG...).
+        case xml
+        /// Lenient HTML.
+        case html
+    }
+
+    /// The registry that element names are registered in.
+    ///
+    /// - Complexity: O(1)
+    public let registry: TypeRegistry
+
+    /// A reader registering element names in `registry`.
+    ///
+    /// - Complexity: O(1)
+    public init(registry: TypeRegistry = .shared) {
+        self.registry = registry
+    }
+
+    /// Reads the document at `path` into `builder`.
+    ///
+    /// - Throws: ``ImportError`` naming the file, with the line and column of the first
+    ///   fatal XML error, or the system's reason when the file cannot be read.
+    /// - Complexity: O(size of the document)
+    public func read(contentsOf path: String, dialect: Dialect, into builder: inout ViewTreeBuilder) throws(ImportError) {
+        let file = try _FileReader(path: path)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { chunk.deallocate() }
+        try parse(path: path, dialect: dialect, into: &builder) { () throws(ImportError) in
+            let n = try file.readChunk(into: chunk)
+            return UnsafeRawBufferPointer(rebasing: chunk[..<n])
+        }
+    }
+
+    /// Reads the document in `bytes` into `builder`; `path` names it in errors.
+    ///
+    /// - Throws: ``ImportError`` with the line and column of the first fatal XML error.
+    /// - Complexity: O(bytes.count)
+    public func read(_ bytes: [UInt8], path: String, dialect: Dialect, into builder: inout ViewTreeBuilder) throws(ImportError) {
+        // `withUnsafeBytes` rethrows untyped errors, so the typed one travels in a Result.
+        let result = bytes.withUnsafeBytes { all in
+            var offset = 0
+            return Result { () throws(ImportError) in
+                try parse(path: path, dialect: dialect, into: &builder) {
+                    let n = min(1 << 16, all.count - offset)
+                    defer { offset += n }
+                    return UnsafeRawBufferPointer(rebasing: all[offset ..< offset + n])
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Feeds the chunks `next` gives (an empty one at the end) to a push parser.
+    private func parse(
+        path: String, dialect: Dialect, into builder: inout ViewTreeBuilder,
+        next: () throws(ImportError) -> UnsafeRawBufferPointer
+    ) throws(ImportError) {
+        xmlInitParser()
+        let sink = _MarkupSink(registry: registry, builder: &builder)
+        defer { sink.give(back: &builder) }
+        guard let context = _makeParser(dialect, path: path) else {
+            throw ImportError(path: path, message: "libxml2 could not create a parser")
+        }
+        defer {
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            if dialect == .html { htmlFreeParserCtxt(context) } else { xmlFreeParserCtxt(context) }
+        }
+        context.pointee._private = Unmanaged.passUnretained(sink).toOpaque()
+        var done = false
+        var total = 0
+        while !done {
+            let chunk = try next()
+            done = chunk.isEmpty
+            total += chunk.count
+            // libxml2 calls an empty document "extra content at the end"; say what it is.
+            if done && total == 0 { throw ImportError(path: path, message: "the document is empty") }
+            let bytes = chunk.baseAddress?.assumingMemoryBound(to: CChar.self)
+            if dialect == .html {
+                htmlParseChunk(context, bytes, Int32(chunk.count), done ? 1 : 0)
+            } else {
+                xmlParseChunk(context, bytes, Int32(chunk.count), done ? 1 : 0)
+            }
+            if sink.fatal != nil { break }
+        }
+        if var fatal = sink.fatal {
+            fatal.path = path
+            throw fatal
+        }
+        if dialect == .xml && context.pointee.wellFormed == 0 {
+            throw _importError(xmlCtxtGetLastError(context), path: path)
+                ?? ImportError(path: path, message: "the document is not well-formed XML")
+        }
+        sink.closeAll()
+    }
+}
+
+/// A push parser whose SAX handler reports elements and errors to the sink in `_private`.
+/// libxml2's default SAX2 handlers are kept for the document prologue (DTD, entities), so
+/// the user data is the parser context itself, as they expect.
+private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> xmlParserCtxtPtr? {
+    var handler = xmlSAXHandler()
+    switch dialect {
+    case .xml:
+        xmlSAXVersion(&handler, 2)
+        handler.startElementNs = { context, name, prefix, _, _, _, attributeCount, _, attributes in
+            guard let sink = _MarkupSink.of(context), let name else { return }
+            var tag = 0
+            if let attributes {
+                for a in 0 ..< Int(attributeCount) where attributes[5 * a + 1] == nil {
+                    if let local = attributes[5 * a], strcmp(local, "tag") == 0, let start = attributes[5 * a + 3], let end = attributes[5 * a + 4] {
+                        tag = _integer(UnsafeBufferPointer(start: start, count: end - start)) ?? 0
+                    }
+                }
+            }
+            sink.open(name: name, prefix: prefix, tag: tag)
+        }
+        handler.endElementNs = { context, _, _, _ in _MarkupSink.of(context)?.close() }
+    case .html:
+        xmlSAX2InitHtmlDefaultSAXHandler(&handler)
+        handler.initialized = XML_SAX2_MAGIC  // so that errors go to `serror`, not to stderr
+        handler.startElement = { context, name, attributes in
+            guard let sink = _MarkupSink.of(context), let name else { return }
+            var tag = 0
+            if let attributes {
+                var a = 0
+                while let key = attributes[a] {
+                    if strcmp(key, "tag") == 0, let value = attributes[a + 1] {
+                        tag = _integer(UnsafeBufferPointer(start: value, count: strlen(value))) ?? 0
+                    }
+                    a += 2
+                }
+            }
+            sink.open(name: name, prefix: nil, tag: tag)
+        }
+        handler.endElement = { context, _ in _MarkupSink.of(context)?.close() }
+    }
+    handler.characters = nil
+    handler.ignorableWhitespace = nil
+    handler.cdataBlock = nil
+    handler.comment = nil
+    handler.processingInstruction = nil
+    handler.reference = nil
+    handler.warning = nil
+    handler.error = nil
+    handler.fatalError = nil
+    handler.serror = { context, error in
+        guard let sink = _MarkupSink.of(context), let error else { return }
+        if error.pointee.level == XML_ERR_FATAL && sink.fatal == nil {
+            sink.fatal = _importError(error, path: "")
+        }
+    }
+    let context: xmlParserCtxtPtr?
+    switch dialect {
+    case .xml:
+        context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, path)
+        if let context { xmlCtxtUseOptions(context, Int32(XML_PARSE_HUGE.rawValue | XML_PARSE_NONET.rawValue)) }
+    case .html:
+        context = htmlCreatePushParserCtxt(&handler, nil, nil, 0, path, XML_CHAR_ENCODING_NONE)
+        if let context { htmlCtxtUseOptions(context, Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue)) }
+    }
+    return context
+}
+
+/// An ``ImportError`` from libxml2's error record (line and column where it gives them).
+private func _importError(_ error: UnsafePointer<xmlError>?, path: String) -> ImportError? {
+    guard let error else { return nil }
+    var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
+    while message.last?.isWhitespace == true { message.removeLast() }
+    let line = Int(error.pointee.line)
+    let column = Int(error.pointee.int2)
+    return ImportError(path: path, line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil, message: message)
+}
+
+/// The integer in an attribute value (surrounding whitespace allowed), or `nil`.
+private func _integer(_ bytes: UnsafeBufferPointer<xmlChar>) -> Int? {
+    Int(String(decoding: bytes, as: UTF8.self).trimmingSpaces())
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first ... last]
+    }
+}
+
+/// Receives the parser's callbacks: holds the builder while the parse runs, and the type
+/// ids of the element names seen so far, by the address of libxml2's interned name.
+final class _MarkupSink {
+    private let registry: TypeRegistry
+    private var builder: ViewTreeBuilder
+    private let depthAtStart: Int
+    /// Type ids by the address of an element name interned in the parser's dictionary;
+    /// the name is kept to check that the address still holds it.
+    private var typeByAddress: [UnsafeRawPointer: (type: TypeID, name: String)] = [:]
+    var fatal: ImportError?
+
+    init(registry: TypeRegistry, builder: inout ViewTreeBuilder) {
+        self.registry = registry
+        self.builder = ViewTreeBuilder()
+        swap(&self.builder, &builder)
+        depthAtStart = self.builder.depth
+    }
+
+    static func of(_ context: UnsafeMutableRawPointer?) -> _MarkupSink? {
+        guard let pointer = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+        return Unmanaged<_MarkupSink>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    func open(name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, tag: Int) {
+        let type: TypeID
+        if let prefix {
+            type = registry.typeID(named: String(cString: prefix) + ":" + String(cString: name))
+        } else if let known = typeByAddress[UnsafeRawPointer(name)], known.name.withCString({ strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 }) {
+            type = known.type
+        } else {
+            let text = String(cString: name)
+            type = registry.typeID(named: text)
+            typeByAddress[UnsafeRawPointer(name)] = (type, text)
+        }
+        builder.open(tag: tag, type: type)
+    }
+
+    func close() {
+        if builder.depth > depthAtStart { builder.close() }
+    }
+
+    /// Closes what the parser left open (a lenient HTML parse of a truncated document).
+    func closeAll() {
+        while builder.depth > depthAtStart { builder.close() }
+    }
+
+    func give(back builder: inout ViewTreeBuilder) {
+        swap(&self.builder, &builder)
+    }
+}
