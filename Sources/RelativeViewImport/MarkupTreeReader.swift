@@ -108,6 +108,11 @@ public struct MarkupTreeReader: Sendable {
         }
         if var fatal = sink.fatal {
             fatal.path = path
+            // libxml2's push parser calls a document that stops inside an element "extra
+            // content at the end"; say what happened instead.
+            if sink.fatalCode == XML_ERR_DOCUMENT_END.rawValue, let innermost = sink.innermostOpenElement {
+                fatal.message = "the document ends inside <\(innermost)> (\(sink.openElementCount) element(s) still open)"
+            }
             throw fatal
         }
         if dialect == .xml && context.pointee.wellFormed == 0 {
@@ -171,6 +176,7 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
         guard let sink = _MarkupSink.of(context), let error else { return }
         if error.pointee.level == XML_ERR_FATAL && sink.fatal == nil {
             sink.fatal = _importError(error, path: "")
+            sink.fatalCode = error.pointee.code
         }
     }
     let context: xmlParserCtxtPtr?
@@ -213,17 +219,21 @@ extension String {
 final class _MarkupSink {
     private let registry: TypeRegistry
     private var builder: ViewTreeBuilder
-    private let depthAtStart: Int
     /// Type ids by the address of an element name interned in the parser's dictionary;
     /// the name is kept to check that the address still holds it.
     private var typeByAddress: [UnsafeRawPointer: (type: TypeID, name: String)] = [:]
+    /// The types of the elements open now, innermost last.
+    private var openTypes: [TypeID] = []
     var fatal: ImportError?
+    var fatalCode: Int32 = 0
+
+    var openElementCount: Int { openTypes.count }
+    var innermostOpenElement: String? { openTypes.last.map(registry.name(of:)) }
 
     init(registry: TypeRegistry, builder: inout ViewTreeBuilder) {
         self.registry = registry
         self.builder = ViewTreeBuilder()
         swap(&self.builder, &builder)
-        depthAtStart = self.builder.depth
     }
 
     static func of(_ context: UnsafeMutableRawPointer?) -> _MarkupSink? {
@@ -243,15 +253,16 @@ final class _MarkupSink {
             typeByAddress[UnsafeRawPointer(name)] = (type, text)
         }
         builder.open(tag: tag, type: type)
+        openTypes.append(type)
     }
 
     func close() {
-        if builder.depth > depthAtStart { builder.close() }
+        if openTypes.popLast() != nil { builder.close() }
     }
 
     /// Closes what the parser left open (a lenient HTML parse of a truncated document).
     func closeAll() {
-        while builder.depth > depthAtStart { builder.close() }
+        while openTypes.popLast() != nil { builder.close() }
     }
 
     func give(back builder: inout ViewTreeBuilder) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RelativeViewFixtures
+import RelativeViewImport
 
 /// The command-line options, checked before anything runs.
 struct BenchOptions: ParsableArguments {
@@ -15,11 +16,17 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries, 100,000 mutations for interleavedMutation, 100 for whole-tree groupings).")
     var queries: Int?
 
-    @Option(help: "Comma-separated tags to group by.", transform: BenchOptions.parseInts)
-    var tags: [Int] = [7, 13]
+    @Option(help: "Comma-separated tags to group by (default: 7,13; with --input, the two most frequent nonzero tags).", transform: BenchOptions.parseInts)
+    var tags: [Int]?
 
-    @Option(help: "Comma-separated stock type names to group by (View, Control, Button, Label, ImageView, TextField, Slider, ScrollView, TableView, TableViewCell).", transform: BenchOptions.parseNames)
-    var types: [String] = ["Button", "Label"]
+    @Option(help: "Comma-separated type names to group by (default: Button,Label, from View, Control, Button, Label, ImageView, TextField, Slider, ScrollView, TableView, TableViewCell; with --input, element or value type names, at most 9, by default the two most frequent).", transform: BenchOptions.parseNames)
+    var types: [String]?
+
+    @Option(help: "Measure a real tree instead of a generated one: an XML, XHTML, HTML or JSON document, or a directory (symlinks not followed).")
+    var input: String?
+
+    @Option(help: "The format of --input: xml, html, json or directory (default: from the path and its first bytes).")
+    var inputFormat: ImportFormat?
 
     @Option(help: "Comma-separated operations to run (default: all). One of: \(BenchOperation.allCases.map(\.rawValue).joined(separator: ", ")).", transform: BenchOptions.parseOperations)
     var ops: [BenchOperation] = BenchOperation.allCases
@@ -86,8 +93,16 @@ struct BenchOptions: ParsableArguments {
         if minTime < 1 {
             throw ValidationError("--min-time must be at least 1 ms, got \(minTime)")
         }
-        for name in types where StockCatalog.index(named: name) == nil {
-            throw ValidationError("--types: unknown type '\(name)'; expected one of \(StockCatalog.names.joined(separator: ", "))")
+        if input != nil {
+            if sizes != nil { throw ValidationError("--sizes and --input cannot be combined: an imported tree has one size") }
+            if let types, types.count > TreeSource.maximumImportedTypes {
+                throw ValidationError("--types: at most \(TreeSource.maximumImportedTypes) type names with --input, got \(types.count)")
+            }
+        } else {
+            if inputFormat != nil { throw ValidationError("--input-format needs --input") }
+            for name in types ?? [] where StockCatalog.index(named: name) == nil {
+                throw ValidationError("--types: unknown type '\(name)'; expected one of \(StockCatalog.names.joined(separator: ", "))")
+            }
         }
     }
 
@@ -120,5 +135,6 @@ struct BenchOptions: ParsableArguments {
 
 extension TreeShape: ExpressibleByArgument {}
 extension BenchOperation: ExpressibleByArgument {}
+extension ImportFormat: ExpressibleByArgument {}
 
 import Foundation

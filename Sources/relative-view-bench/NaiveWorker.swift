@@ -1,6 +1,7 @@
 import Foundation
 import RelativeViewNaive
 import RelativeViewFixtures
+import RelativeViewImport
 
 /// What the naive core did on one operation.
 struct NaiveMeasurement {
@@ -19,7 +20,7 @@ enum NaiveWorker {
     static func measureInProcess(_ op: BenchOperation, work w: Workload, a: [Int32], b: [Int32], options: BenchOptions, minimum: Duration) -> NaiveMeasurement {
         let naive = w.naive
         let (na, nb) = (a.map { naive[Int($0)] }, b.map { naive[Int($0)] })
-        let tags = options.tags
+        let tags = w.tags
         let n = na.count
         var first = FirstAnswer()
         let sample: Sample
@@ -44,16 +45,17 @@ enum NaiveWorker {
 
     /// The whole-tree grouping `op` on the root of a freshly built naive tree; the answer
     /// line the child prints: nanoseconds per query, queries, summary digest, first-answer digest.
-    static func measureWholeTree(_ op: BenchOperation, options: BenchOptions, nodes: Int) -> (Sample, UInt64?) {
-        let spec = TreeSpec(shape: options.shape, nodes: nodes, seed: options.seed)
+    static func measureWholeTree(_ op: BenchOperation, options: BenchOptions, nodes: Int) throws(ImportError) -> (Sample, UInt64?) {
+        let source = try TreeSource.make(options, nodes: nodes)
+        let spec = source.spec
         var naive: [NaiveView] = []
         naive.reserveCapacity(nodes)
         spec.buildNaive(into: &naive)
         let handles = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
         let handle = { (v: NaiveView) in handles[ObjectIdentifier(v)] ?? -1 }
         let root = naive[0]
-        let tags = options.tags
-        let types = options.types.compactMap(StockCatalog.index(named:)).map { StockCatalog.naiveViews[$0] }
+        let tags = source.tags
+        let types = source.typeIndices.map { StockCatalog.naiveViews[$0] }
         let minimum = Duration.milliseconds(options.minTime)
         let n = options.queryCount(for: op)
         var first = FirstAnswer()
@@ -72,15 +74,20 @@ enum NaiveWorker {
     }
 
     /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building included).
-    static func run(_ op: BenchOperation, options: BenchOptions, nodes: Int, budget: Duration) -> NaiveMeasurement {
+    static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration) -> NaiveMeasurement {
+        let nodes = work.count
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = [
             "--naive-worker", op.rawValue, "--nodes", "\(nodes)", "--shape", options.shape.rawValue,
-            "--seed", "\(options.seed)", "--tags", options.tags.map(String.init).joined(separator: ","),
-            "--types", options.types.joined(separator: ","), "--min-time", "\(options.minTime)",
-            "--queries", "\(options.queryCount(for: op))",
+            "--seed", "\(options.seed)", "--tags", work.tags.map(String.init).joined(separator: ","),
+            "--min-time", "\(options.minTime)", "--queries", "\(options.queryCount(for: op))",
         ]
+        // The child rebuilds the same tree: same shape and seed, or the same file.
+        if let input = options.input {
+            process.arguments? += ["--input", input, "--input-format", (options.inputFormat ?? ImportFormat.detect(path: input) ?? .xml).rawValue]
+        }
+        if let types = options.types { process.arguments? += ["--types", types.joined(separator: ",")] }
         let output = Pipe()
         process.standardOutput = output
         let clock = ContinuousClock()

@@ -67,8 +67,8 @@ struct OperationRunner {
 
     private func query(_ op: BenchOperation, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, Sample, Bool) {
         let w = work
-        let tags = options.tags
-        let typeIndices = options.types.compactMap(StockCatalog.index(named:))
+        let tags = w.tags
+        let typeIndices = w.typeIndices
         let coreTypes = Dictionary(typeIndices.map { (w.typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
         let viewTypes = typeIndices.map { StockCatalog.views[$0] }
         let (tree, ids, views) = (w.tree, w.ids, w.views)
@@ -145,7 +145,7 @@ struct OperationRunner {
             naive = cached
         } else if op.isWholeTree {
             note("\(op.rawValue): naive core in a child process (budget \(options.naiveBudget) s); it copies a group on every append, as the original does, so large groups take long")
-            naive = NaiveWorker.run(op, options: options, nodes: w.count, budget: .seconds(options.naiveBudget))
+            naive = NaiveWorker.run(op, work: w, options: options, budget: .seconds(options.naiveBudget))
             cache[op] = naive
         } else {
             naive = NaiveWorker.measureInProcess(op, work: w, a: a, b: b, options: options, minimum: minimum)

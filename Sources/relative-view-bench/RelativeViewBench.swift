@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelativeView
 import RelativeViewFixtures
+import RelativeViewImport
 
 /// `relative-view-bench`: builds a large tree in the arena (core and facade) and in the
 /// naive core, asks every implementation the same questions, checks that the answers
@@ -24,10 +25,20 @@ struct RelativeViewBench: ParsableCommand {
     /// The allocator this binary runs on.
     static let allocator = "system"
 
+    /// Runs `body`; an import error is printed (file, line, column, reason) and exits 1.
+    private func imported<T>(_ body: () throws(ImportError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
     mutating func run() throws {
         let options = self.options
         if let op = options.naiveWorker {
-            let (sample, first) = NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes)
+            let (sample, first) = try imported { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
             print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)
             return
         }
@@ -40,11 +51,18 @@ struct RelativeViewBench: ParsableCommand {
         var memory = Report.Memory(arenaBytesPerNode: 0, naiveBytesPerNode: 0)
         var facadeBytes: Double?
         for size in options.treeSizes {
-            let spec = TreeSpec(shape: options.shape, nodes: size, seed: options.seed)
-            let work = Workload(spec: spec, seed: options.seed)
+            if let input = options.input { progress.note("importing \(input)") }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let source = try imported { () throws(ImportError) in try TreeSource.make(options, nodes: size) }
+            let spec = source.spec
+            if options.input != nil {
+                progress.note("imported \(grouped(spec.count)) nodes in \(fixed(nanoseconds(clock.now - start) / 1e9, 2)) s; grouping by tags \(source.tags.map(String.init).joined(separator: ",")) and types \(source.typeNames.joined(separator: ","))")
+            }
+            let work = Workload(source: source, seed: options.seed)
             let minimum = Duration.milliseconds(options.minTime)
             for implementation in ["naive", "core", "facade"] {
-                progress.advance("\(grouped(size)) nodes: building the \(implementation) tree")
+                progress.advance("\(grouped(spec.count)) nodes: building the \(implementation) tree")
                 if implementation == "facade" && !layers.contains(.facade) { continue }
                 work.build(implementation, minimum: minimum, systemAllocator: Self.allocator == "system")
             }
@@ -53,7 +71,7 @@ struct RelativeViewBench: ParsableCommand {
             var naiveCache = OperationRunner.NaiveCache()
             for op in ops {
                 for layer in layers {
-                    progress.advance("\(grouped(size)) nodes: \(op.rawValue) (\(layer.rawValue))")
+                    progress.advance("\(grouped(spec.count)) nodes: \(op.rawValue) (\(layer.rawValue))")
                     let row = runner.run(op, layer: layer, naiveCache: &naiveCache)
                     if !row.agree && !row.naiveTimedOut {
                         progress.note("error: \(op.rawValue) (\(layer.rawValue)): answers differ from the naive core")
@@ -61,7 +79,7 @@ struct RelativeViewBench: ParsableCommand {
                     rows.append(row)
                 }
             }
-            lastTree = Report.Tree(source: spec.source, nodes: size, maxDepth: Int(spec.depths().max() ?? 0), seed: options.seed)
+            lastTree = Report.Tree(source: spec.source, nodes: spec.count, maxDepth: Int(spec.depths().max() ?? 0), seed: options.seed)
             memory = Report.Memory(arenaBytesPerNode: work.bytesPerNode["core"] ?? 0, naiveBytesPerNode: work.bytesPerNode["naive"] ?? 0)
             facadeBytes = work.bytesPerNode["facade"]
         }

@@ -10,7 +10,12 @@ import RelativeViewFixtures
 final class Workload {
     let spec: TreeSpec
     let seed: UInt64
-    let typeIDs = StockCatalog.typeIDs()
+    /// The core type of each stock-catalog index.
+    let typeIDs: [TypeID]
+    /// The tags grouped by.
+    let tags: [Int]
+    /// The stock-catalog indices of the types grouped by (see ``TreeSource``).
+    let typeIndices: [Int]
     var tree = ViewTree()
     var ids: [NodeID] = []
     var views: [View] = []
@@ -20,9 +25,12 @@ final class Workload {
     var buildSamples: [String: Sample] = [:]
     var bytesPerNode: [String: Double] = [:]
 
-    init(spec: TreeSpec, seed: UInt64) {
-        self.spec = spec
+    init(source: TreeSource, seed: UInt64) {
+        spec = source.spec
         self.seed = seed
+        typeIDs = source.typeIDs
+        tags = source.tags
+        typeIndices = source.typeIndices
     }
 
     var count: Int { spec.count }

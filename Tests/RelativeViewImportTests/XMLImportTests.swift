@@ -45,7 +45,7 @@ import Testing
 
     @Test(arguments: [
         ("<a><b></a>", 1, "mismatch"),
-        ("<a>\n<b>\n", 2, "end"),
+        ("<a>\n<b>\n", 2, "ends inside <b> (2 element(s) still open)"),
         ("<a></a><b/>", 1, "Extra content"),
         ("", nil, "empty"),
         ("<a x='1' x='2'/>", 1, "redefined"),
