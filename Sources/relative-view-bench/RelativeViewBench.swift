@@ -22,8 +22,6 @@ struct RelativeViewBench: ParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
-    /// The allocator this binary runs on.
-    static let allocator = "system"
 
     /// Runs `body`; an import error is printed (file, line, column, reason) and exits 1.
     private func imported<T>(_ body: () throws(ImportError) -> T) throws -> T {
@@ -64,7 +62,7 @@ struct RelativeViewBench: ParsableCommand {
             for implementation in ["naive", "core", "facade"] {
                 progress.advance("\(grouped(spec.count)) nodes: building the \(implementation) tree")
                 if implementation == "facade" && !layers.contains(.facade) { continue }
-                work.build(implementation, minimum: minimum, systemAllocator: Self.allocator == "system")
+                work.build(implementation, minimum: minimum)
             }
             let reporter = progress
             let runner = OperationRunner(work: work, options: options) { reporter.note($0) }
@@ -85,7 +83,7 @@ struct RelativeViewBench: ParsableCommand {
         }
         progress.finish()
         guard let lastTree else { return }
-        var report = Report(allocator: Self.allocator, tree: lastTree, results: rows, memory: memory)
+        var report = Report(allocator: allocatorName, tree: lastTree, results: rows, memory: memory)
         report.facadeBytesPerNode = facadeBytes
         switch options.format {
         case .table: print(report.table())

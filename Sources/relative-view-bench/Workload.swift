@@ -40,11 +40,11 @@ final class Workload {
     /// Builds the tree in `implementation` ("core", "facade" or "naive"): once untimed to
     /// measure bytes per node (allocator statistics around the build), then timed, repeating
     /// until `minimum` has passed. The last build is kept for the queries.
-    func build(_ implementation: String, minimum: Duration, systemAllocator: Bool) {
+    func build(_ implementation: String, minimum: Duration) {
         release(implementation)
-        let before = MemoryProbe.allocatedBytes(systemAllocator: systemAllocator)
+        let before = MemoryProbe.allocatedBytes()
         buildOnce(implementation)
-        let after = MemoryProbe.allocatedBytes(systemAllocator: systemAllocator)
+        let after = MemoryProbe.allocatedBytes()
         // A reading that is not positive means the probe was disturbed; report it as unknown.
         bytesPerNode[implementation] = after > before ? Double(after - before) / Double(count) : .nan
         let clock = ContinuousClock()
