@@ -1,5 +1,11 @@
 // libxml2's push parsers (XML with SAX2, HTML with SAX1) and error reporting: all that
 // RelativeViewImport uses of it.
+#include <libxml/xmlversion.h>
+// Debian builds libxml2 with ICU, so <libxml/encoding.h> includes ICU's headers, whose
+// definitions clash with the copy of ICU inside Foundation when both modules are loaded
+// together (symbol-graph extraction fails). Only an encoding handler's ICU converter
+// fields depend on it, and RelativeViewImport never touches a handler.
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/HTMLparser.h>
