@@ -78,16 +78,13 @@ struct OperationRunner {
         var b: [Int32] = []
         switch op {
         case .isRelativeAncestor:
-            (a, b) = (w.randomNodes(n, salt: 1), w.randomNodes(n, salt: 2))
+            (a, b) = (w.inputs.randomNodes(n, salt: 1), w.inputs.randomNodes(n, salt: 2))
         case .isRelativeDescendant:
-            let shallow = w.shallowNodes
-            var rng = SplitMix64(seed: w.seed ^ mix(3))
-            a = w.randomNodes(n, salt: 4)
-            b = (0 ..< n).map { _ in shallow[Int.random(in: 0 ..< shallow.count, using: &rng)] }
+            (a, b) = w.inputs.descendantPairs(n)
         case .isRelativeSibling:
-            (a, b) = w.siblingPairs(n)
+            (a, b) = w.inputs.siblingPairs(n)
         default:
-            a = w.randomNodes(n, salt: 5)
+            a = w.inputs.randomNodes(n, salt: 5)
         }
 
         // Every implementation gets its own handles, gathered before timing. The full answer
@@ -166,10 +163,10 @@ struct OperationRunner {
     /// once, in order, until the time is up or it ends; mutates the trees, so it runs last.
     private func interleaved(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, Sample, Bool) {
         let w = work
-        let x = w.randomNodes(n, salt: 11)
-        let y = w.randomNodes(n, salt: 12)
-        let qa = w.randomNodes(n, salt: 13)
-        let qb = w.randomNodes(n, salt: 14)
+        let x = w.inputs.randomNodes(n, salt: 11)
+        let y = w.inputs.randomNodes(n, salt: 12)
+        let qa = w.inputs.randomNodes(n, salt: 13)
+        let qb = w.inputs.randomNodes(n, salt: 14)
         let arena: Sample
         if layer == .core {
             let ids = w.ids

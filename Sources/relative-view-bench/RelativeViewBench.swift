@@ -24,7 +24,7 @@ struct RelativeViewBench: ParsableCommand {
 
 
     /// Runs `body`; an import error is printed (file, line, column, reason) and exits 1.
-    private func imported<T>(_ body: () throws(ImportError) -> T) throws -> T {
+    private static func imported<T>(_ body: () throws(ImportError) -> T) throws -> T {
         do {
             return try body()
         } catch {
@@ -35,6 +35,13 @@ struct RelativeViewBench: ParsableCommand {
 
     mutating func run() throws {
         let options = self.options
+        // The naive core recurses as the original does (and its deep trees free recursively),
+        // which overflows a default 8 MiB stack at depths near 10^5; a large stack lets it
+        // finish on deep trees instead of crashing the run.
+        try onLargeStack { try Self.run(options) }
+    }
+
+    private static func run(_ options: BenchOptions) throws {
         if let op = options.naiveWorker {
             let (sample, first) = try imported { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
             print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)

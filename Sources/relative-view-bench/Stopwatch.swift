@@ -1,3 +1,5 @@
+import RelativeViewFixtures
+
 /// What one implementation did on one operation: time per query and a digest per query.
 struct Sample {
     var nanosecondsPerOperation: Double
@@ -63,8 +65,5 @@ func nanoseconds(_ d: Duration) -> Double {
 /// Mixes bits (the SplitMix64 finalizer), so digests of different answers rarely collide.
 @inline(__always)
 func mix(_ x: UInt64) -> UInt64 {
-    var z = x &+ 0x9E37_79B9_7F4A_7C15
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+    SplitMix64.mix(x)
 }
