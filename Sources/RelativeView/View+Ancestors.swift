@@ -31,9 +31,10 @@ extension View {
     ///
     /// - Complexity: O(1) on a fresh index (else O(depth of `view`), counted toward a
     ///   rebuild); the naive core is O(depth of `view`).
+    @_effects(releasenone)
     public func isRelativeAncestor(of view: View) -> Bool {
-        guard let store = _store, store === view._store else { return false }
-        return store.tree.isAncestor(_node, of: view._node)
+        guard let tree = _sharedTree(with: view) else { return false }
+        return View._isProperAncestor(self, view, in: tree)
     }
 
     /// Groups the ancestors by the key `groupKey` returns; `nil` leaves an ancestor out.

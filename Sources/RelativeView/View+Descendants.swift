@@ -5,9 +5,10 @@ extension View {
     ///
     /// - Complexity: O(1) on a fresh index (else O(depth), counted toward a rebuild); the
     ///   naive core searches the subtree of `view` depth-first, O(size of that subtree).
+    @_effects(releasenone)
     public func isRelativeDescendant(of view: View) -> Bool {
-        guard let store = _store, store === view._store else { return false }
-        return store.tree.isDescendant(_node, of: view._node)
+        guard let tree = _sharedTree(with: view) else { return false }
+        return View._isProperAncestor(view, self, in: tree)
     }
 
     /// Groups the descendants by the key `groupKey` returns; `nil` leaves a descendant out.

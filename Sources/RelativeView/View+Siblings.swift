@@ -4,9 +4,10 @@ extension View {
     /// Whether this view and `view` are different views with the same non-nil superview.
     ///
     /// - Complexity: O(1); the naive core is the same.
+    @_effects(releasenone)
     public func isRelativeSibling(of view: View) -> Bool {
-        guard let store = _store, store === view._store else { return false }
-        return store.tree.isSibling(_node, of: view._node)
+        guard let tree = _sharedTree(with: view) else { return false }
+        return tree.isSibling(_node, of: view._node)
     }
 
     /// Groups the siblings (the superview's subviews but this view) by the key `groupKey`

@@ -13,11 +13,26 @@ import RelativeViewCore
 /// Views are not `Sendable`, like UIKit's, which are bound to the main actor.
 open class View: Hashable, CustomStringConvertible {
     /// The store of this view's tree, or `nil` while the view has neither superview nor subviews.
-    @usableFromInline @exclusivity(unchecked) var _store: ViewStore?
+    @usableFromInline @exclusivity(unchecked) final var _store: ViewStore?
     /// This view's node in `_store`; meaningless while `_store` is `nil`.
-    @usableFromInline @exclusivity(unchecked) var _node = NodeID(index: -1, generation: 0)
-    /// The tag while the view has no store.
-    @usableFromInline var _loneTag = 0
+    @usableFromInline @exclusivity(unchecked) final var _node = NodeID(index: -1, generation: 0)
+    /// The epoch of the index whose interval for `_node` `_tagOrSpan` holds; 0 when it holds
+    /// none. Reset whenever `_store` or `_node` changes (see `View+Spans.swift`).
+    @exclusivity(unchecked) final var _spanEpoch: UInt64 = 0
+    /// With no store: the tag. With a store and a `_spanEpoch`: `_node`'s pre-order interval
+    /// in that index (pre in the low 32 bits, end in the high 32), so that ancestor queries
+    /// read each view once and none of the tree's columns. A view holds a tag or an interval,
+    /// never both, so they share these 8 bytes.
+    @exclusivity(unchecked) final var _tagOrSpan = 0
+
+    /// The tag while the view has no store. Setting it drops a kept interval.
+    final var _loneTag: Int {
+        get { _tagOrSpan }
+        set {
+            _tagOrSpan = newValue
+            _spanEpoch = 0
+        }
+    }
 
     /// The frame rectangle, in the superview's coordinate space.
     ///
@@ -162,6 +177,7 @@ open class View: Hashable, CustomStringConvertible {
     /// Whether this view is `view` or one of its descendants (UIKit's meaning: true for the view itself).
     ///
     /// - Complexity: O(1) on a fresh index, else O(depth).
+    @_effects(releasenone)
     public func isDescendant(of view: View) -> Bool {
         self === view || isRelativeDescendant(of: view)
     }

@@ -46,6 +46,7 @@ final class ViewStore {
         views[slot] = tree.parent(of: node) == nil ? Unmanaged.passUnretained(view) : Unmanaged.passRetained(view)
         view._store = self
         view._node = node
+        view._spanEpoch = 0
     }
 
     /// A fresh store holding `view` alone, as a root.
@@ -70,6 +71,7 @@ final class ViewStore {
             if let view = view?.takeUnretainedValue() {
                 view._store = self
                 view._node = new
+                view._spanEpoch = 0
             }
         }
         source.tree.removeSubtree(root)
@@ -179,6 +181,7 @@ final class ViewStore {
                 views[Int(node.index)] = nil
                 tree.removeSubtree(node)
                 view._store = nil
+                view._spanEpoch = 0
             } else {
                 views[Int(node.index)] = Unmanaged.passUnretained(view)
                 survivors.append(view)

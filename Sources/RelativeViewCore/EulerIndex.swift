@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Pre-order number and subtree end of one node: the node's descendants have pre-order
 /// numbers in `pre + 1 ..< end`. Kept together so an ancestor test reads one 8-byte entry per node.
 @usableFromInline
@@ -19,6 +21,12 @@ struct _Span: Sendable {
 /// a pointer. 20 bytes per slot.
 @usableFromInline
 final class EulerIndex: Sendable {
+    /// Numbers every index ever built, from 1: an epoch names one index for good, even after
+    /// it is freed (its address may be reused; its epoch is not).
+    static let epochs = Atomic<UInt64>(0)
+
+    /// This index's number, unique for the process's life; never 0.
+    @usableFromInline let epoch: UInt64
     @usableFromInline let span: [_Span]
     @usableFromInline let order: [Int32]
     @usableFromInline let tag: [Int32]
@@ -26,6 +34,7 @@ final class EulerIndex: Sendable {
 
     /// Builds the index with one iterative pre-order walk over the links, O(slots).
     init(building s: _TreeStorage) {
+        epoch = Self.epochs.wrappingAdd(1, ordering: .relaxed).newValue
         let slots = s.slotCount
         let live = s.liveCount
         var span = [_Span](repeating: _Span(pre: 0, end: 0), count: slots)
@@ -79,6 +88,7 @@ final class EulerIndex: Sendable {
 
     /// Builds the index from arrays a ``ViewTreeBuilder`` filled while streaming.
     init(span: [_Span], order: [Int32], tag: [Int32], type: [Int32]) {
+        epoch = Self.epochs.wrappingAdd(1, ordering: .relaxed).newValue
         self.span = span
         self.order = order
         self.tag = tag

@@ -4,33 +4,7 @@ extension ViewTree {
     /// - Complexity: O(1) on a fresh index; otherwise O(depth of `b`), counted toward a rebuild.
     @inlinable
     public func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
-        let s = _storage
-        s.check(a)
-        s.check(b)
-        if let index = s.freshIndex {
-            return index._withUnsafeGuaranteedRef { $0.isProperAncestor(a.index, b.index) }
-        }
-        return _walkIsAncestor(a.index, b.index)
-    }
-
-    @usableFromInline @inline(never)
-    func _walkIsAncestor(_ a: Int32, _ b: Int32) -> Bool {
-        let s = _storage
-        var steps = 0
-        var found = false
-        s.parent.withUnsafeBufferPointer { parent in
-            var x = parent[Int(b)]
-            while x != _TreeStorage.none {
-                steps += 1
-                if x == a {
-                    found = true
-                    break
-                }
-                x = parent[Int(x)]
-            }
-        }
-        s.pay(steps)
-        return found
+        _storage.isAncestor(a, of: b)
     }
 
     /// The ancestors of `node`, nearest (its parent) first.
@@ -217,5 +191,39 @@ extension ViewTree {
             result[keys[k]] = group
         }
         return result
+    }
+}
+
+extension _TreeStorage {
+    /// ``ViewTree/isAncestor(_:of:)`` on this storage: the one body shared by `ViewTree` and
+    /// ``ViewTree/_Unowned``.
+    @inlinable @inline(__always)
+    func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
+        check(a)
+        check(b)
+        if let index = freshIndex {
+            return index._withUnsafeGuaranteedRef { $0.isProperAncestor(a.index, b.index) }
+        }
+        return _walkIsAncestor(a.index, b.index)
+    }
+
+    /// The stale-index path of ``isAncestor(_:of:)``: walks up from `b`, paying for the steps.
+    @usableFromInline @inline(never)
+    func _walkIsAncestor(_ a: Int32, _ b: Int32) -> Bool {
+        var steps = 0
+        var found = false
+        parent.withUnsafeBufferPointer { parent in
+            var x = parent[Int(b)]
+            while x != _TreeStorage.none {
+                steps += 1
+                if x == a {
+                    found = true
+                    break
+                }
+                x = parent[Int(x)]
+            }
+        }
+        pay(steps)
+        return found
     }
 }

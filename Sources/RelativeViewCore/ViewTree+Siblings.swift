@@ -4,11 +4,7 @@ extension ViewTree {
     /// - Complexity: O(1)
     @inlinable
     public func isSibling(_ a: NodeID, of b: NodeID) -> Bool {
-        let s = _storage
-        s.check(a)
-        s.check(b)
-        let p = s.parent[Int(a.index)]
-        return a != b && p != _TreeStorage.none && p == s.parent[Int(b.index)]
+        _storage.isSibling(a, of: b)
     }
 
     /// The children of `node`, in order.
@@ -123,5 +119,16 @@ extension ViewTree {
         let match = _TagKeys(tags)
         let s = _storage
         return _collect(siblings(of: node), keys: match.keys) { match.slot(ofTagAt: $0.index, in: s) }
+    }
+}
+
+extension _TreeStorage {
+    /// ``ViewTree/isSibling(_:of:)`` on this storage, shared by `ViewTree` and ``ViewTree/_Unowned``.
+    @inlinable @inline(__always)
+    func isSibling(_ a: NodeID, of b: NodeID) -> Bool {
+        check(a)
+        check(b)
+        let p = parent[Int(a.index)]
+        return a != b && p != _TreeStorage.none && p == parent[Int(b.index)]
     }
 }
