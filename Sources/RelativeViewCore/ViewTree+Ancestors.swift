@@ -125,10 +125,15 @@ extension ViewTree {
 
     /// The nearest ancestor of `node` whose tag is one of `tags`.
     ///
-    /// - Complexity: O(depth + tags.count)
+    /// - Complexity: O(depth × min(tags.count, 8) + tags.count)
     public func firstAncestor(of node: NodeID, withTags tags: [Int]) -> NodeID? {
-        let match = _TagKeys(tags)
         let s = _storage
+        // A short list is searched as it is: setting up slots would allocate more than the
+        // walk costs. A long one gets its lookup table.
+        if tags.count <= 8 {
+            return firstAncestor(of: node) { tags.contains(s.tag(at: $0.index)) }
+        }
+        let match = _TagKeys(tags)
         return firstAncestor(of: node) { match.slot(ofTagAt: $0.index, in: s) != nil }
     }
 

@@ -189,6 +189,9 @@ import RelativeViewFixtures
                 }
                 let anc = oracleGroup(oracleAncestors(tree, start)) { set.contains(tree.tag(of: $0)) ? tree.tag(of: $0) : nil }
                 expectBoth(tree, anc, "seed \(seed) ancestors \(start) \(asked)") { $0.groupAncestors(of: start, byTags: asked) }
+                // Short lists (8 or fewer) are searched as they are, longer ones through a table.
+                let nearest = oracleAncestors(tree, start).first { set.contains(tree.tag(of: $0)) }
+                expectBoth(tree, nearest, "seed \(seed) first ancestor \(start) \(asked)") { $0.firstAncestor(of: start, withTags: asked) }
                 let sibs = Array(tree.siblings(of: start))
                 let sib = oracleGroup(sibs) { set.contains(tree.tag(of: $0)) ? tree.tag(of: $0) : nil }
                 expectBoth(tree, sib, "seed \(seed) siblings \(start) \(asked)") { $0.groupSiblings(of: start, byTags: asked) }
