@@ -38,4 +38,4 @@ for shape in random balanced wide chain; do
     "$bin" --shape "$shape" --sizes "$s" --naive-budget "${NAIVE_BUDGET:-60}" --format json > "$data/$shape.json"
 done
 
-python3 scripts/bench-report.py docs "$data/machine.txt" "$data"/random.json "$data"/balanced.json "$data"/wide.json "$data"/chain.json
+NAIVE_BUDGET="${NAIVE_BUDGET:-60}" python3 scripts/bench-report.py docs "$data/machine.txt" "$data"/random.json "$data"/balanced.json "$data"/wide.json "$data"/chain.json

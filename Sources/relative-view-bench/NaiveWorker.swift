@@ -73,6 +73,33 @@ enum NaiveWorker {
         return (sample, first.digest)
     }
 
+    /// The whole answer the naive core's whole-tree grouping `op` gives on the root, digested
+    /// as ``FirstAnswer`` digests it, computed in linear time: the original's walk (pre-order,
+    /// subviews in order) and keys, appending in place instead of copying each group. It
+    /// checks the arena's answer when the naive core ran out of its budget.
+    static func referenceAnswer(_ op: BenchOperation, work w: Workload) -> UInt64 {
+        let key: (NaiveView) -> UInt64?
+        switch op {
+        case .groupDescendantsByTags:
+            let tags = w.tags
+            key = { tags.contains($0.tag) ? Answers.tag($0.tag) : nil }
+        case .groupDescendantsByTypes:
+            let types = w.typeIndices.map { ObjectIdentifier(StockCatalog.naiveViews[$0]) }
+            key = { types.contains(ObjectIdentifier(type(of: $0))) ? Answers.name(String(describing: type(of: $0))) : nil }
+        case .groupDescendantsByClosure:
+            key = { Answers.closureKey($0.tag).map(Answers.tag) }
+        default:
+            preconditionFailure("\(op.rawValue) is not a whole-tree grouping")
+        }
+        var groups: [UInt64: [Int]] = [:]
+        var stack = Array(w.naive[0].subviews.reversed())
+        while let view = stack.popLast() {
+            if let k = key(view) { groups[k, default: []].append(w.handle(view)) }
+            stack.append(contentsOf: view.subviews.reversed())
+        }
+        return Answers.full(groups, { $0 }, { $0 })
+    }
+
     /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building included).
     static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration) -> NaiveMeasurement {
         let nodes = work.count
@@ -101,7 +128,9 @@ enum NaiveWorker {
         while process.isRunning {
             if clock.now - start >= budget {
                 timedOut = true
-                process.terminate()
+                // SIGKILL: SIGTERM can be blocked or ignored by a mask inherited from our parent
+                // (a test runner's is), and the child would run on to the end.
+                kill(process.processIdentifier, SIGKILL)
                 break
             }
             Thread.sleep(forTimeInterval: 0.05)

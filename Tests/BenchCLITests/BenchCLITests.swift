@@ -97,4 +97,17 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         // Grouping by the document's own names and tags: the progress says which were chosen.
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
     }
+
+    @Test func aNaiveGroupingStoppedByItsBudgetIsALowerBoundAndTheAnswerIsStillChecked() throws {
+        // 200,000 nodes in five groups of ~20,000: the naive core's copying takes far longer than 1 s.
+        let run = try BenchRun([
+            "--nodes", "200000", "--ops", "groupDescendantsByTypes", "--layer", "core", "--types", "View,Control,Button,Label,ImageView",
+            "--naive-budget", "1", "--min-time", "1", "--queries", "1",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let row = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("groupDescendantsByTypes") })
+        #expect(row.contains(" >"), "\(row)")
+        #expect(row.hasSuffix("yes"), "\(row)")
+        #expect(run.stderr.contains("checked against a linear-time walk of the naive tree"))
+    }
 }
