@@ -88,7 +88,9 @@ def main():
         "(naive / arena). `agree` says whether both gave the same answers. `>` marks a naive",
         "whole-tree grouping stopped at its time budget (`NAIVE_BUDGET`): its time is a lower",
         "bound, and the arena's answer was checked against a linear-time walk of the naive tree.",
-        "For `build` the figure is per node.",
+        "For `build` the figure is per node. The chain stops at 10^5 nodes: the naive core",
+        "builds a chain in O(n²) (its `addSubview` walks the superview chain, as the original's",
+        "cycle check does), which would take hours at 10^6.",
         "",
     ]
     for path in runs:
