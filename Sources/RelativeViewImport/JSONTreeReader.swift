@@ -60,7 +60,12 @@ func _isJSONWhitespace(_ byte: UInt8) -> Bool {
 
 /// The scanner proper: a loop over values with an explicit stack of open containers.
 struct _JSONScanner {
-    private enum Container { case array, object }
+    private enum Container {
+        case array, object
+
+        /// The byte that closes this container.
+        var closer: UInt8 { self == .array ? UInt8(ascii: "]") : UInt8(ascii: "}") }
+    }
     private enum Kind: Int { case object, array, string, number, bool, null }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -91,29 +96,16 @@ struct _JSONScanner {
             skipWhitespace()
             guard i < bytes.count else { throw endOfInput("a value") }
             switch bytes[i] {
-            case UInt8(ascii: "{"):
-                builder.open(type: types[Kind.object.rawValue])
-                stack.append(.object)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let container: Container = bytes[i] == UInt8(ascii: "{") ? .object : .array
+                builder.open(type: types[(container == .object ? Kind.object : Kind.array).rawValue])
+                stack.append(container)
                 i += 1
                 skipWhitespace()
-                if i < bytes.count && bytes[i] == UInt8(ascii: "}") {
-                    i += 1
-                    stack.removeLast()
-                    builder.close()
+                if i < bytes.count && bytes[i] == container.closer {
+                    closeContainer(&builder)
                 } else {
-                    try scanMemberName()
-                    continue value
-                }
-            case UInt8(ascii: "["):
-                builder.open(type: types[Kind.array.rawValue])
-                stack.append(.array)
-                i += 1
-                skipWhitespace()
-                if i < bytes.count && bytes[i] == UInt8(ascii: "]") {
-                    i += 1
-                    stack.removeLast()
-                    builder.close()
-                } else {
+                    if container == .object { try scanMemberName() }
                     continue value
                 }
             case UInt8(ascii: "\""):
@@ -147,17 +139,22 @@ struct _JSONScanner {
                     }
                     continue value
                 }
-                guard byte == UInt8(ascii: container == .array ? "]" : "}") else {
+                guard byte == container.closer else {
                     throw unexpected(container == .array ? "',' or ']' after an array element" : "',' or '}' after an object member")
                 }
-                i += 1
-                stack.removeLast()
-                builder.close()
+                closeContainer(&builder)
             }
             skipWhitespace()
             if i < bytes.count { throw unexpected("the end of the document after the top-level value") }
             return
         }
+    }
+
+    /// Consumes the closing bracket of the innermost container and closes its node.
+    private mutating func closeContainer(_ builder: inout ViewTreeBuilder) {
+        i += 1
+        stack.removeLast()
+        builder.close()
     }
 
     private func leaf(_ kind: Kind, _ builder: inout ViewTreeBuilder) {

@@ -22,7 +22,6 @@ struct RelativeViewBench: ParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
-
     /// Runs `body`; an import error is printed (file, line, column, reason) and exits 1.
     private static func imported<T>(_ body: () throws(ImportError) -> T) throws -> T {
         do {
