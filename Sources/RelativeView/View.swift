@@ -34,17 +34,62 @@ open class View: Hashable, CustomStringConvertible {
         }
     }
 
+    /// With no store: the view's geometry, or `nil` while it is all zero. With a store the
+    /// geometry is in the tree's columns (see `View+Geometry.swift`) and this is `nil`.
+    final var _loneGeometry: _LoneGeometry?
+    /// The scale of the screen this view's tree is shown on, when the view is a root that
+    /// sets one; 0 for none (see ``screenScale``).
+    final var _screenScale: Double = 0
+
+    // MARK: Geometry (stored in the tree's columns: View+Geometry.swift)
+
     /// The frame rectangle, in the superview's coordinate space.
     ///
+    /// Setting it moves and resizes the view; its bounds keep their origin and take its size.
     /// - Complexity: O(1)
-    open var frame: CGRect
+    open var frame: CGRect {
+        get { CGRect(origin: _frameOrigin, size: _frameSize) }
+        set { _setFrame(origin: newValue.origin, size: newValue.size) }
+    }
+
+    /// The bounds rectangle: the view's own coordinate space, whose origin is the point
+    /// drawn at the frame's top-left corner (a non-zero origin shifts the subviews), and
+    /// whose size is the frame's.
+    ///
+    /// Setting a new size keeps the ``center`` (as UIKit does), so the frame grows or shrinks
+    /// around it.
+    /// - Complexity: O(1)
+    open var bounds: CGRect {
+        get { CGRect(origin: _boundsOrigin, size: _frameSize) }
+        set {
+            let old = _frameSize
+            let origin = _frameOrigin
+            _setFrame(origin: CGPoint(x: origin.x + (old.width - newValue.width) / 2,
+                                      y: origin.y + (old.height - newValue.height) / 2),
+                      size: newValue.size)
+            _boundsOrigin = newValue.origin
+        }
+    }
+
+    /// The center of the frame, in the superview's coordinate space. Setting it moves the
+    /// view without resizing it.
+    ///
+    /// - Complexity: O(1)
+    open var center: CGPoint {
+        get {
+            let (origin, size) = (_frameOrigin, _frameSize)
+            return CGPoint(x: origin.x + size.width / 2, y: origin.y + size.height / 2)
+        }
+        set {
+            let size = _frameSize
+            _setFrame(origin: CGPoint(x: newValue.x - size.width / 2, y: newValue.y - size.height / 2), size: size)
+        }
+    }
 
     /// A view with a zero frame.
     ///
     /// - Complexity: O(1)
-    public init() {
-        frame = .zero
-    }
+    public init() {}
 
     /// A view with the given frame.
     ///

@@ -83,6 +83,11 @@ final class ViewStore {
         guard tree.firstChild(of: root) != nil else {
             let view = self.view(root)
             view._loneTag = tree.tag(of: root)
+            let geometry = _LoneGeometry()
+            geometry.frameOrigin = tree.frameOrigin(of: root)
+            geometry.frameSize = tree.frameSize(of: root)
+            geometry.boundsOrigin = tree.boundsOrigin(of: root)
+            view._loneGeometry = geometry.isZero ? nil : geometry
             view._store = nil
             views[Int(root.index)] = nil
             tree.removeSubtree(root)
@@ -127,9 +132,16 @@ final class ViewStore {
         _ = store.views[Int(child._node.index)]?.retain()
     }
 
-    /// Adds a store-less view to this store as a root.
+    /// Adds a store-less view to this store as a root, with its tag and geometry.
     func adoptLone(_ view: View) {
-        bind(view, to: tree.makeNode(tag: view._loneTag, type: TypeRegistry.shared.typeID(for: type(of: view))))
+        let node = tree.makeNode(tag: view._loneTag, type: TypeRegistry.shared.typeID(for: type(of: view)))
+        if let geometry = view._loneGeometry {
+            tree.setFrameOrigin(geometry.frameOrigin, of: node)
+            tree.setFrameSize(geometry.frameSize, of: node)
+            tree.setBoundsOrigin(geometry.boundsOrigin, of: node)
+            view._loneGeometry = nil
+        }
+        bind(view, to: node)
     }
 
     /// Moves `child` under `parent`, both in this store.

@@ -1,5 +1,5 @@
 extension ViewTree {
-    /// Copies the subtree of `root` in `source` into this tree, as a new root or as the last
+    /// Copies the subtree of `root` in `source` (tags, types and geometry) into this tree, as a new root or as the last
     /// child of `parent`, and reports each copied node with its new id, in pre-order.
     ///
     /// The source is left as it is; callers that move a subtree between trees remove it
@@ -24,7 +24,15 @@ extension ViewTree {
         func copy(_ x: Int32, under p: NodeID?) -> NodeID {
             let tag = from.tag(at: x)
             let type = TypeID(rawValue: from.typeID[Int(x)])
-            return p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
+            let node = p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
+            if from._hasGeometry(at: x) {
+                let s = _geometryStorage(node)
+                let (i, j) = (Int(node.index), Int(x))
+                s.frameOrigin[i] = from.frameOrigin[j]
+                s.frameSize[i] = from.frameSize[j]
+                s.boundsOrigin[i] = from.boundsOrigin[j]
+            }
+            return node
         }
         let newRoot = copy(root.index, under: parent)
         visit(root, newRoot)

@@ -251,6 +251,7 @@ extension ViewTree {
         s.generation[n] &+= 1
         if s.narrowTag[n] == _TreeStorage.wideTagSentinel { s.wideTags[x] = nil }
         s.narrowTag[n] = 0
+        if n < s.frameOrigin.count { s._clearGeometry(at: n) }
         s.freeHead = x
         s.liveCount -= 1
     }

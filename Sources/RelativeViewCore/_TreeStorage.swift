@@ -32,6 +32,13 @@ final class _TreeStorage: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var narrowTag: [Int32]
     @usableFromInline @exclusivity(unchecked) var wideTags: [Int32: Int]
     @usableFromInline @exclusivity(unchecked) var freeHead: Int32
+    /// Geometry columns (see `ViewTree+Geometry.swift`): each node's frame origin and size in
+    /// its parent's space, and its bounds origin. Empty until the first geometry write, and
+    /// after that as long as the other columns (or shorter): a slot past their end has zero
+    /// geometry, so trees that never lay out pay nothing for them.
+    @usableFromInline @exclusivity(unchecked) var frameOrigin: [SIMD2<Double>]
+    @usableFromInline @exclusivity(unchecked) var frameSize: [SIMD2<Double>]
+    @usableFromInline @exclusivity(unchecked) var boundsOrigin: [SIMD2<Double>]
     @usableFromInline @exclusivity(unchecked) var liveCount: Int
 
     @usableFromInline let indexSlot: Atomic<Unmanaged<EulerIndex>?>
@@ -48,6 +55,9 @@ final class _TreeStorage: @unchecked Sendable {
         narrowTag = []
         wideTags = [:]
         freeHead = Self.none
+        frameOrigin = []
+        frameSize = []
+        boundsOrigin = []
         liveCount = 0
         indexSlot = Atomic(nil)
         debt = Atomic(0)
@@ -65,6 +75,9 @@ final class _TreeStorage: @unchecked Sendable {
         narrowTag = other.narrowTag
         wideTags = other.wideTags
         freeHead = other.freeHead
+        frameOrigin = other.frameOrigin
+        frameSize = other.frameSize
+        boundsOrigin = other.boundsOrigin
         liveCount = other.liveCount
         let index = other.indexSlot.load(ordering: .acquiring)
         _ = index?.retain()

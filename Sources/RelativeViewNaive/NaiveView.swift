@@ -1,3 +1,5 @@
+import Foundation
+
 /// A minimal, pointer-based stand-in for UIKit's `UIView`.
 ///
 /// `NaiveView` is the naive baseline and test oracle of the relative-view
@@ -21,6 +23,38 @@ open class NaiveView {
     ///
     /// - Complexity: O(1)
     open var tag: Int = 0
+
+    /// The frame rectangle, in the superview's coordinate space, as UIKit's `UIView.frame`
+    /// (without transforms). Defaults to `.zero`.
+    ///
+    /// - Complexity: O(1)
+    open var frame: CGRect = .zero
+
+    /// The origin of the bounds: the point of this view's space drawn at the frame's
+    /// top-left corner (see ``bounds``).
+    var boundsOrigin: CGPoint = .zero
+
+    /// The view's own coordinate space: the frame's size, and an origin that shifts the
+    /// subviews. Setting a new size keeps the center, as UIKit does.
+    ///
+    /// - Complexity: O(1)
+    open var bounds: CGRect {
+        get { CGRect(origin: boundsOrigin, size: frame.size) }
+        set {
+            frame = CGRect(x: frame.origin.x + (frame.width - newValue.width) / 2,
+                           y: frame.origin.y + (frame.height - newValue.height) / 2,
+                           width: newValue.width, height: newValue.height)
+            boundsOrigin = newValue.origin
+        }
+    }
+
+    /// The center of the frame, in the superview's space; setting it moves the view.
+    ///
+    /// - Complexity: O(1)
+    open var center: CGPoint {
+        get { CGPoint(x: frame.midX, y: frame.midY) }
+        set { frame.origin = CGPoint(x: newValue.x - frame.width / 2, y: newValue.y - frame.height / 2) }
+    }
 
     /// The view's parent, or `nil` if the view is not in a hierarchy.
     ///
