@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "RelativeView", targets: ["RelativeView"]),
         .library(name: "RelativeViewCore", targets: ["RelativeViewCore"]),
+        // The Relativity layout DSL (anchors, -->, distribution, |--|, pixel rounding) on View frames.
+        .library(name: "RelativeLayout", targets: ["RelativeLayout"]),
         .library(name: "RelativeViewNaive", targets: ["RelativeViewNaive"]),
         // XML, HTML (libxml2), JSON and directory trees streamed into a ViewTree; separate so
         // that `import RelativeView` never needs libxml2.
@@ -28,6 +30,7 @@ let package = Package(
     targets: [
         .target(name: "RelativeViewCore", swiftSettings: checkedSettings),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore"], swiftSettings: checkedSettings),
+        .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2"]),
@@ -49,6 +52,7 @@ let package = Package(
         ),
         .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
+        .testTarget(name: "RelativeLayoutTests", dependencies: ["RelativeLayout"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
         .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),

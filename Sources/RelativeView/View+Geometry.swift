@@ -145,6 +145,13 @@ extension View {
         }
     }
 
+    /// Whether this view and `view` are in one tree (a view is in its own).
+    ///
+    /// - Complexity: O(1): views of one tree share one store.
+    public func isInSameTree(as view: View) -> Bool {
+        self === view || (_store != nil && _store === view._store)
+    }
+
     /// The root of this view's tree: the view itself when it has no superview.
     ///
     /// - Complexity: O(depth)

@@ -1,0 +1,112 @@
+import Foundation
+import RelativeView
+
+/// Places subviews one after another along an axis, with fixed and flexible spacers between
+/// them (see ``RelativeView/View/distributeSubviewsHorizontally(within:_:)``).
+///
+/// A distribution that starts or ends with a view gets a `~1~` spacer there, so views float
+/// in the free space unless pinned. Flexible spacers share the space left once the views'
+/// sizes and the fixed spacers are taken out, in proportion to their weights. Each view is
+/// placed by aligning its leading anchor (`left` or `top`) to the running position, so it
+/// lands on the pixel grid, and is centered across the axis in the rectangle.
+struct SubviewDistributor {
+    enum Axis {
+        case horizontal
+        case vertical
+    }
+
+    let superview: View
+    let axis: Axis
+
+    func distribute(_ requested: [DistributionItem], within rect: CGRect?) {
+        var items: [DistributionItem] = []
+        items.reserveCapacity(requested.count + 2)
+        for item in requested {
+            switch item {
+            case .flexible(let weight) where weight < 1:
+                ErrorHandler.assertionFailure("Attempting to distribute a flexible spacer of weight \(weight); weights are 1 or more")
+            case .view(let view) where view.superview !== superview:
+                ErrorHandler.assertionFailure("Attempting to distribute \(view), which is not a subview of \(superview)")
+            default:
+                items.append(item)
+            }
+        }
+        guard !items.isEmpty else { return }
+        if case .view = items[0] { items.insert(.flexible(1), at: 0) }
+        if case .view = items[items.count - 1] { items.append(.flexible(1)) }
+
+        let area = rect ?? superview.bounds
+        var free = length(of: area.size)
+        var totalWeight = 0
+        for item in items {
+            switch item {
+            case .fixed(let points): free -= points
+            case .flexible(let weight): totalWeight += weight
+            case .view(let view): free -= length(of: view.bounds.size)
+            }
+        }
+        if free < 0 {
+            ErrorHandler.assertionFailure("Views and fixed spacers are \(-free) points too long to fit in \(area); flexible spacers get none")
+            free = 0
+        }
+
+        // The running position along the axis, and the line across it the views center on,
+        // in the superview's bounds space (where its subviews' frames are).
+        var cursor = axis == .horizontal ? area.minX : area.minY
+        let across = axis == .horizontal ? area.midY : area.midX
+        for item in items {
+            switch item {
+            case .fixed(let points):
+                cursor += points
+            case .flexible(let weight):
+                cursor += free * CGFloat(weight) / CGFloat(totalWeight)
+            case .view(let view):
+                let start = ViewPosition(view: superview, position: axis == .horizontal ? CGPoint(x: cursor, y: across) : CGPoint(x: across, y: cursor))
+                let leading = axis == .horizontal ? view.left : view.top
+                leading.align(to: start)
+                // Continue from the trailing anchor (`right` or `bottom`), in the superview's space.
+                let trailing = axis == .horizontal ? view.right : view.bottom
+                let frame = view.frame
+                let bounds = view.bounds
+                cursor = axis == .horizontal
+                    ? frame.minX + trailing.anchorPoint.x - bounds.minX
+                    : frame.minY + trailing.anchorPoint.y - bounds.minY
+            }
+        }
+    }
+
+    private func length(of size: CGSize) -> CGFloat {
+        axis == .horizontal ? size.width : size.height
+    }
+}
+
+extension View {
+    /// Places subviews from left to right in `rect` (the bounds when `nil`), as the closure
+    /// lists them with spacers: `superview.distributeSubviewsHorizontally { a <> ~1~ <> b <> 8 <> c }`.
+    ///
+    /// Each view keeps its size and is centered vertically in the rectangle. Misuse goes
+    /// through ``ErrorHandler`` and the item is left out: a view that is not a subview of
+    /// this view, a flexible weight below 1; views too long for the rectangle get no
+    /// flexible space.
+    /// - Parameters:
+    ///   - rect: The area to distribute in, in this view's bounds space (where its subviews'
+    ///     frames are); the whole bounds by default.
+    ///   - items: The views and spacers, in order.
+    /// - Complexity: O(number of items × the cost of an alignment).
+    public func distributeSubviewsHorizontally(within rect: CGRect? = nil, @DistributionItemsBuilder _ items: () -> [DistributionItem]) {
+        SubviewDistributor(superview: self, axis: .horizontal).distribute(items(), within: rect)
+    }
+
+    /// Places subviews from top to bottom in `rect` (the bounds when `nil`), as the closure
+    /// lists them with spacers: `superview.distributeSubviewsVertically { a <> ~1~ <> b }`.
+    ///
+    /// Each view keeps its size and is centered horizontally in the rectangle; misuse is
+    /// handled as in ``distributeSubviewsHorizontally(within:_:)``.
+    /// - Parameters:
+    ///   - rect: The area to distribute in, in this view's bounds space; the whole bounds by default.
+    ///   - items: The views and spacers, in order.
+    /// - Complexity: O(number of items × the cost of an alignment).
+    public func distributeSubviewsVertically(within rect: CGRect? = nil, @DistributionItemsBuilder _ items: () -> [DistributionItem]) {
+        SubviewDistributor(superview: self, axis: .vertical).distribute(items(), within: rect)
+    }
+}

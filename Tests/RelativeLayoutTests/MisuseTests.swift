@@ -1,0 +1,91 @@
+import Foundation
+import RelativeLayout
+import RelativeView
+import Testing
+
+/// Misuse goes through the replaceable assert hook; its default traps in debug builds.
+@Suite struct MisuseTests {
+    @Test func aligningAViewWithoutASuperviewToASuperviewAnchor() {
+        let lone = View(frame: CGRect(x: 1, y: 2, width: 3, height: 4))
+        let messages = misuses {
+            lone.top --> .top
+            lone.top --> 10.verticalOffset + .top
+            ViewPosition.Anchor.bottom <-- lone.bottom
+        }
+        #expect(messages.count == 3)
+        #expect(messages.allSatisfy { $0.contains("no superview") })
+        #expect(lone.frame == CGRect(x: 1, y: 2, width: 3, height: 4))
+    }
+
+    @Test func measuringFromAPositionOffThePixelGrid() {
+        atScale(2) {
+            let superview = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+            let a = subview(of: superview, CGRect(x: 10.25, y: 10, width: 20, height: 20))
+            let b = subview(of: superview, CGRect(x: 50, y: 50, width: 20, height: 20))
+            var size = CGSize.zero
+            let messages = misuses { size = a.topLeft |--| b.topLeft }
+            #expect(messages.count == 1)
+            #expect(messages.first?.contains("pixel grid") == true)
+            #expect(size == CGSize(width: 39.75, height: 40))
+            // On the grid, nothing is reported.
+            a.frame.origin.x = 10.5
+            #expect(misuses { size = a.topLeft |--| b.topLeft }.isEmpty)
+            #expect(size == CGSize(width: 39.5, height: 40))
+        }
+    }
+
+    @Test func distributingViewsThatAreNotSubviews() {
+        let superview = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        let child = subview(of: superview, CGRect(x: 0, y: 0, width: 10, height: 10))
+        let grandchild = subview(of: child, CGRect(x: 1, y: 1, width: 2, height: 2))
+        let stranger = View(frame: CGRect(x: 5, y: 5, width: 10, height: 10))
+        let messages = misuses {
+            superview.distributeSubviewsHorizontally { grandchild <> ~1~ <> child <> ~0~ <> stranger }
+        }
+        #expect(messages.count == 3)
+        #expect(grandchild.frame.origin == CGPoint(x: 1, y: 1))
+        #expect(stranger.frame.origin == CGPoint(x: 5, y: 5))
+        // The child is still distributed: ~1~ before it and one added after, 45 each.
+        #expect(child.frame.origin == CGPoint(x: 45, y: 45))
+    }
+
+    @Test func viewsInDifferentTreesAndStalePositions() {
+        let one = View(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+        let a = subview(of: one, CGRect(x: 0, y: 0, width: 10, height: 10))
+        let other = View(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+        let b = subview(of: other, CGRect(x: 20, y: 20, width: 10, height: 10))
+        var size = CGSize(width: -1, height: -1)
+        var messages = misuses {
+            a.left --> b.right
+            size = a.left |--| b.right
+        }
+        #expect(messages.count == 2)
+        #expect(messages.allSatisfy { $0.contains("another view tree") })
+        #expect(a.frame.origin == .zero)
+        #expect(size == .zero)
+        let position = a.right
+        a.bounds.size = CGSize(width: 20, height: 20)
+        messages = misuses { position --> .middle }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("bounds changed") == true)
+    }
+
+    @Test func badScreenScalesAreReportedAndRounded() {
+        var rounder = PixelRounder()
+        let messages = misuses {
+            rounder = PixelRounder(withScreenScale: 2.5)
+            _ = PixelRounder(withScreenScale: 0)
+        }
+        #expect(messages.count == 2)
+        #expect(rounder.screenScale == 3)
+    }
+
+    @Test func theDefaultHookTrapsInDebugBuilds() async {
+        #if DEBUG
+        await #expect(processExitsWith: .failure) {
+            let lone = View()
+            lone.top --> .top
+        }
+        #endif
+    }
+}
