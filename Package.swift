@@ -42,6 +42,7 @@ let package = Package(
             name: "relative-view-bench",
             dependencies: [
                 "RelativeView",
+                "RelativeLayout",
                 "RelativeViewNaive",
                 "RelativeViewImport",
                 "RelativeViewFixtures",

@@ -16,7 +16,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 OPS = ["build", "isRelativeAncestor", "isRelativeDescendant", "findFirstAncestorByTags",
        "groupAncestorsByTags", "groupDescendantsByTags", "groupDescendantsByTypes",
-       "groupDescendantsByClosure", "isRelativeSibling", "groupSiblingsByTags", "interleavedMutation"]
+       "groupDescendantsByClosure", "isRelativeSibling", "groupSiblingsByTags", "convertPoint", "layout",
+       "interleavedMutation"]
 
 
 def fmt_ns(x):

@@ -18,6 +18,11 @@ enum Answers {
         stableDigest(StockCatalog.facadeName(ofNaiveKey: key))
     }
 
+    /// A point's digest (exact: the benchmark's geometry is in whole and half points).
+    static func point(_ x: Double, _ y: Double) -> UInt64 {
+        mix(x.bitPattern &+ mix(y.bitPattern))
+    }
+
     /// A found node's digest (its node number, or -1 for none).
     static func node(_ handle: Int?) -> UInt64 {
         UInt64(bitPattern: Int64(handle ?? -1))

@@ -10,6 +10,8 @@ enum BenchOperation: String, CaseIterable, Sendable {
     case groupDescendantsByClosure
     case isRelativeSibling
     case groupSiblingsByTags
+    case convertPoint
+    case layout
     case interleavedMutation
 
     /// Whether one query visits the whole tree (so the default query count is small).

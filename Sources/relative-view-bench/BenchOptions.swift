@@ -13,7 +13,7 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Seed of the tree and of the queries.")
     var seed: UInt64 = 1
 
-    @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries, 100,000 mutations for interleavedMutation, 100 for whole-tree groupings).")
+    @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries and conversions, every view but the root for layout, 100,000 mutations for interleavedMutation, 100 for whole-tree groupings).")
     var queries: Int?
 
     @Option(help: "Comma-separated tags to group by (default: 7,13; with --input, the two most frequent nonzero tags).", transform: BenchOptions.parseInts)

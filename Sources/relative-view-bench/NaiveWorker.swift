@@ -37,6 +37,12 @@ enum NaiveWorker {
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
         case .groupSiblingsByTags:
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: tags), Answers.tag, w.handle) }
+        case .convertPoint:
+            let p = BenchLayout.probe
+            sample = measure(count: n, minimum: minimum) { i in
+                let q = na[i].convert(CGPoint(x: p.x, y: p.y), to: nb[i])
+                return Answers.point(Double(q.x), Double(q.y))
+            }
         default:
             preconditionFailure("\(op.rawValue) is measured in a child process")
         }

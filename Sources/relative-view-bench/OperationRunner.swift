@@ -1,3 +1,4 @@
+import Foundation
 import RelativeView
 import RelativeViewNaive
 import RelativeViewFixtures
@@ -43,7 +44,8 @@ struct OperationRunner {
     typealias NaiveCache = [BenchOperation: NaiveMeasurement]
 
     func run(_ op: BenchOperation, layer: BenchLayer, naiveCache: inout NaiveCache) -> ResultRow {
-        let n = options.queryCount(for: op)
+        // `layout` aligns each view but the root once: at most n - 1 alignments.
+        let n = op == .layout ? min(options.queryCount(for: op), work.count - 1) : options.queryCount(for: op)
         let (arena, naive, exact): (Sample, Sample, Bool)
         switch op {
         case .build:
@@ -52,6 +54,8 @@ struct OperationRunner {
             (arena, naive, exact) = (a, b, true)
         case .interleavedMutation:
             (arena, naive, exact) = interleaved(n, layer, &naiveCache)
+        case .layout:
+            (arena, naive, exact) = layout(n, layer, &naiveCache)
         default:
             (arena, naive, exact) = query(op, n, layer, &naiveCache)
         }
@@ -73,7 +77,6 @@ struct OperationRunner {
         let typeIndices = w.typeIndices
         let coreTypes = Dictionary(typeIndices.map { (w.typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
         let viewTypes = typeIndices.map { StockCatalog.views[$0] }
-        let (tree, ids, views) = (w.tree, w.ids, w.views)
         let root = 0
 
         var a: [Int32] = []
@@ -85,6 +88,10 @@ struct OperationRunner {
             (a, b) = w.inputs.descendantPairs(n)
         case .isRelativeSibling:
             (a, b) = w.inputs.siblingPairs(n)
+        case .convertPoint:
+            (a, b) = (w.inputs.randomNodes(n, salt: 21), w.inputs.randomNodes(n, salt: 22))
+            w.prepareGeometry(layer.rawValue)
+            w.prepareGeometry("naive")
         default:
             a = w.inputs.randomNodes(n, salt: 5)
         }
@@ -92,6 +99,9 @@ struct OperationRunner {
         // Every implementation gets its own handles, gathered before timing. The full answer
         // to the first query is kept (not digested inside the timing) to be compared after.
         let core = layer == .core
+        // Read after the geometry is set: a copy taken before would share the columns and be
+        // copied on the first write.
+        let (tree, ids, views) = (w.tree, w.ids, w.views)
         let (ia, ib) = core ? (a.map { ids[Int($0)] }, b.map { ids[Int($0)] }) : ([], [])
         let (va, vb) = core ? ([], []) : (a.map { views[Int($0)] }, b.map { views[Int($0)] })
         var first = FirstAnswer()
@@ -135,7 +145,18 @@ struct OperationRunner {
             arena = core
                 ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], byTags: tags), Answers.tag, w.handle) }
                 : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: tags), Answers.tag, w.handle) }
-        case .build, .interleavedMutation:
+        case .convertPoint:
+            let p = BenchLayout.probe
+            arena = core
+                ? measure(count: n, minimum: minimum) { i in
+                    let q = tree.convert(p, from: ia[i], to: ib[i])
+                    return Answers.point(q.x, q.y)
+                }
+                : measure(count: n, minimum: minimum) { i in
+                    let q = va[i].convert(CGPoint(x: p.x, y: p.y), to: vb[i])
+                    return Answers.point(Double(q.x), Double(q.y))
+                }
+        case .build, .interleavedMutation, .layout:
             preconditionFailure("not a query operation")
         }
 
@@ -157,6 +178,42 @@ struct OperationRunner {
         let sameFirst = first.digest == nil || naive.firstAnswer == nil || first.digest == naive.firstAnswer
         let checked = (first.digest == nil) == (naive.firstAnswer == nil)
         return (arena, naive.sample, checked && sameFirst)
+    }
+
+    // MARK: Layout
+
+    /// Aligns views `1 ... n` in node order, each to its random earlier view (see
+    /// ``BenchLayout``), once, until the time is up or the pass ends; the digest of each
+    /// alignment is the view's new frame origin. Changes the frames, so it runs after
+    /// `convertPoint`; each implementation starts from the same seeded frames.
+    private func layout(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, Sample, Bool) {
+        let w = work
+        let targets = BenchLayout.targets(count: w.count, seed: w.seed)
+        w.prepareGeometry(layer.rawValue)
+        let arena: Sample
+        if layer == .core {
+            let ids = w.ids
+            arena = measure(count: n, minimum: minimum, cycle: false) { i in
+                BenchLayout.alignCore(&w.tree, ids[i + 1], to: ids[Int(targets[i + 1])])
+            }
+        } else {
+            let views = w.views
+            arena = measure(count: n, minimum: minimum, cycle: false) { i in
+                BenchLayout.alignFacade(views[i + 1], to: views[Int(targets[i + 1])])
+            }
+        }
+        let naiveSample: Sample
+        if let cached = cache[.layout] {
+            naiveSample = cached.sample
+        } else {
+            w.prepareGeometry("naive")
+            let naive = w.naive
+            naiveSample = measure(count: n, minimum: minimum, cycle: false) { i in
+                BenchLayout.alignNaive(naive[i + 1], to: naive[Int(targets[i + 1])])
+            }
+            cache[.layout] = NaiveMeasurement(sample: naiveSample, firstAnswer: nil, timedOut: false)
+        }
+        return (arena, naiveSample, true)
     }
 
     // MARK: Interleaved mutation

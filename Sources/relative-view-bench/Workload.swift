@@ -1,3 +1,4 @@
+import Foundation
 import RelativeView
 import RelativeViewNaive
 import RelativeViewFixtures
@@ -129,6 +130,31 @@ final class Workload {
     func handle(_ id: NodeID) -> Int { Int(id.index) }
     func handle(_ view: View) -> Int { handleOfView[ObjectIdentifier(view)] ?? -1 }
     func handle(_ view: NaiveView) -> Int { handleOfNaive[ObjectIdentifier(view)] ?? -1 }
+
+    // MARK: Geometry (for convertPoint and layout)
+
+    /// The implementations whose nodes have their frames.
+    private var framed: Set<String> = []
+
+    /// Gives every node of `implementation` its seeded frame and bounds origin (once, untimed).
+    func prepareGeometry(_ implementation: String) {
+        guard framed.insert(implementation).inserted else { return }
+        let geometry = BenchLayout.geometry(count: count, seed: seed)
+        for (i, g) in geometry.enumerated() {
+            switch implementation {
+            case "core":
+                tree.setFrameOrigin(g.origin, of: ids[i])
+                tree.setFrameSize(g.size, of: ids[i])
+                tree.setBoundsOrigin(g.bounds, of: ids[i])
+            case "facade":
+                views[i].frame = CGRect(x: g.origin.x, y: g.origin.y, width: g.size.x, height: g.size.y)
+                views[i].bounds.origin = CGPoint(x: g.bounds.x, y: g.bounds.y)
+            default:
+                naive[i].frame = CGRect(x: g.origin.x, y: g.origin.y, width: g.size.x, height: g.size.y)
+                naive[i].bounds.origin = CGPoint(x: g.bounds.x, y: g.bounds.y)
+            }
+        }
+    }
 
     // MARK: Query inputs
 

@@ -92,7 +92,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(tree["nodes"] as? Int == 901)
         #expect(tree["maxDepth"] as? Int == 2)
         let results = try #require(report["results"] as? [[String: Any]])
-        #expect(results.count == 22)
+        #expect(results.count == 26)
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["nodes"] as? Int == 901 })
         // Grouping by the document's own names and tags: the progress says which were chosen.
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
