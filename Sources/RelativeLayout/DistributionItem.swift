@@ -16,6 +16,8 @@ public enum DistributionItem {
 /// turns it into ``DistributionItem/flexible(_:)``.
 public struct HalfFlexibleDistributionItem: Hashable, Sendable {
     /// The spacer's weight.
+    ///
+    /// - Complexity: O(1)
     public let weight: Int
 }
 

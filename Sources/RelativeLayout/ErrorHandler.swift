@@ -22,10 +22,14 @@ public enum ErrorHandler {
     public typealias AssertBody = @Sendable (_ condition: Bool, _ message: String, _ file: StaticString, _ line: UInt) -> Void
 
     /// The body that replaces ``defaultAssertBody`` for the current task, or `nil`.
+    ///
+    /// - Complexity: O(1)
     @TaskLocal public static var customAssertBody: AssertBody?
 
     /// The default body: `assertionFailure` when the condition is false (it traps in debug
     /// builds and does nothing in release builds).
+    ///
+    /// - Complexity: O(1)
     public static let defaultAssertBody: AssertBody = { condition, message, file, line in
         guard !condition else { return }
         Swift.assertionFailure(message, file: file, line: line)

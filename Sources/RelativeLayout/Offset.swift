@@ -4,8 +4,12 @@ import Foundation
 /// positive `vertical` is down. Made with `10.horizontalOffset`, `8.verticalOffset` and their sums.
 public struct Offset: Hashable, Sendable {
     /// Points to the right (negative: to the left).
+    ///
+    /// - Complexity: O(1)
     public var horizontal: CGFloat
     /// Points down (negative: up).
+    ///
+    /// - Complexity: O(1)
     public var vertical: CGFloat
 
     /// An offset of `horizontal` points right and `vertical` points down.
@@ -47,6 +51,8 @@ public struct Offset: Hashable, Sendable {
 /// offsets (`10.horizontalOffset`) and fixed spacers in a distribution (`8 <> a`).
 public protocol CGFloatConvertible {
     /// The value in points.
+    ///
+    /// - Complexity: O(1)
     var asCGFloat: CGFloat { get }
 }
 

@@ -10,12 +10,18 @@ import RelativeView
 /// program or a single test sets it without shared mutable state.
 public struct PixelRounder: Hashable, Sendable {
     /// Two values closer than this are the same pixel coordinate (floating-point slack).
+    ///
+    /// - Complexity: O(1)
     public static let significantPrecision: CGFloat = 1e-7
 
     /// The screen scale used where a view's tree sets none: 1 unless bound for the current task.
+    ///
+    /// - Complexity: O(1)
     @TaskLocal public static var defaultScreenScale: CGFloat = 1
 
     /// Pixels per point.
+    ///
+    /// - Complexity: O(1)
     public let screenScale: CGFloat
 
     /// A rounder for a screen with `screenScale` pixels per point (1, 2 and 3 are the common ones).

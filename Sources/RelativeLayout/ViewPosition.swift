@@ -54,8 +54,12 @@ public struct ViewPosition {
     /// `10.verticalOffset + .top`.
     public struct OffsetAnchor: Hashable, Sendable {
         /// The displacement from the anchor.
+        ///
+        /// - Complexity: O(1)
         public var offset: Offset
         /// The superview's anchor.
+        ///
+        /// - Complexity: O(1)
         public var anchor: Anchor
 
         /// `anchor` of the superview, moved by `offset`.
@@ -68,8 +72,12 @@ public struct ViewPosition {
     }
 
     /// The view the position is on.
+    ///
+    /// - Complexity: O(1)
     public let view: View
     /// The point, in the view's bounds space, on the pixel grid of the view's tree.
+    ///
+    /// - Complexity: O(1)
     public let anchorPoint: CGPoint
     /// The view's bounds when the position was made: a position is stale once they change.
     let originalBounds: CGRect

@@ -20,14 +20,24 @@ open class Label: View {
 /// is only these numbers.
 public struct Font: Hashable, Sendable {
     /// The font's size (its em), in points.
+    ///
+    /// - Complexity: O(1)
     public var pointSize: CGFloat
     /// The distance from the baseline up to the top of the line's tallest glyphs (positive).
+    ///
+    /// - Complexity: O(1)
     public var ascender: CGFloat
     /// The distance from the baseline down to the bottom of the line (negative, as in UIKit).
+    ///
+    /// - Complexity: O(1)
     public var descender: CGFloat
     /// The height of a capital letter above the baseline.
+    ///
+    /// - Complexity: O(1)
     public var capHeight: CGFloat
     /// The height of a line of text.
+    ///
+    /// - Complexity: O(1)
     public var lineHeight: CGFloat
 
     /// A font with the given metrics; `lineHeight` defaults to `ascender - descender`.
