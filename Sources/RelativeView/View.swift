@@ -64,8 +64,9 @@ open class View: Hashable, CustomStringConvertible {
         set {
             let old = _frameSize
             let origin = _frameOrigin
-            _setFrame(origin: CGPoint(x: origin.x + (old.width - newValue.width) / 2,
-                                      y: origin.y + (old.height - newValue.height) / 2),
+            // `size.width`, not `width`: Foundation's `CGRect.width` is the absolute value.
+            _setFrame(origin: CGPoint(x: origin.x + (old.width - newValue.size.width) / 2,
+                                      y: origin.y + (old.height - newValue.size.height) / 2),
                       size: newValue.size)
             _boundsOrigin = newValue.origin
         }

@@ -13,10 +13,7 @@ extension ViewTree {
     /// - Complexity: O(1)
     @inlinable
     public func frameOrigin(of node: NodeID) -> SIMD2<Double> {
-        let s = _storage
-        s.check(node)
-        let i = Int(node.index)
-        return i < s.frameOrigin.count ? s.frameOrigin[i] : .zero
+        _storage._geometry(\.frameOrigin, of: node)
     }
 
     /// The size of a node's frame, which is also the size of its bounds (zero until set).
@@ -24,10 +21,7 @@ extension ViewTree {
     /// - Complexity: O(1)
     @inlinable
     public func frameSize(of node: NodeID) -> SIMD2<Double> {
-        let s = _storage
-        s.check(node)
-        let i = Int(node.index)
-        return i < s.frameSize.count ? s.frameSize[i] : .zero
+        _storage._geometry(\.frameSize, of: node)
     }
 
     /// The origin of a node's bounds: the point of its own space drawn at its frame's origin.
@@ -35,10 +29,7 @@ extension ViewTree {
     /// - Complexity: O(1)
     @inlinable
     public func boundsOrigin(of node: NodeID) -> SIMD2<Double> {
-        let s = _storage
-        s.check(node)
-        let i = Int(node.index)
-        return i < s.boundsOrigin.count ? s.boundsOrigin[i] : .zero
+        _storage._geometry(\.boundsOrigin, of: node)
     }
 
     /// Moves a node's frame; its size and bounds origin stay. The index stays fresh.
@@ -126,6 +117,15 @@ extension ViewTree {
 }
 
 extension _TreeStorage {
+    /// A node's entry in a geometry column (zero past the column's end).
+    @inlinable @inline(__always)
+    func _geometry(_ column: KeyPath<_TreeStorage, [SIMD2<Double>]>, of node: NodeID) -> SIMD2<Double> {
+        check(node)
+        let i = Int(node.index)
+        let values = self[keyPath: column]
+        return i < values.count ? values[i] : .zero
+    }
+
     /// What a point gains on its way from slot `x`'s space to its parent's space.
     @inlinable @inline(__always)
     func _translation(of x: Int32) -> SIMD2<Double> {

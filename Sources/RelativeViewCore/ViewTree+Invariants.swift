@@ -12,6 +12,11 @@ extension ViewTree {
         for column in [s.firstChild.count, s.nextSibling.count, s.previousSibling.count, s.generation.count, s.typeID.count, s.narrowTag.count] {
             precondition(column == slots, "columns differ in length")
         }
+        precondition(s.frameOrigin.count == s.frameSize.count && s.frameSize.count == s.boundsOrigin.count
+                     && s.frameOrigin.count <= slots, "geometry columns differ in length or outgrow the arena")
+        for i in 0 ..< s.frameOrigin.count where s.parent[i] == _TreeStorage.free {
+            precondition(!s._hasGeometry(at: Int32(i)), "free slot \(i) keeps geometry")
+        }
         var free = 0
         var x = s.freeHead
         while x != _TreeStorage.none {

@@ -41,9 +41,10 @@ open class NaiveView {
     open var bounds: CGRect {
         get { CGRect(origin: boundsOrigin, size: frame.size) }
         set {
-            frame = CGRect(x: frame.origin.x + (frame.width - newValue.width) / 2,
-                           y: frame.origin.y + (frame.height - newValue.height) / 2,
-                           width: newValue.width, height: newValue.height)
+            // `size.width`, not `width`: Foundation's `CGRect.width` is the absolute value.
+            frame = CGRect(x: frame.origin.x + (frame.size.width - newValue.size.width) / 2,
+                           y: frame.origin.y + (frame.size.height - newValue.size.height) / 2,
+                           width: newValue.size.width, height: newValue.size.height)
             boundsOrigin = newValue.origin
         }
     }
@@ -52,8 +53,8 @@ open class NaiveView {
     ///
     /// - Complexity: O(1)
     open var center: CGPoint {
-        get { CGPoint(x: frame.midX, y: frame.midY) }
-        set { frame.origin = CGPoint(x: newValue.x - frame.width / 2, y: newValue.y - frame.height / 2) }
+        get { CGPoint(x: frame.origin.x + frame.size.width / 2, y: frame.origin.y + frame.size.height / 2) }
+        set { frame.origin = CGPoint(x: newValue.x - frame.size.width / 2, y: newValue.y - frame.size.height / 2) }
     }
 
     /// The view's parent, or `nil` if the view is not in a hierarchy.
