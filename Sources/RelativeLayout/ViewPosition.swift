@@ -81,6 +81,9 @@ public struct ViewPosition {
     public let anchorPoint: CGPoint
     /// The view's bounds when the position was made: a position is stale once they change.
     let originalBounds: CGRect
+    /// The pixel grid of the view's tree when the position was made (finding it walks to the
+    /// root, so a position finds it once, for its offsets and its alignment too).
+    let rounder: PixelRounder
 
     /// The anchor `anchor` of `view`. For a ``RelativeView/Label`` with a font, the vertical
     /// anchors sit on the text's cap-height line (top) and baseline (bottom), so that
@@ -94,27 +97,30 @@ public struct ViewPosition {
         if let label = view as? Label, let font = label.font {
             rect = bounds.insetBy(capAndBaselineOf: font, with: rounder)
         }
-        self.init(view: view, rounded: rounder.roundToPixel(anchor.anchorPoint(onRect: rect)), bounds: bounds)
+        self.init(view: view, rounded: rounder.roundToPixel(anchor.anchorPoint(onRect: rect)), bounds: bounds, rounder: rounder)
     }
 
     /// The point `position` of `view`'s bounds space, rounded to the pixel grid.
     ///
     /// - Complexity: O(depth of `view`), to find the screen scale of its tree.
     public init(view: View, position: CGPoint) {
-        self.init(view: view, rounded: PixelRounder(for: view).roundToPixel(position), bounds: view.bounds)
+        let rounder = PixelRounder(for: view)
+        self.init(view: view, rounded: rounder.roundToPixel(position), bounds: view.bounds, rounder: rounder)
     }
 
-    init(view: View, rounded: CGPoint, bounds: CGRect) {
+    init(view: View, rounded: CGPoint, bounds: CGRect, rounder: PixelRounder) {
         self.view = view
         self.anchorPoint = rounded
         self.originalBounds = bounds
+        self.rounder = rounder
     }
 
     /// This position moved by `offset` (and rounded to the pixel grid again).
     ///
-    /// - Complexity: O(depth of the view), to find the screen scale of its tree.
+    /// - Complexity: O(1)
     public func offset(by offset: Offset) -> ViewPosition {
-        ViewPosition(view: view, position: CGPoint(x: anchorPoint.x + offset.horizontal, y: anchorPoint.y + offset.vertical))
+        let moved = CGPoint(x: anchorPoint.x + offset.horizontal, y: anchorPoint.y + offset.vertical)
+        return ViewPosition(view: view, rounded: rounder.roundToPixel(moved), bounds: originalBounds, rounder: rounder)
     }
 
     // MARK: Aligning
@@ -126,7 +132,7 @@ public struct ViewPosition {
     /// superview, the two views are in different trees, or either view's bounds changed
     /// since its position was made.
     /// - Complexity: O(length of the path between this view's superview and `other`'s view
-    ///   in the tree), plus O(depth) to find the screen scale.
+    ///   in the tree).
     public func align(to other: ViewPosition, xOffset: CGFloat = 0, yOffset: CGFloat = 0) {
         guard isCurrent(other, "align") else { return }
         guard let superview = view.superview else {
@@ -141,7 +147,7 @@ public struct ViewPosition {
         // The frame origin that puts `anchorPoint` (a point of the bounds space) on the target.
         let origin = CGPoint(x: target.x + xOffset - (anchorPoint.x - bounds.minX),
                              y: target.y + yOffset - (anchorPoint.y - bounds.minY))
-        view.frame = CGRect(origin: PixelRounder(for: view).roundToPixel(origin), size: frame.size)
+        view.frame = CGRect(origin: rounder.roundToPixel(origin), size: frame.size)
     }
 
     /// Aligns this position to `anchor` of its view's superview, plus the offsets.
@@ -163,8 +169,7 @@ public struct ViewPosition {
     /// Misuse goes through ``ErrorHandler`` and measures `.zero`: the views are in different
     /// trees, a bounds changed since its position was made, or either point is not on the
     /// pixel grid (a view that was not laid out by this library, or sits between pixels).
-    /// - Complexity: O(length of the path between the two views in the tree), plus O(depth)
-    ///   to find the screen scale.
+    /// - Complexity: O(length of the path between the two views in the tree).
     public func measureDistance(to other: ViewPosition, xOffset: CGFloat = 0, yOffset: CGFloat = 0) -> CGSize {
         guard isCurrent(other, "measure") else { return .zero }
         guard view.isInSameTree(as: other.view) else {
@@ -176,7 +181,6 @@ public struct ViewPosition {
         let space = view.superview ?? view
         let here = view.convert(anchorPoint, to: space)
         let there = other.view.convert(other.anchorPoint, to: space)
-        let rounder = PixelRounder(for: view)
         ErrorHandler.assert(rounder.isRoundedToPixel(here) && rounder.isRoundedToPixel(there),
                             "Measuring distance between positions that are not on the pixel grid: \(here) and \(there)")
         return CGSize(width: abs(there.x - here.x + xOffset), height: abs(there.y - here.y + yOffset))

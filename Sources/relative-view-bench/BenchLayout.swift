@@ -13,8 +13,10 @@ import RelativeViewNaive
 /// The facade does it with RelativeLayout; the core and the naive core do the same
 /// arithmetic by hand (`alignCore`, `alignNaive`), each with its own coordinate conversion:
 /// through the lowest common ancestor on the arena's columns, and UIKit's walk of both
-/// superview chains to the root on the naive core. Like `PixelRounder(for:)`, each rounding
-/// first finds the view's root (where a tree's screen scale is set; none is, so the scale is 1).
+/// superview chains to the root on the naive core. The screen scale is found by walking to
+/// the view's root (where a tree's scale is set; none is, so it is 1): once per position made
+/// on the arena, as RelativeLayout does, and for every rounding on the naive core, as the
+/// original's `PixelRounder(for:)` does through `view.window`.
 enum BenchLayout {
     /// The point converted by `convertPoint`.
     static let probe = SIMD2<Double>(3, 5)
@@ -53,8 +55,8 @@ enum BenchLayout {
         return digest(SIMD2(Double(origin.x), Double(origin.y)))
     }
 
-    /// The same alignment on the core's columns: anchors rounded, the target converted
-    /// through the lowest common ancestor, the origin rounded.
+    /// The same alignment on the core's columns: anchors rounded (one walk to the root per
+    /// position), the target converted through the lowest common ancestor, the origin rounded.
     @inline(__always)
     static func alignCore(_ tree: inout ViewTree, _ view: NodeID, to target: NodeID) -> UInt64 {
         guard let superview = tree.parent(of: view) else { return 0 }
@@ -65,10 +67,8 @@ enum BenchLayout {
         _ = tree.root(of: target)
         let targetSize = tree.frameSize(of: target)
         let right = round(tree.boundsOrigin(of: target) + SIMD2(targetSize.x, targetSize.y / 2))
-        _ = tree.root(of: target)
         let shifted = round(right + SIMD2(gap, 0))
         let point = tree.convert(shifted, from: target, to: superview)
-        _ = tree.root(of: view)
         let origin = round(point - (left - bounds))
         tree.setFrameOrigin(origin, of: view)
         return digest(origin)
