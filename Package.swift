@@ -22,7 +22,7 @@ let package = Package(
         .executable(name: "relative-view-bench", targets: ["relative-view-bench"]),
     ],
     traits: [
-        .trait(name: "Jemalloc", description: "Link jemalloc (apt libjemalloc-dev) into relative-view-bench as its allocator."),
+        .trait(name: "Jemalloc", description: "Link jemalloc (apt libjemalloc-dev) into relative-view-bench as its allocator, in release builds."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,9 +34,17 @@ let package = Package(
         .target(name: "RelativeViewNaive"),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2"]),
-        // glibc's mallinfo2(), which Swift's Glibc module does not export: bytes per node in the CLI.
-        .target(name: "CMallocStats"),
-        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // Bytes allocated, for bytes per node in the CLI: glibc's mallinfo2() (which Swift's Glibc
+        // module does not export) or jemalloc's statistics. jemalloc's header and library come
+        // with the Jemalloc trait in release builds only. Release only, because SwiftPM 6.x
+        // enables every trait for the symbol-graph commands (dump-symbol-graph, and so the DocC
+        // plugin's generate-documentation), which build in debug: they must not need jemalloc
+        // on a machine without libjemalloc-dev. An allocator is only worth measuring in release.
+        .target(
+            name: "CMallocStats",
+            cSettings: [.define("RELATIVE_VIEW_JEMALLOC", .when(configuration: .release, traits: ["Jemalloc"]))],
+            linkerSettings: [.linkedLibrary("jemalloc", .when(configuration: .release, traits: ["Jemalloc"]))]
+        ),
         .target(name: "RelativeViewFixtures", dependencies: ["RelativeView", "RelativeViewNaive"]),
         .executableTarget(
             name: "relative-view-bench",
@@ -47,7 +55,6 @@ let package = Package(
                 "RelativeViewImport",
                 "RelativeViewFixtures",
                 "CMallocStats",
-                .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,15 +1,8 @@
 import CMallocStats
 import Foundation
-#if Jemalloc
-import CJemalloc
-#endif
 
 /// The allocator this binary runs on: jemalloc with the `Jemalloc` trait, else the system's.
-#if Jemalloc
-let allocatorName = "jemalloc"
-#else
-let allocatorName = "system"
-#endif
+let allocatorName = String(cString: relative_view_allocator_name())
 
 /// Bytes the process has allocated, read around a build to get bytes per node.
 ///
@@ -18,19 +11,8 @@ let allocatorName = "system"
 /// neither answers, it falls back to the resident set size from `/proc/self/statm`.
 enum MemoryProbe {
     static func allocatedBytes() -> Int {
-        #if Jemalloc
-        // jemalloc's statistics are a snapshot, refreshed by writing to "epoch".
-        var epoch: UInt64 = 1
-        var newEpoch = epoch
-        var size = MemoryLayout<UInt64>.size
-        _ = mallctl("epoch", &epoch, &size, &newEpoch, size)
-        var allocated = 0
-        size = MemoryLayout<Int>.size
-        if mallctl("stats.allocated", &allocated, &size, nil, 0) == 0 { return allocated }
-        #else
         let bytes = relative_view_allocated_bytes()
         if bytes >= 0 { return Int(bytes) }
-        #endif
         return residentBytes()
     }
 

@@ -2,8 +2,11 @@
 #define CMALLOCSTATS_H
 #include <stddef.h>
 
-/// Bytes currently allocated through malloc (heap in use plus mmapped blocks), from glibc's
-/// mallinfo2(); -1 where that is not available.
+/// The allocator this binary runs on: "jemalloc" with the package's Jemalloc trait, else "system".
+const char *relative_view_allocator_name(void);
+
+/// Bytes currently allocated through malloc: jemalloc's stats.allocated with the Jemalloc
+/// trait, else glibc's mallinfo2() (heap in use plus mmapped blocks); -1 where neither answers.
 long long relative_view_allocated_bytes(void);
 
 #endif
