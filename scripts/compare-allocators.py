@@ -31,8 +31,11 @@ def main():
         def cells(r):
             if r is None:
                 return ["-", "-", "-"]
-            return [f"{r['arenaNsPerOp']:.1f}", f"{r['naiveNsPerOp']:.1f}", f"{r['speedup']:.1f}x"]
-        agree = all(r is None or r["agree"] for r in (s, j))
+            if r["naiveNsPerOp"] is None:
+                return [f"{r['arenaNsPerOp']:.1f}", r["status"], "-"]
+            bound = ">" if r["status"] == "lowerBound" else ""
+            return [f"{r['arenaNsPerOp']:.1f}", f"{bound}{r['naiveNsPerOp']:.1f}", f"{bound}{r['speedup']:.1f}x"]
+        agree = all(r is None or r["agree"] is True for r in (s, j))
         table.append([key[0], key[1], f"{key[2]:,}"] + cells(s) + cells(j) + ["yes" if agree else "NO"])
     widths = [max(len(header[c]), *(len(row[c]) for row in table)) for c in range(len(header))]
     def line(cells):

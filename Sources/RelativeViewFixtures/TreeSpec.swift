@@ -107,13 +107,29 @@ public struct TreeSpec: Sendable {
 
     /// Builds the tree of naive views into `views` (node `i` is `views[i]`).
     ///
-    /// - Complexity: O(count)
+    /// - Complexity: O(count × depth): the naive `addSubview` walks the new superview's
+    ///   chain to the root (the original's cycle check), so a chain is quadratic.
     public func buildNaive(into views: inout [NaiveView]) {
+        _ = buildNaive(into: &views, continueWhile: { true })
+    }
+
+    /// Builds the tree of naive views into `views`, asking `shouldContinue` every 256 nodes
+    /// and stopping, with the nodes built so far, when it answers `false`.
+    ///
+    /// The benchmark gives the naive build a time budget this way: a deep tree can take the
+    /// naive core hours.
+    ///
+    /// - Parameter shouldContinue: Whether to go on; called once per 256 nodes.
+    /// - Returns: Whether every node was built.
+    /// - Complexity: O(count × depth), as ``buildNaive(into:)``.
+    public func buildNaive(into views: inout [NaiveView], continueWhile shouldContinue: () -> Bool) -> Bool {
         for i in 0 ..< count {
+            if i & 255 == 0 && i > 0 && !shouldContinue() { return false }
             let v = StockCatalog.makeNaive(Int(types[i]))
             v.tag = tags[i]
             if parents[i] >= 0 { views[Int(parents[i])].addSubview(v) }
             views.append(v)
         }
+        return true
     }
 }

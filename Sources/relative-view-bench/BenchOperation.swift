@@ -14,6 +14,16 @@ enum BenchOperation: String, CaseIterable, Sendable {
     case layout
     case interleavedMutation
 
+    /// Why the operation cannot run on a tree of `nodes` nodes, or `nil` if it can.
+    func cannotRun(onNodes nodes: Int) -> String? {
+        switch self {
+        case .layout where nodes < 2:
+            "it aligns every view but the root to an earlier view, and this tree has only its root"
+        default:
+            nil
+        }
+    }
+
     /// Whether one query visits the whole tree (so the default query count is small).
     var isWholeTree: Bool {
         switch self {

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Foundation
 import RelativeViewFixtures
 import RelativeViewImport
 
 /// The command-line options, checked before anything runs.
 struct BenchOptions: ParsableArguments {
-    @Option(help: "Number of nodes of the generated tree.")
+    @Option(help: "Number of nodes of the generated tree (at least 1; at most what this machine's memory holds, about 512 bytes per node).")
     var nodes: Int = 1_000_000
 
     @Option(help: "Shape of the generated tree: random, chain, wide or balanced.")
@@ -50,6 +51,11 @@ struct BenchOptions: ParsableArguments {
     @Option(help: .hidden)
     var naiveWorker: BenchOperation?
 
+    /// Internal: the program run as the naive worker (default: this binary). Tests point it
+    /// at a program that fails, to check how a failed worker is reported.
+    @Option(help: .hidden)
+    var naiveWorkerExecutable: String?
+
     enum LayerChoice: String, ExpressibleByArgument, CaseIterable {
         case core, facade, both
 
@@ -77,21 +83,41 @@ struct BenchOptions: ParsableArguments {
         return 1_000_000
     }
 
+    /// Bytes per node a run may need, all implementations together (arena core ~48, facade
+    /// ~165, naive core ~171, the spec, the handles and the query inputs): the estimate the
+    /// memory check multiplies by the tree size.
+    static let estimatedBytesPerNode = 512
+    /// Bytes per query of the query inputs at their largest (node numbers, handles of both
+    /// sides and their answers).
+    static let estimatedBytesPerQuery = 48
+    /// The longest `--min-time` and `--naive-budget` accepted: a day.
+    static let longestSeconds = 86_400
+
     mutating func validate() throws {
-        for size in treeSizes where size < 2 {
-            throw ValidationError("tree size \(size) is too small: a tree needs at least 2 nodes")
+        let memory = Self.physicalMemory()
+        let sizeOption = sizes != nil ? "--sizes" : "--nodes"
+        for size in treeSizes {
+            if size < 1 {
+                throw ValidationError("\(sizeOption): a tree needs at least 1 node, got \(size)")
+            }
+            if size > Int(Int32.max) {
+                throw ValidationError("\(sizeOption): at most \(grouped(Int(Int32.max))) nodes (node ids are 32-bit), got \(grouped(size))")
+            }
+            if let memory, size > memory / Self.estimatedBytesPerNode {
+                throw ValidationError("\(sizeOption): \(grouped(size)) nodes need about \(gibibytes(Double(size) * Double(Self.estimatedBytesPerNode))) in the three implementations (\(Self.estimatedBytesPerNode) B per node), more than this machine's \(gibibytes(Double(memory))); at most \(grouped(memory / Self.estimatedBytesPerNode)) here")
+            }
         }
-        for size in treeSizes where size > 50_000_000 {
-            throw ValidationError("tree size \(size) is too large: at most 50,000,000 nodes")
+        if let queries {
+            if queries < 1 { throw ValidationError("--queries must be at least 1, got \(queries)") }
+            if let memory, queries > memory / 2 / Self.estimatedBytesPerQuery {
+                throw ValidationError("--queries: \(grouped(queries)) queries need about \(gibibytes(Double(queries) * Double(Self.estimatedBytesPerQuery))) of inputs and answers, more than half this machine's \(gibibytes(Double(memory))); at most \(grouped(memory / 2 / Self.estimatedBytesPerQuery)) here")
+            }
         }
-        if let queries, queries < 1 {
-            throw ValidationError("--queries must be at least 1, got \(queries)")
+        if naiveBudget < 1 || naiveBudget > Self.longestSeconds {
+            throw ValidationError("--naive-budget must be 1 to \(grouped(Self.longestSeconds)) seconds, got \(naiveBudget)")
         }
-        if naiveBudget < 1 {
-            throw ValidationError("--naive-budget must be at least 1 second, got \(naiveBudget)")
-        }
-        if minTime < 1 {
-            throw ValidationError("--min-time must be at least 1 ms, got \(minTime)")
+        if minTime < 1 || minTime > Self.longestSeconds * 1000 {
+            throw ValidationError("--min-time must be 1 to \(grouped(Self.longestSeconds * 1000)) ms, got \(minTime)")
         }
         if input != nil {
             if sizes != nil { throw ValidationError("--sizes and --input cannot be combined: an imported tree has one size") }
@@ -106,11 +132,19 @@ struct BenchOptions: ParsableArguments {
         }
     }
 
+    /// This machine's physical memory in bytes, or `nil` if the system does not say.
+    static func physicalMemory() -> Int? {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, pageSize > 0 else { return nil }
+        return pages.multipliedReportingOverflow(by: pageSize).overflow ? Int.max : pages * pageSize
+    }
+
     static func parseInts(_ text: String) throws -> [Int] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             guard let value = Int(trimmed.replacingOccurrences(of: "_", with: "")) else {
-                throw ValidationError("'\(trimmed)' in '\(text)' is not an integer")
+                throw ValidationError("'\(trimmed)' in '\(text)' is not an integer (or does not fit in 64 bits)")
             }
             return value
         }

@@ -5,11 +5,26 @@ import RelativeViewImport
 
 /// What the naive core did on one operation.
 struct NaiveMeasurement {
+    /// How the naive side of a row ended.
+    enum Outcome: Equatable {
+        /// Measured to the end; `sample` is its time and its digests are compared.
+        case measured
+        /// Stopped by its time budget (`--naive-budget`): `sample` is a lower bound, and the
+        /// arena's first answer is checked against a linear-time walk of the naive tree.
+        case stoppedByBudget
+        /// The child process that measures it failed (the reason says how): no figure.
+        case failed(String)
+        /// The naive tree itself was not built within the budget: nothing was asked of it.
+        case notBuilt
+    }
+
     var sample: Sample
     /// The digest of the whole answer to the first query (`nil` for yes/no answers).
     var firstAnswer: UInt64?
-    /// The naive core did not finish within its budget: `sample` is a lower bound and unchecked.
-    var timedOut: Bool
+    var outcome: Outcome
+
+    /// Nothing measured: the naive tree was not built.
+    static let notBuilt = NaiveMeasurement(sample: Sample(nanosecondsPerOperation: .nan, operations: 0, digests: []), firstAnswer: nil, outcome: .notBuilt)
 }
 
 /// Measures the naive core. Queries with small answers run in this process; the whole-tree
@@ -46,7 +61,7 @@ enum NaiveWorker {
         default:
             preconditionFailure("\(op.rawValue) is measured in a child process")
         }
-        return NaiveMeasurement(sample: sample, firstAnswer: first.digest, timedOut: false)
+        return NaiveMeasurement(sample: sample, firstAnswer: first.digest, outcome: .measured)
     }
 
     /// The whole-tree grouping `op` on the root of a freshly built naive tree; the answer
@@ -106,31 +121,31 @@ enum NaiveWorker {
         return Answers.full(groups, { $0 }, { $0 })
     }
 
-    /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building included).
+    /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building
+    /// included). A child that exits with an error, dies of a signal or prints no answer is a
+    /// failure, with its cause; only a child stopped by the budget gives a lower bound.
     static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration) -> NaiveMeasurement {
-        let nodes = work.count
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = [
-            "--naive-worker", op.rawValue, "--nodes", "\(nodes)", "--shape", options.shape.rawValue,
-            "--seed", "\(options.seed)", "--tags", work.tags.map(String.init).joined(separator: ","),
-            "--min-time", "\(options.minTime)", "--queries", "\(options.queryCount(for: op))",
-        ]
-        // The child rebuilds the same tree: same shape and seed, or the same file.
-        if let input = options.input {
-            process.arguments? += ["--input", input, "--input-format", (options.inputFormat ?? ImportFormat.detect(path: input) ?? .xml).rawValue]
-        }
-        if let types = options.types { process.arguments? += ["--types", types.joined(separator: ",")] }
+        process.executableURL = URL(fileURLWithPath: options.naiveWorkerExecutable ?? "/proc/self/exe")
+        process.arguments = workerArguments(op, work: work, options: options)
         let output = Pipe()
         process.standardOutput = output
+        // The child's error output goes to a file, read after it ends: the cause of a failure.
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-bench-\(getpid())-\(op.rawValue).stderr").path
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil), let errorFile = FileHandle(forWritingAtPath: errorPath) else {
+            return failed("cannot create \(errorPath) for the naive worker's error output")
+        }
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        process.standardError = errorFile
         let clock = ContinuousClock()
         let start = clock.now
         var timedOut = false
         do {
             try process.run()
         } catch {
-            preconditionFailure("cannot start the naive worker: \(error)")
+            return failed("cannot start the naive worker (\(process.executableURL?.path ?? "?")): \(error)")
         }
+        try? errorFile.close()
         while process.isRunning {
             if clock.now - start >= budget {
                 timedOut = true
@@ -143,14 +158,42 @@ enum NaiveWorker {
         }
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard !timedOut, process.terminationStatus == 0, fields.count == 4,
-              let ns = Double(fields[0]), let count = Int(fields[1]), let summary = UInt64(fields[2]) else {
+        if timedOut {
             let elapsed = nanoseconds(clock.now - start)
-            return NaiveMeasurement(sample: Sample(nanosecondsPerOperation: elapsed, operations: 0, digests: []), firstAnswer: nil, timedOut: true)
+            return NaiveMeasurement(sample: Sample(nanosecondsPerOperation: elapsed, operations: 0, digests: []), firstAnswer: nil, outcome: .stoppedByBudget)
+        }
+        let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard process.terminationReason == .exit, process.terminationStatus == 0, fields.count == 4,
+              let ns = Double(fields[0]), let count = Int(fields[1]), let summary = UInt64(fields[2]), let first = UInt64(fields[3]) else {
+            let how = process.terminationReason == .uncaughtSignal
+                ? "was killed by signal \(process.terminationStatus) (\(strsignal(process.terminationStatus).map { String(cString: $0) } ?? "unknown"))"
+                : process.terminationStatus != 0 ? "exited with status \(process.terminationStatus)" : "printed no answer (\(text.debugDescription))"
+            let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            let cause = errors.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.prefix(3).joined(separator: " / ")
+            return failed("the naive worker \(how)" + (cause.isEmpty ? "" : ": \(cause)"))
         }
         return NaiveMeasurement(
             sample: Sample(nanosecondsPerOperation: ns, operations: count, digests: [summary]),
-            firstAnswer: UInt64(fields[3]), timedOut: false)
+            firstAnswer: first, outcome: .measured)
+    }
+
+    /// The child's command line: the same tree (same shape and seed, or the same file) and
+    /// the same questions. Every value is attached with `=`, so that a value starting with
+    /// `-` (a negative tag, a path) is not taken for an option.
+    static func workerArguments(_ op: BenchOperation, work: Workload, options: BenchOptions) -> [String] {
+        var arguments = [
+            "--naive-worker=\(op.rawValue)", "--nodes=\(work.count)", "--shape=\(options.shape.rawValue)",
+            "--seed=\(options.seed)", "--tags=\(work.tags.map(String.init).joined(separator: ","))",
+            "--min-time=\(options.minTime)", "--queries=\(options.queryCount(for: op))",
+        ]
+        if let input = options.input {
+            arguments += ["--input=\(input)", "--input-format=\((options.inputFormat ?? ImportFormat.detect(path: input) ?? .xml).rawValue)"]
+        }
+        if let types = options.types { arguments.append("--types=\(types.joined(separator: ","))") }
+        return arguments
+    }
+
+    private static func failed(_ reason: String) -> NaiveMeasurement {
+        NaiveMeasurement(sample: Sample(nanosecondsPerOperation: .nan, operations: 0, digests: []), firstAnswer: nil, outcome: .failed(reason))
     }
 }

@@ -5,21 +5,53 @@ import RelativeViewFixtures
 
 /// One row of results: an operation on one layer against the naive core, on one tree size.
 struct ResultRow: Encodable {
+    /// How the row's naive side ended (`status` in JSON and CSV).
+    enum Status: String, Encodable {
+        /// Both measured: `speedup` is a ratio of two measured times.
+        case measured
+        /// The naive core was stopped by its time budget: `naiveNsPerOp` and `speedup` are
+        /// lower bounds.
+        case lowerBound
+        /// The naive measurement failed (`note` says why): no naive figure, no speed-up.
+        case naiveFailed
+        /// The naive tree was not built within its budget: nothing was asked of it.
+        case naiveNotBuilt
+    }
+
     var op: String
     var layer: String
     var nodes: Int
     var queries: Int
     var arenaNsPerOp: Double
-    var naiveNsPerOp: Double
-    var speedup: Double
+    /// `nil` when the naive side failed or was not built.
+    var naiveNsPerOp: Double?
+    /// `naiveNsPerOp / arenaNsPerOp`; a lower bound when `status` is `lowerBound`.
+    var speedup: Double?
+    var status: Status
     /// Whether both gave the same answers (for a naive run stopped by its budget: whether the
-    /// arena's first answer equals a linear-time walk of the naive tree).
-    var agree: Bool
-    /// The naive core ran out of its time budget: its time is a lower bound.
-    var naiveTimedOut = false
+    /// arena's first answer equals a linear-time walk of the naive tree); `nil` when nothing
+    /// could be compared.
+    var agree: Bool?
+    /// Why a figure is missing, bounded or unchecked.
+    var note: String?
 
     private enum CodingKeys: String, CodingKey {
-        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, agree
+        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, status, agree, note
+    }
+
+    /// Every key is written, `null` included, so that every row has the same shape.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(op, forKey: .op)
+        try c.encode(layer, forKey: .layer)
+        try c.encode(nodes, forKey: .nodes)
+        try c.encode(queries, forKey: .queries)
+        try c.encode(arenaNsPerOp, forKey: .arenaNsPerOp)
+        try c.encode(naiveNsPerOp, forKey: .naiveNsPerOp)
+        try c.encode(speedup, forKey: .speedup)
+        try c.encode(status, forKey: .status)
+        try c.encode(agree, forKey: .agree)
+        try c.encode(note, forKey: .note)
     }
 }
 
@@ -46,32 +78,64 @@ struct OperationRunner {
     func run(_ op: BenchOperation, layer: BenchLayer, naiveCache: inout NaiveCache) -> ResultRow {
         // `layout` aligns each view but the root once: at most n - 1 alignments.
         let n = op == .layout ? min(options.queryCount(for: op), work.count - 1) : options.queryCount(for: op)
-        let (arena, naive, exact): (Sample, Sample, Bool)
+        let (arena, arenaFirst, naive): (Sample, UInt64?, NaiveMeasurement)
         switch op {
         case .build:
-            let name = layer.rawValue
-            guard let a = work.buildSamples[name], let b = work.buildSamples["naive"] else { preconditionFailure("build not measured") }
-            (arena, naive, exact) = (a, b, true)
+            guard let a = work.buildSamples[layer.rawValue], let b = work.buildSamples["naive"] else { preconditionFailure("build not measured") }
+            let outcome: NaiveMeasurement.Outcome = work.naiveBuildStopped == nil ? .measured : .stoppedByBudget
+            (arena, arenaFirst, naive) = (a, nil, NaiveMeasurement(sample: b, firstAnswer: nil, outcome: outcome))
         case .interleavedMutation:
-            (arena, naive, exact) = interleaved(n, layer, &naiveCache)
+            (arena, arenaFirst, naive) = interleaved(n, layer, &naiveCache)
         case .layout:
-            (arena, naive, exact) = layout(n, layer, &naiveCache)
+            (arena, arenaFirst, naive) = layout(n, layer, &naiveCache)
         default:
-            (arena, naive, exact) = query(op, n, layer, &naiveCache)
+            (arena, arenaFirst, naive) = query(op, n, layer, &naiveCache)
         }
-        let common = min(arena.digests.count, naive.digests.count)
-        let timedOut = op.isWholeTree && naiveCache[op]?.timedOut == true
-        // A naive run stopped by its budget left no digests: the first answer was checked instead.
-        let agree = exact && (common > 0 ? arena.digests.prefix(common) == naive.digests.prefix(common) : timedOut)
-        return ResultRow(
+        var row = ResultRow(
             op: op.rawValue, layer: layer.rawValue, nodes: work.count, queries: op == .build ? work.count : n,
-            arenaNsPerOp: arena.nanosecondsPerOperation, naiveNsPerOp: naive.nanosecondsPerOperation,
-            speedup: naive.nanosecondsPerOperation / arena.nanosecondsPerOperation, agree: agree, naiveTimedOut: timedOut)
+            arenaNsPerOp: arena.nanosecondsPerOperation, status: .measured)
+        switch naive.outcome {
+        case .measured:
+            row.naiveNsPerOp = naive.sample.nanosecondsPerOperation
+            row.speedup = naive.sample.nanosecondsPerOperation / arena.nanosecondsPerOperation
+            let common = min(arena.digests.count, naive.sample.digests.count)
+            row.agree = common > 0 && arena.digests.prefix(common) == naive.sample.digests.prefix(common)
+                && arenaFirst == naive.firstAnswer
+        case .stoppedByBudget:
+            row.status = .lowerBound
+            row.naiveNsPerOp = naive.sample.nanosecondsPerOperation
+            row.speedup = naive.sample.nanosecondsPerOperation / arena.nanosecondsPerOperation
+            if let stopped = work.naiveBuildStopped {
+                // The build row: the naive build ran out of its budget; there is no tree to compare.
+                row.note = "the naive build was stopped by its budget after \(grouped(stopped.built)) of \(grouped(work.count)) nodes: its time per node is a lower bound, and its tree was not compared"
+            } else {
+                // No digests: the arena's whole first answer is checked against a linear-time walk.
+                row.agree = arenaFirst != nil && arenaFirst == naive.firstAnswer
+                row.note = "the naive core did not finish one query within its budget: its time is a lower bound; the arena's answer was checked against a linear-time walk of the naive tree"
+            }
+        case .failed(let reason):
+            row.status = .naiveFailed
+            row.note = reason
+        case .notBuilt:
+            row.status = .naiveNotBuilt
+            row.note = "the naive tree was not built within its budget (--naive-budget): nothing to compare with"
+        }
+        return row
+    }
+
+    /// The naive side of `op`, measured once per run and shared by both layers; nothing when
+    /// the naive tree was not built.
+    private func naiveSide(_ op: BenchOperation, _ cache: inout NaiveCache, _ measure: () -> NaiveMeasurement) -> NaiveMeasurement {
+        if work.naiveBuildStopped != nil { return .notBuilt }
+        if let cached = cache[op] { return cached }
+        let naive = measure()
+        cache[op] = naive
+        return naive
     }
 
     // MARK: Queries
 
-    private func query(_ op: BenchOperation, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, Sample, Bool) {
+    private func query(_ op: BenchOperation, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
         let w = work
         let tags = w.tags
         let typeIndices = w.typeIndices
@@ -91,7 +155,7 @@ struct OperationRunner {
         case .convertPoint:
             (a, b) = (w.inputs.randomNodes(n, salt: 21), w.inputs.randomNodes(n, salt: 22))
             w.prepareGeometry(layer.rawValue)
-            w.prepareGeometry("naive")
+            if w.naiveBuildStopped == nil { w.prepareGeometry("naive") }
         default:
             a = w.inputs.randomNodes(n, salt: 5)
         }
@@ -160,24 +224,24 @@ struct OperationRunner {
             preconditionFailure("not a query operation")
         }
 
-        var naive: NaiveMeasurement
-        if let cached = cache[op] {
-            naive = cached
-        } else if op.isWholeTree {
+        let naive = naiveSide(op, &cache) {
+            guard op.isWholeTree else {
+                return NaiveWorker.measureInProcess(op, work: w, a: a, b: b, options: options, minimum: minimum)
+            }
             note("\(op.rawValue): naive core in a child process (budget \(options.naiveBudget) s); it copies a group on every append, as the original does, so large groups take long")
-            naive = NaiveWorker.run(op, work: w, options: options, budget: .seconds(options.naiveBudget))
-            if naive.timedOut {
+            var naive = NaiveWorker.run(op, work: w, options: options, budget: .seconds(options.naiveBudget))
+            switch naive.outcome {
+            case .stoppedByBudget:
                 note("\(op.rawValue): the naive core did not finish one query within \(options.naiveBudget) s; its time is a lower bound; the arena's answer is checked against a linear-time walk of the naive tree instead")
                 naive.firstAnswer = NaiveWorker.referenceAnswer(op, work: w)
+            case .failed(let reason):
+                note("error: \(op.rawValue): \(reason)")
+            case .measured, .notBuilt:
+                break
             }
-            cache[op] = naive
-        } else {
-            naive = NaiveWorker.measureInProcess(op, work: w, a: a, b: b, options: options, minimum: minimum)
-            cache[op] = naive
+            return naive
         }
-        let sameFirst = first.digest == nil || naive.firstAnswer == nil || first.digest == naive.firstAnswer
-        let checked = (first.digest == nil) == (naive.firstAnswer == nil)
-        return (arena, naive.sample, checked && sameFirst)
+        return (arena, first.digest, naive)
     }
 
     // MARK: Layout
@@ -186,7 +250,7 @@ struct OperationRunner {
     /// ``BenchLayout``), once, until the time is up or the pass ends; the digest of each
     /// alignment is the view's new frame origin. Changes the frames, so it runs after
     /// `convertPoint`; each implementation starts from the same seeded frames.
-    private func layout(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, Sample, Bool) {
+    private func layout(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
         let w = work
         let targets = BenchLayout.targets(count: w.count, seed: w.seed)
         w.prepareGeometry(layer.rawValue)
@@ -202,18 +266,15 @@ struct OperationRunner {
                 BenchLayout.alignFacade(views[i + 1], to: views[Int(targets[i + 1])])
             }
         }
-        let naiveSample: Sample
-        if let cached = cache[.layout] {
-            naiveSample = cached.sample
-        } else {
+        let naive = naiveSide(.layout, &cache) {
             w.prepareGeometry("naive")
             let naive = w.naive
-            naiveSample = measure(count: n, minimum: minimum, cycle: false) { i in
+            let sample = measure(count: n, minimum: minimum, cycle: false) { i in
                 BenchLayout.alignNaive(naive[i + 1], to: naive[Int(targets[i + 1])])
             }
-            cache[.layout] = NaiveMeasurement(sample: naiveSample, firstAnswer: nil, timedOut: false)
+            return NaiveMeasurement(sample: sample, firstAnswer: nil, outcome: .measured)
         }
-        return (arena, naiveSample, true)
+        return (arena, nil, naive)
     }
 
     // MARK: Interleaved mutation
@@ -221,7 +282,7 @@ struct OperationRunner {
     /// Alternates a move of a random subtree under a random node that is not in it (checked
     /// by the implementation itself) with one `isRelativeAncestor` query. Runs the sequence
     /// once, in order, until the time is up or it ends; mutates the trees, so it runs last.
-    private func interleaved(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, Sample, Bool) {
+    private func interleaved(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
         let w = work
         let x = w.inputs.randomNodes(n, salt: 11)
         let y = w.inputs.randomNodes(n, salt: 12)
@@ -251,12 +312,9 @@ struct OperationRunner {
                 return moved | (views[Int(qa[i])].isRelativeAncestor(of: views[Int(qb[i])]) ? 1 : 0)
             }
         }
-        let naiveSample: Sample
-        if let cached = cache[.interleavedMutation] {
-            naiveSample = cached.sample
-        } else {
+        let naive = naiveSide(.interleavedMutation, &cache) {
             let naive = w.naive
-            naiveSample = measure(count: n, minimum: minimum, cycle: false) { i in
+            let sample = measure(count: n, minimum: minimum, cycle: false) { i in
                 let (vx, vy) = (naive[Int(x[i])], naive[Int(y[i])])
                 var moved: UInt64 = 0
                 if vx !== vy && !vx.isRelativeAncestor(of: vy) {
@@ -265,8 +323,8 @@ struct OperationRunner {
                 }
                 return moved | (naive[Int(qa[i])].isRelativeAncestor(of: naive[Int(qb[i])]) ? 1 : 0)
             }
-            cache[.interleavedMutation] = NaiveMeasurement(sample: naiveSample, firstAnswer: nil, timedOut: false)
+            return NaiveMeasurement(sample: sample, firstAnswer: nil, outcome: .measured)
         }
-        return (arena, naiveSample, true)
+        return (arena, nil, naive)
     }
 }

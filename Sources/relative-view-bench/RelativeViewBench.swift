@@ -11,6 +11,10 @@ import RelativeViewImport
 struct RelativeViewBench: ParsableCommand {
     static let version = "0.1.0"
 
+    /// The exit status when an answer of the arena differed from the naive core's. Bad input
+    /// (a file, an option) and a failed measurement exit 1; a refused command line, 64.
+    static let exitDisagreement: Int32 = 2
+
     static let configuration = CommandConfiguration(
         commandName: "relative-view-bench",
         abstract: "Compare the RelativeView arena with the naive pointer-walking core, side by side.",
@@ -51,6 +55,7 @@ struct RelativeViewBench: ParsableCommand {
         let layers = options.layer.layers
         var progress = Progress(total: options.treeSizes.count * (3 + ops.count * layers.count))
         var rows: [ResultRow] = []
+        var skipped: [Report.Skipped] = []
         var lastTree: Report.Tree?
         var memory = Report.Memory(arenaBytesPerNode: 0, naiveBytesPerNode: 0)
         var facadeBytes: Double?
@@ -68,16 +73,25 @@ struct RelativeViewBench: ParsableCommand {
             for implementation in ["naive", "core", "facade"] {
                 progress.advance("\(grouped(spec.count)) nodes: building the \(implementation) tree")
                 if implementation == "facade" && !layers.contains(.facade) { continue }
-                work.build(implementation, minimum: minimum)
+                work.build(implementation, minimum: minimum, naiveBudget: .seconds(options.naiveBudget))
+                if implementation == "naive", let stopped = work.naiveBuildStopped {
+                    progress.note("the naive build was stopped by its budget (\(options.naiveBudget) s, --naive-budget) after \(grouped(stopped.built)) of \(grouped(spec.count)) nodes; the naive core is left out of this run")
+                }
             }
             let reporter = progress
             let runner = OperationRunner(work: work, options: options) { reporter.note($0) }
             var naiveCache = OperationRunner.NaiveCache()
             for op in ops {
+                if let reason = op.cannotRun(onNodes: spec.count) {
+                    progress.note("\(op.rawValue): skipped: \(reason)")
+                    skipped.append(Report.Skipped(op: op.rawValue, nodes: spec.count, reason: reason))
+                    for _ in layers { progress.advance("\(grouped(spec.count)) nodes: \(op.rawValue) skipped") }
+                    continue
+                }
                 for layer in layers {
                     progress.advance("\(grouped(spec.count)) nodes: \(op.rawValue) (\(layer.rawValue))")
                     let row = runner.run(op, layer: layer, naiveCache: &naiveCache)
-                    if !row.agree {
+                    if row.agree == false {
                         progress.note("error: \(op.rawValue) (\(layer.rawValue)): answers differ from the naive core")
                     }
                     rows.append(row)
@@ -89,15 +103,18 @@ struct RelativeViewBench: ParsableCommand {
         }
         progress.finish()
         guard let lastTree else { return }
-        var report = Report(allocator: allocatorName, tree: lastTree, results: rows, memory: memory)
+        var report = Report(allocator: allocatorName, tree: lastTree, results: rows, skipped: skipped, memory: memory)
         report.facadeBytesPerNode = facadeBytes
         switch options.format {
         case .table: print(report.table())
         case .json: print(try report.json())
         case .csv: print(report.csv())
         }
-        if rows.contains(where: { !$0.agree }) {
-            throw ExitCode(2)
+        if rows.contains(where: { $0.agree == false }) {
+            throw ExitCode(Self.exitDisagreement)
+        }
+        if rows.contains(where: { $0.status == .naiveFailed }) {
+            throw ExitCode.failure
         }
     }
 }

@@ -10,8 +10,29 @@ struct Report: Encodable {
     }
 
     struct Memory: Encodable {
-        var arenaBytesPerNode: Double
-        var naiveBytesPerNode: Double
+        /// `nil` (JSON `null`) when it could not be measured.
+        var arenaBytesPerNode: Double?
+        var naiveBytesPerNode: Double?
+
+        init(arenaBytesPerNode: Double, naiveBytesPerNode: Double) {
+            self.arenaBytesPerNode = arenaBytesPerNode.isFinite ? arenaBytesPerNode : nil
+            self.naiveBytesPerNode = naiveBytesPerNode.isFinite ? naiveBytesPerNode : nil
+        }
+
+        private enum CodingKeys: String, CodingKey { case arenaBytesPerNode, naiveBytesPerNode }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(arenaBytesPerNode, forKey: .arenaBytesPerNode)
+            try c.encode(naiveBytesPerNode, forKey: .naiveBytesPerNode)
+        }
+    }
+
+    /// An operation that could not run on a tree, and why (a one-node tree has no view to lay out).
+    struct Skipped: Encodable {
+        var op: String
+        var nodes: Int
+        var reason: String
     }
 
     var tool = "relative-view-bench"
@@ -19,12 +40,13 @@ struct Report: Encodable {
     var allocator: String
     var tree: Tree
     var results: [ResultRow]
+    var skipped: [Skipped]
     var memory: Memory
     /// Bytes per node of the facade (views, their store and the arena); shown in the table only.
     var facadeBytesPerNode: Double?
 
     private enum CodingKeys: String, CodingKey {
-        case tool, version, allocator, tree, results, memory
+        case tool, version, allocator, tree, results, skipped, memory
     }
 
     func json() throws -> String {
@@ -33,10 +55,19 @@ struct Report: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
+    /// One line per row and per skipped operation (`status` "skipped"); empty cells where a
+    /// figure is missing; `status` says whether `speedup` is measured or a lower bound.
     func csv() -> String {
-        var lines = ["op,layer,nodes,queries,arenaNsPerOp,naiveNsPerOp,speedup,agree"]
+        var lines = ["op,layer,nodes,queries,arenaNsPerOp,naiveNsPerOp,speedup,status,agree,note"]
         for r in results {
-            lines.append("\(r.op),\(r.layer),\(r.nodes),\(r.queries),\(fixed(r.arenaNsPerOp, 2)),\(fixed(r.naiveNsPerOp, 2)),\(fixed(r.speedup, 2)),\(r.agree)")
+            let cells = [
+                r.op, r.layer, "\(r.nodes)", "\(r.queries)", fixed(r.arenaNsPerOp, 2), r.naiveNsPerOp.map { fixed($0, 2) } ?? "",
+                r.speedup.map { fixed($0, 2) } ?? "", r.status.rawValue, r.agree.map(String.init) ?? "", csvField(r.note ?? ""),
+            ]
+            lines.append(cells.joined(separator: ","))
+        }
+        for s in skipped {
+            lines.append([s.op, "", "\(s.nodes)", "", "", "", "", "skipped", "", csvField(s.reason)].joined(separator: ","))
         }
         return lines.joined(separator: "\n")
     }
@@ -44,7 +75,20 @@ struct Report: Encodable {
     func table() -> String {
         let header = ["op", "layer", "nodes", "queries", "arena ns/op", "naive ns/op", "speed-up", "agree"]
         let rows = results.map { r in
-            [r.op, r.layer, grouped(r.nodes), grouped(r.queries), fixed(r.arenaNsPerOp, 1), (r.naiveTimedOut ? ">" : "") + fixed(r.naiveNsPerOp, 1), (r.naiveTimedOut ? ">" : "") + fixed(r.speedup, 1) + "x", r.agree ? "yes" : "NO"]
+            let bound = r.status == .lowerBound ? ">" : ""
+            let naive: String
+            let speedup: String
+            switch r.status {
+            case .measured, .lowerBound:
+                naive = bound + fixed(r.naiveNsPerOp ?? .nan, 1)
+                speedup = bound + fixed(r.speedup ?? .nan, 1) + "x"
+            case .naiveFailed:
+                (naive, speedup) = ("failed", "-")
+            case .naiveNotBuilt:
+                (naive, speedup) = ("not built", "-")
+            }
+            let agree = r.agree.map { $0 ? "yes" : "NO" } ?? "unchecked"
+            return [r.op, r.layer, grouped(r.nodes), grouped(r.queries), fixed(r.arenaNsPerOp, 1), naive, speedup, agree]
         }
         let widths = header.indices.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -60,13 +104,37 @@ struct Report: Encodable {
         ]
         out += rows.map(line)
         out.append("")
-        if results.contains(where: \.naiveTimedOut) {
-            out.append(">: the naive core did not finish one query within its budget (--naive-budget); its time is a lower bound, and the arena's answer was checked against a linear-time walk of the naive tree.")
+        if results.contains(where: { $0.status == .lowerBound }) {
+            out.append(">: a lower bound: the naive core was stopped by its time budget (--naive-budget). Where agree says yes, the arena's whole answer was checked against a linear-time walk of the naive tree.")
         }
-        var memoryLine = "memory per node: arena core \(fixed(memory.arenaBytesPerNode, 1)) B, naive core \(fixed(memory.naiveBytesPerNode, 1)) B"
-        if let facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(fixed(facadeBytesPerNode, 1)) B" }
+        // Each distinct reason once, with the operations it applies to: why a row has no naive
+        // figure, or was not compared.
+        var opsByNote: [(note: String, ops: [String])] = []
+        for r in results where r.status == .naiveFailed || r.status == .naiveNotBuilt || (r.status == .lowerBound && r.agree == nil) {
+            guard let note = r.note else { continue }
+            if let k = opsByNote.firstIndex(where: { $0.note == note }) {
+                if !opsByNote[k].ops.contains(r.op) { opsByNote[k].ops.append(r.op) }
+            } else {
+                opsByNote.append((note, [r.op]))
+            }
+        }
+        for (note, ops) in opsByNote { out.append("\(ops.joined(separator: ", ")): \(note)") }
+        for s in skipped { out.append("\(s.op): skipped: \(s.reason)") }
+        var memoryLine = "memory per node: arena core \(bytes(memory.arenaBytesPerNode)), naive core \(bytes(memory.naiveBytesPerNode))"
+        if let facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(bytes(facadeBytesPerNode))" }
         out.append(memoryLine)
         return out.joined(separator: "\n")
+    }
+
+    private func bytes(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "not measured" }
+        return "\(fixed(value, 1)) B"
+    }
+
+    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+    private func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 
@@ -82,4 +150,9 @@ func grouped(_ n: Int) -> String {
         out.append(ch)
     }
     return (n < 0 ? "-" : "") + out
+}
+
+/// Bytes as GiB with one decimal, for messages.
+func gibibytes(_ bytes: Double) -> String {
+    "\(fixed(bytes / Double(1 << 30), 1)) GiB"
 }

@@ -22,6 +22,7 @@ func blackHole<T>(_ value: T) {
 /// stopping early when the time is up.
 @inline(__always)
 func measure(count: Int, minimum: Duration, cycle: Bool = true, _ body: (Int) -> UInt64) -> Sample {
+    precondition(count > 0, "measure needs at least one query, got \(count)")
     let clock = ContinuousClock()
     var digests: [UInt64] = []
     digests.reserveCapacity(min(count, 1 << 20))

@@ -25,6 +25,9 @@ final class Workload {
     /// Build time and bytes per node of each implementation.
     var buildSamples: [String: Sample] = [:]
     var bytesPerNode: [String: Double] = [:]
+    /// Set when the naive build ran out of its budget: the nodes it had built. Its tree is
+    /// then dropped, and nothing is asked of the naive core.
+    var naiveBuildStopped: (built: Int, elapsed: Duration)?
 
     init(source: TreeSource, seed: UInt64) {
         spec = source.spec
@@ -42,13 +45,26 @@ final class Workload {
     /// bytes per node (allocator statistics around the build), then timed, repeating until
     /// `minimum` has passed. A first build that alone took `minimum` or more is the timing
     /// (a slow build, such as the naive core's O(n²) chain, is not run twice). The last
-    /// build is kept for the queries.
-    func build(_ implementation: String, minimum: Duration) {
+    /// build is kept for the queries. The naive build stops when `naiveBudget` runs out
+    /// (see ``naiveBuildStopped``): its time per node is then a lower bound.
+    func build(_ implementation: String, minimum: Duration, naiveBudget: Duration) {
         release(implementation)
         let clock = ContinuousClock()
         let before = MemoryProbe.allocatedBytes()
         let start = clock.now
-        buildOnce(implementation)
+        if implementation == "naive" {
+            let deadline = start + naiveBudget
+            if !spec.buildNaive(into: &naive, continueWhile: { clock.now < deadline }) {
+                let elapsed = clock.now - start
+                naiveBuildStopped = (naive.count, elapsed)
+                release(implementation)
+                bytesPerNode[implementation] = .nan
+                buildSamples[implementation] = Sample(nanosecondsPerOperation: nanoseconds(elapsed) / Double(count), operations: 0, digests: [])
+                return
+            }
+        } else {
+            buildOnce(implementation)
+        }
         let first = clock.now - start
         let after = MemoryProbe.allocatedBytes()
         // A reading that is not positive means the probe was disturbed; report it as unknown.

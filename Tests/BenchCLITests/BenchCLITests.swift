@@ -67,7 +67,14 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     }
 
     @Test(arguments: [
-        (["--nodes", "1"], "too small"),
+        (["--nodes", "0"], "--nodes: a tree needs at least 1 node, got 0"),
+        (["--sizes", "10,-5"], "--sizes: a tree needs at least 1 node, got -5"),
+        (["--nodes", "3000000000"], "--nodes: at most 2,147,483,647 nodes (node ids are 32-bit)"),
+        (["--nodes", "2000000000"], "more than this machine's"),
+        (["--queries", "0"], "--queries must be at least 1"),
+        (["--queries", "999999999999999"], "--queries: 999,999,999,999,999 queries need about"),
+        (["--min-time", "0"], "--min-time must be 1 to 86,400,000 ms"),
+        (["--naive-budget", "100000"], "--naive-budget must be 1 to 86,400 seconds"),
         (["--types", "Frame"], "unknown type 'Frame'"),
         (["--ops", "sort"], "unknown operation 'sort'"),
         (["--tags", "7,x"], "'x' in '7,x' is not an integer"),
@@ -86,7 +93,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         let run = try BenchRun(["--input", path, "--format", "json", "--min-time", "1", "--queries", "50"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(Set(report.keys) == ["tool", "version", "allocator", "tree", "results", "memory"])
+        #expect(Set(report.keys) == ["tool", "version", "allocator", "tree", "results", "skipped", "memory"])
         let tree = try #require(report["tree"] as? [String: Any])
         #expect(tree["source"] as? String == path)
         #expect(tree["nodes"] as? Int == 901)
@@ -98,16 +105,162 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
     }
 
-    @Test func aNaiveGroupingStoppedByItsBudgetIsALowerBoundAndTheAnswerIsStillChecked() throws {
+    @Test(arguments: ["table", "json", "csv"])
+    func aNaiveGroupingStoppedByItsBudgetIsALowerBoundInEveryFormatAndTheAnswerIsStillChecked(format: String) throws {
         // 200,000 nodes in five groups of ~20,000: the naive core's copying takes far longer than 1 s.
         let run = try BenchRun([
             "--nodes", "200000", "--ops", "groupDescendantsByTypes", "--layer", "core", "--types", "View,Control,Button,Label,ImageView",
-            "--naive-budget", "1", "--min-time", "1", "--queries", "1",
+            "--naive-budget", "1", "--min-time", "1", "--queries", "1", "--format", format,
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        let row = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("groupDescendantsByTypes") })
-        #expect(row.contains(" >"), "\(row)")
-        #expect(row.hasSuffix("yes"), "\(row)")
         #expect(run.stderr.contains("checked against a linear-time walk of the naive tree"))
+        switch format {
+        case "table":
+            let row = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("groupDescendantsByTypes") })
+            #expect(row.contains(" >"), "\(row)")
+            #expect(row.hasSuffix("yes"), "\(row)")
+            #expect(run.stdout.contains(">: a lower bound"))
+        case "json":
+            let row = try #require(try jsonRows(run.stdout).first)
+            #expect(row["status"] as? String == "lowerBound")
+            #expect(row["agree"] as? Bool == true)
+            #expect((row["speedup"] as? Double ?? 0) > 0)
+        default:
+            let rows = csvRows(run.stdout)
+            #expect(rows.first?["status"] == "lowerBound", "\(run.stdout)")
+            #expect(rows.first?["agree"] == "true")
+        }
     }
+
+    @Test(arguments: [("one.json", "{}"), ("one.xml", "<a/>"), ("one.html", "<html></html>")])
+    func aOneNodeDocumentIsMeasuredAndLayoutSaysWhyItWasSkipped(name: String, contents: String) throws {
+        let path = try temporaryFile(name, contents)
+        try expectOneNodeRun(path)
+    }
+
+    @Test func anEmptyDirectoryIsAOneNodeTree() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-bench-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try expectOneNodeRun(dir)
+    }
+
+    @Test func aGeneratedOneNodeTreeIsMeasuredInEveryFormat() throws {
+        let csv = try BenchRun(["--nodes", "1", "--ops", "isRelativeAncestor,layout", "--min-time", "1", "--queries", "5", "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csvRows(csv.stdout)
+        #expect(rows.filter { $0["op"] == "isRelativeAncestor" }.map { $0["status"] } == ["measured", "measured"])
+        #expect(rows.contains { $0["op"] == "layout" && $0["status"] == "skipped" && $0["note"]?.contains("only its root") == true }, "\(csv.stdout)")
+        let table = try BenchRun(["--nodes", "1", "--ops", "layout", "--min-time", "1"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("layout: skipped: it aligns every view but the root"), "\(table.stdout)")
+    }
+
+    private func expectOneNodeRun(_ path: String) throws {
+        let run = try BenchRun(["--input", path, "--format", "json", "--min-time", "1", "--queries", "5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let tree = try #require(report["tree"] as? [String: Any])
+        #expect(tree["nodes"] as? Int == 1)
+        let results = try jsonRows(run.stdout)
+        // Every operation but layout, on both layers, measured and agreeing with the naive core.
+        #expect(results.count == 24)
+        #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["status"] as? String == "measured" })
+        let skipped = try #require(report["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 1)
+        #expect(skipped.first?["op"] as? String == "layout")
+        #expect((skipped.first?["reason"] as? String)?.contains("only its root") == true)
+    }
+
+    @Test func aNegativeTagReachesTheNaiveCoreAndIsMeasured() throws {
+        // UIKit tags may be negative; the naive child must get them as values, not options.
+        let run = try BenchRun(["--nodes", "1000", "--tags=-3,4", "--ops", "groupDescendantsByTags", "--min-time", "1", "--queries", "3", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try jsonRows(run.stdout)
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0["status"] as? String == "measured" && $0["agree"] as? Bool == true && $0["speedup"] is Double })
+    }
+
+    @Test(arguments: [
+        ("echo 'simulated failure: disk on fire' >&2\nexit 3", "the naive worker exited with status 3: simulated failure: disk on fire"),
+        ("kill -SEGV $$", "the naive worker was killed by signal 11"),
+        ("echo nonsense", "the naive worker printed no answer"),
+    ])
+    func aFailedNaiveWorkerIsAnErrorWithItsCauseNeverABound(script: String, cause: String) throws {
+        let worker = try temporaryFile("worker.sh", "#!/bin/sh\n\(script)\n")
+        #expect(chmod(worker, 0o755) == 0)
+        let common = ["--nodes", "1000", "--ops", "groupDescendantsByTags,isRelativeAncestor", "--min-time", "1", "--queries", "3", "--naive-worker-executable", worker]
+        let json = try BenchRun(common + ["--format", "json"])
+        #expect(json.status == 1)
+        #expect(json.stderr.contains("error: groupDescendantsByTags: \(cause)"), "\(json.stderr)")
+        let rows = try jsonRows(json.stdout)
+        let failed = rows.filter { $0["op"] as? String == "groupDescendantsByTags" }
+        #expect(failed.count == 2)
+        #expect(failed.allSatisfy { $0["status"] as? String == "naiveFailed" && $0["speedup"] is NSNull && $0["agree"] is NSNull })
+        #expect(failed.allSatisfy { ($0["note"] as? String)?.contains(cause) == true })
+        // The other operation is still measured and reported.
+        #expect(rows.filter { $0["op"] as? String == "isRelativeAncestor" }.allSatisfy { $0["status"] as? String == "measured" && $0["agree"] as? Bool == true })
+        let table = try BenchRun(common)
+        #expect(table.status == 1)
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("groupDescendantsByTags") })
+        #expect(row.contains("failed") && !row.contains(">"), "\(row)")
+        #expect(table.stdout.contains("groupDescendantsByTags: \(cause)"), "\(table.stdout)")
+        let csv = try BenchRun(common + ["--format", "csv"])
+        #expect(csv.status == 1)
+        #expect(csvRows(csv.stdout).filter { $0["op"] == "groupDescendantsByTags" }.allSatisfy { $0["status"] == "naiveFailed" && $0["speedup"] == "" })
+    }
+
+    @Test func theNaiveBuildRunsUnderTheBudgetAndTheRowsThatNeedItSaySo() throws {
+        // Building a 200,000-node chain in the naive core walks every superview chain: O(n²), minutes.
+        let run = try BenchRun([
+            "--shape", "chain", "--nodes", "200000", "--ops", "build,isRelativeAncestor", "--naive-budget", "1",
+            "--min-time", "1", "--queries", "10", "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("the naive build was stopped by its budget (1 s, --naive-budget)"), "\(run.stderr)")
+        let rows = try jsonRows(run.stdout)
+        let build = rows.filter { $0["op"] as? String == "build" }
+        #expect(build.count == 2)
+        #expect(build.allSatisfy { $0["status"] as? String == "lowerBound" && $0["agree"] is NSNull && ($0["naiveNsPerOp"] as? Double ?? 0) >= 1e9 / 200_000 })
+        let queries = rows.filter { $0["op"] as? String == "isRelativeAncestor" }
+        #expect(queries.count == 2)
+        #expect(queries.allSatisfy { $0["status"] as? String == "naiveNotBuilt" && $0["naiveNsPerOp"] is NSNull && ($0["arenaNsPerOp"] as? Double ?? 0) > 0 })
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let memory = try #require(report["memory"] as? [String: Any])
+        #expect(memory["naiveBytesPerNode"] is NSNull)
+    }
+}
+
+/// The `results` rows of a JSON report.
+func jsonRows(_ text: String) throws -> [[String: Any]] {
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    return try #require(report["results"] as? [[String: Any]])
+}
+
+/// The rows of a CSV report keyed by its header; quoted fields (RFC 4180) are unquoted.
+func csvRows(_ text: String) -> [[String: String]] {
+    func fields(_ line: Substring) -> [String] {
+        var out: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = line.makeIterator()
+        while let c = chars.next() {
+            switch (c, quoted) {
+            case ("\"", true):
+                // A doubled quote inside a quoted field is one quote; a single one ends it.
+                if let next = chars.next() {
+                    if next == "\"" { field.append("\"") } else { quoted = false; if next == "," { out.append(field); field = "" } else { field.append(next) } }
+                } else {
+                    quoted = false
+                }
+            case ("\"", false) where field.isEmpty: quoted = true
+            case (",", false): out.append(field); field = ""
+            default: field.append(c)
+            }
+        }
+        out.append(field)
+        return out
+    }
+    let lines = text.split(separator: "\n")
+    guard let header = lines.first.map(fields) else { return [] }
+    return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, fields($0))) }
 }
