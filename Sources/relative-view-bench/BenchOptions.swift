@@ -44,7 +44,7 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Minimum measuring time per operation and implementation, in milliseconds.")
     var minTime: Int = 100
 
-    @Option(help: "Seconds the naive core may take on one whole-tree grouping (tree building included) before it is stopped and reported as a lower bound.")
+    @Option(help: "Seconds the naive core may take to build its tree, and on one whole-tree grouping (tree building included), before it is stopped: its time is then reported as a lower bound (status lowerBound); a tree it could not build leaves it out of the run (status naiveNotBuilt).")
     var naiveBudget: Int = 120
 
     /// Internal: run one whole-tree grouping on the naive core and print its figures (used by the CLI itself).
