@@ -133,6 +133,47 @@ final class DescriptionBadge: Label {}
         #expect(lines.allSatisfy { $0.utf8.count <= 5 * 64 + 40 })
     }
 
+    /// The example of the README's "Looking at a hierarchy", with its output.
+    @Test func readmeExample() {
+        let window = View(frame: CGRect(x: 0, y: 0, width: 320, height: 480))
+        let cell = TableViewCell(frame: CGRect(x: 0, y: 64, width: 320, height: 44))
+        cell.tag = 1
+        let title = Label(frame: CGRect(x: 16, y: 12, width: 200, height: 20.5))
+        title.tag = 3
+        window.addSubview(cell)
+        cell.addSubview(title)
+        window.addSubview(Button())
+
+        var output = ""
+        print(window.recursiveDescription(), to: &output)
+        debugPrint(title, to: &output)
+        print(window.recursiveDescription(maxLines: 2), to: &output)
+
+        let types = TypeRegistry.shared
+        var tree = ViewTree()
+        let root = tree.makeNode(type: types.typeID(for: View.self))
+        let c = tree.appendChild(tag: 1, type: types.typeID(for: TableViewCell.self), to: root)
+        let l = tree.appendChild(tag: 3, type: types.typeID(for: Label.self), to: c)
+        // The arena example's queries, whose link walks pay for an index.
+        _ = tree.isAncestor(root, of: l)
+        _ = tree.groupDescendants(of: root, byTags: [1, 3])
+        _ = tree.lowestCommonAncestor(l, c)
+        _ = Array(tree.descendants(of: root))
+        print(tree, to: &output)
+        #expect(output == """
+            <View: frame = (0 0; 320 480); tag = 0; node = #0.0>
+               | <TableViewCell: frame = (0 64; 320 44); tag = 1; node = #1.0>
+               |    | <Label: frame = (16 12; 200 20.5); tag = 3; node = #2.0>
+               | <Button: frame = (0 0; 0 0); tag = 0; node = #3.0>
+            <Label: frame = (16 12; 200 20.5); tag = 3; node = #2.0; 0 subviews; superview = TableViewCell>
+            <View: frame = (0 0; 320 480); tag = 0; node = #0.0>
+               | <TableViewCell: frame = (0 64; 320 44); tag = 1; node = #1.0>
+            … 2 more nodes
+            ViewTree(3 nodes in 1 root, 3 slots (0 free), index fresh, geometry: none)
+
+            """)
+    }
+
     // MARK: Misuse
 
     @Test func maxLinesBelowOneTrapsForALoneView() async throws {
