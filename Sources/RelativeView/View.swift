@@ -11,7 +11,7 @@ import RelativeViewCore
 /// Ownership is UIKit's: a superview keeps its subviews alive; a view that nothing
 /// references is freed together with the subviews that nothing else references.
 /// Views are not `Sendable`, like UIKit's, which are bound to the main actor.
-open class View: Hashable, CustomStringConvertible {
+open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The store of this view's tree, or `nil` while the view has neither superview nor subviews.
     @usableFromInline @exclusivity(unchecked) final var _store: ViewStore?
     /// This view's node in `_store`; meaningless while `_store` is `nil`.
@@ -254,4 +254,13 @@ open class View: Hashable, CustomStringConvertible {
     ///
     /// - Complexity: O(1)
     open var description: String { "<\(Swift.type(of: self)) tag=\(tag)>" }
+
+    /// The class name, frame, tag, node, subview count and superview's class, in the spirit
+    /// of UIKit's, e.g. `<Label: frame = (0 0; 100 20); tag = 3; node = #12.0; 2 subviews; superview = View>`.
+    ///
+    /// A view with neither superview nor subviews has no node yet: `node = none`, and
+    /// `superview = none` for any view without one. See ``recursiveDescription(maxLines:)``
+    /// for the whole subtree.
+    /// - Complexity: O(number of subviews)
+    open var debugDescription: String { _debugDescription }
 }

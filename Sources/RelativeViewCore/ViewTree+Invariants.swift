@@ -26,6 +26,8 @@ extension ViewTree {
             x = s.nextSibling[Int(x)]
         }
         precondition(free + s.liveCount == slots, "live count \(s.liveCount) + free \(free) != slots \(slots)")
+        let roots = (0 ..< slots).reduce(0) { $0 + (s.parent[$1] == _TreeStorage.none ? 1 : 0) }
+        precondition(roots == s.rootCount, "root count \(s.rootCount) != \(roots) roots")
         for i in 0 ..< Int32(slots) where s.parent[Int(i)] != _TreeStorage.free {
             let n = Int(i)
             let p = s.parent[n]

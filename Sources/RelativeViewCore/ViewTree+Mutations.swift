@@ -33,6 +33,7 @@ extension ViewTree {
         }
         if narrow == _TreeStorage.wideTagSentinel { s.wideTags[i] = tag }
         s.liveCount += 1
+        s.rootCount += 1
         return s.nodeID(i)
     }
 
@@ -198,6 +199,7 @@ extension ViewTree {
         let s = _storage
         let first = s.firstChild[Int(p)]
         s.parent[Int(x)] = p
+        s.rootCount -= 1
         s.nextSibling[Int(x)] = before
         if first == _TreeStorage.none {
             s.firstChild[Int(p)] = x
@@ -238,12 +240,14 @@ extension ViewTree {
         s.parent[Int(x)] = _TreeStorage.none
         s.nextSibling[Int(x)] = _TreeStorage.none
         s.previousSibling[Int(x)] = _TreeStorage.none
+        s.rootCount += 1
     }
 
     /// Puts the slot of an unlinked node on the free list and bumps its generation.
     func _free(_ x: Int32) {
         let s = _storage
         let n = Int(x)
+        if s.parent[n] == _TreeStorage.none { s.rootCount -= 1 }
         s.parent[n] = _TreeStorage.free
         s.firstChild[n] = _TreeStorage.none
         s.previousSibling[n] = _TreeStorage.none

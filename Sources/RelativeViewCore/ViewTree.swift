@@ -45,6 +45,11 @@ public struct ViewTree: Sendable {
     /// - Complexity: O(1)
     @inlinable public var isEmpty: Bool { _storage.liveCount == 0 }
 
+    /// The number of roots: live nodes with no parent (a tree of the forest each).
+    ///
+    /// - Complexity: O(1)
+    @inlinable public var rootCount: Int { _storage.rootCount }
+
     /// The number of slots in the arena, live or free; ids index below it.
     ///
     /// - Complexity: O(1)

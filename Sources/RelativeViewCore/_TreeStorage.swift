@@ -40,6 +40,9 @@ final class _TreeStorage: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var frameSize: [SIMD2<Double>]
     @usableFromInline @exclusivity(unchecked) var boundsOrigin: [SIMD2<Double>]
     @usableFromInline @exclusivity(unchecked) var liveCount: Int
+    /// The number of live nodes with no parent, kept by the mutations so that a tree can
+    /// say how many roots it has without scanning the arena.
+    @usableFromInline @exclusivity(unchecked) var rootCount: Int
 
     @usableFromInline let indexSlot: Atomic<Unmanaged<EulerIndex>?>
     /// Link-walking work done by queries since the index was last built (the ski-rental debt).
@@ -59,6 +62,7 @@ final class _TreeStorage: @unchecked Sendable {
         frameSize = []
         boundsOrigin = []
         liveCount = 0
+        rootCount = 0
         indexSlot = Atomic(nil)
         debt = Atomic(0)
         reserveCapacity(minimumCapacity)
@@ -79,6 +83,7 @@ final class _TreeStorage: @unchecked Sendable {
         frameSize = other.frameSize
         boundsOrigin = other.boundsOrigin
         liveCount = other.liveCount
+        rootCount = other.rootCount
         let index = other.indexSlot.load(ordering: .acquiring)
         _ = index?.retain()
         indexSlot = Atomic(index)
