@@ -13,6 +13,7 @@ enum BenchOperation: String, CaseIterable, Sendable {
     case convertPoint
     case layout
     case interleavedMutation
+    case churn
 
     /// Why the operation cannot run on a tree of `nodes` nodes, or `nil` if it can.
     func cannotRun(onNodes nodes: Int) -> String? {

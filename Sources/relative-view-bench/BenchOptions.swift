@@ -14,7 +14,7 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Seed of the tree and of the queries.")
     var seed: UInt64 = 1
 
-    @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries and conversions, every view but the root for layout, 100,000 mutations for interleavedMutation, 100 for whole-tree groupings).")
+    @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries and conversions, every view but the root for layout, 100,000 mutations for interleavedMutation, 100,000 steps for churn, 100 for whole-tree groupings).")
     var queries: Int?
 
     @Option(help: "Comma-separated tags to group by (default: 7,13; with --input, the two most frequent nonzero tags).", transform: BenchOptions.parseInts)
@@ -79,7 +79,7 @@ struct BenchOptions: ParsableArguments {
     func queryCount(for op: BenchOperation) -> Int {
         if let queries { return queries }
         if op.isWholeTree { return 100 }
-        if op == .interleavedMutation { return 100_000 }
+        if op == .interleavedMutation || op == .churn { return 100_000 }
         return 1_000_000
     }
 

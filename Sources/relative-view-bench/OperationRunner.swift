@@ -34,9 +34,17 @@ struct ResultRow: Encodable {
     var agree: Bool?
     /// Why a figure is missing, bounded or unchecked.
     var note: String?
+    /// Per-step latencies of `churn` (`nil` for the other operations).
+    var latency: Latency?
+
+    /// The `churn` latencies of the arena layer and of the naive core (if it ran).
+    struct Latency: Encodable {
+        var arena: ChurnLatency
+        var naive: ChurnLatency?
+    }
 
     private enum CodingKeys: String, CodingKey {
-        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, status, agree, note
+        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, status, agree, note, latency
     }
 
     /// Every key is written, `null` included, so that every row has the same shape.
@@ -52,6 +60,7 @@ struct ResultRow: Encodable {
         try c.encode(status, forKey: .status)
         try c.encode(agree, forKey: .agree)
         try c.encode(note, forKey: .note)
+        try c.encode(latency, forKey: .latency)
     }
 }
 
@@ -88,12 +97,15 @@ struct OperationRunner {
             (arena, arenaFirst, naive) = interleaved(n, layer, &naiveCache)
         case .layout:
             (arena, arenaFirst, naive) = layout(n, layer, &naiveCache)
+        case .churn:
+            (arena, arenaFirst, naive) = churn(layer, &naiveCache)
         default:
             (arena, arenaFirst, naive) = query(op, n, layer, &naiveCache)
         }
         var row = ResultRow(
             op: op.rawValue, layer: layer.rawValue, nodes: work.count, queries: op == .build ? work.count : n,
             arenaNsPerOp: arena.nanosecondsPerOperation, status: .measured)
+        if let latency = arena.latency { row.latency = ResultRow.Latency(arena: latency, naive: naive.sample.latency) }
         switch naive.outcome {
         case .measured:
             row.naiveNsPerOp = naive.sample.nanosecondsPerOperation
@@ -125,7 +137,7 @@ struct OperationRunner {
 
     /// The naive side of `op`, measured once per run and shared by both layers; nothing when
     /// the naive tree was not built.
-    private func naiveSide(_ op: BenchOperation, _ cache: inout NaiveCache, _ measure: () -> NaiveMeasurement) -> NaiveMeasurement {
+    func naiveSide(_ op: BenchOperation, _ cache: inout NaiveCache, _ measure: () -> NaiveMeasurement) -> NaiveMeasurement {
         if work.naiveBuildStopped != nil { return .notBuilt }
         if let cached = cache[op] { return cached }
         let naive = measure()
@@ -220,7 +232,7 @@ struct OperationRunner {
                     let q = va[i].convert(CGPoint(x: p.x, y: p.y), to: vb[i])
                     return Answers.point(Double(q.x), Double(q.y))
                 }
-        case .build, .interleavedMutation, .layout:
+        case .build, .interleavedMutation, .layout, .churn:
             preconditionFailure("not a query operation")
         }
 
@@ -289,6 +301,7 @@ struct OperationRunner {
         let qa = w.inputs.randomNodes(n, salt: 13)
         let qb = w.inputs.randomNodes(n, salt: 14)
         let arena: Sample
+        w.restructured.insert(layer.rawValue)
         if layer == .core {
             let ids = w.ids
             arena = measure(count: n, minimum: minimum, cycle: false) { i in
@@ -313,6 +326,7 @@ struct OperationRunner {
             }
         }
         let naive = naiveSide(.interleavedMutation, &cache) {
+            w.restructured.insert("naive")
             let naive = w.naive
             let sample = measure(count: n, minimum: minimum, cycle: false) { i in
                 let (vx, vy) = (naive[Int(x[i])], naive[Int(y[i])])

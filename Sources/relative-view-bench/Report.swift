@@ -58,16 +58,22 @@ struct Report: Encodable {
     /// One line per row and per skipped operation (`status` "skipped"); empty cells where a
     /// figure is missing; `status` says whether `speedup` is measured or a lower bound.
     func csv() -> String {
-        var lines = ["op,layer,nodes,queries,arenaNsPerOp,naiveNsPerOp,speedup,status,agree,note"]
+        let latencyColumns = ["QueryP50", "QueryP99", "QueryP999", "QueryMax", "StepMax"]
+        var lines = [(["op", "layer", "nodes", "queries", "arenaNsPerOp", "naiveNsPerOp", "speedup", "status", "agree", "note"]
+            + latencyColumns.map { "arena\($0)" } + latencyColumns.map { "naive\($0)" }).joined(separator: ",")]
+        func latencyCells(_ l: ChurnLatency?) -> [String] {
+            guard let l else { return Array(repeating: "", count: latencyColumns.count) }
+            return [l.queryP50, l.queryP99, l.queryP999, l.queryMax, l.stepMax].map { fixed($0, 0) }
+        }
         for r in results {
             let cells = [
                 r.op, r.layer, "\(r.nodes)", "\(r.queries)", fixed(r.arenaNsPerOp, 2), r.naiveNsPerOp.map { fixed($0, 2) } ?? "",
                 r.speedup.map { fixed($0, 2) } ?? "", r.status.rawValue, r.agree.map(String.init) ?? "", csvField(r.note ?? ""),
-            ]
+            ] + latencyCells(r.latency?.arena) + latencyCells(r.latency?.naive)
             lines.append(cells.joined(separator: ","))
         }
         for s in skipped {
-            lines.append([s.op, "", "\(s.nodes)", "", "", "", "", "skipped", "", csvField(s.reason)].joined(separator: ","))
+            lines.append(([s.op, "", "\(s.nodes)", "", "", "", "", "skipped", "", csvField(s.reason)] + latencyCells(nil) + latencyCells(nil)).joined(separator: ","))
         }
         return lines.joined(separator: "\n")
     }
@@ -120,10 +126,34 @@ struct Report: Encodable {
         }
         for (note, ops) in opsByNote { out.append("\(ops.joined(separator: ", ")): \(note)") }
         for s in skipped { out.append("\(s.op): skipped: \(s.reason)") }
+        out += churnLatencyTable()
         var memoryLine = "memory per node: arena core \(bytes(memory.arenaBytesPerNode)), naive core \(bytes(memory.naiveBytesPerNode))"
         if let facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(bytes(facadeBytesPerNode))" }
         out.append(memoryLine)
         return out.joined(separator: "\n")
+    }
+
+    /// The per-step latencies of `churn`: one line per layer and one for the naive core,
+    /// and the query p50 against the same run's `isRelativeAncestor` on a tree at rest.
+    private func churnLatencyTable() -> [String] {
+        let churn = results.filter { $0.latency != nil }
+        guard let first = churn.first?.latency else { return [] }
+        let header = ["churn latency (ns)", "query p50", "p99", "p99.9", "max", "step max"]
+        var rows = churn.compactMap { r in r.latency.map { (r.layer, $0.arena) } }
+        if let naive = first.naive { rows.append(("naive", naive)) }
+        let cells = rows.map { name, l in [name] + [l.queryP50, l.queryP99, l.queryP999, l.queryMax, l.stepMax].map { grouped(Int($0.isFinite ? $0 : -1)) } }
+        let widths = header.indices.map { c in ([header[c]] + cells.map { $0[c] }).map(\.count).max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { c, cell in
+                c == 0 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[c] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        var out = [line(header)] + cells.map(line)
+        for r in churn {
+            guard let l = r.latency, let rest = results.first(where: { $0.op == "isRelativeAncestor" && $0.layer == r.layer }) else { continue }
+            out.append("churn (\(r.layer)): query p50 is \(fixed(l.arena.queryP50 / rest.arenaNsPerOp, 1))x this run's isRelativeAncestor on the tree at rest (\(fixed(rest.arenaNsPerOp, 1)) ns)")
+        }
+        return out
     }
 
     private func bytes(_ value: Double?) -> String {

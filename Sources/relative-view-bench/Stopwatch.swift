@@ -6,6 +6,8 @@ struct Sample {
     var operations: Int
     /// The digest of each distinct query's answer, for the queries that ran (at most `count`).
     var digests: [UInt64]
+    /// Per-step latencies (the `churn` operation only).
+    var latency: ChurnLatency?
 }
 
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.

@@ -172,6 +172,39 @@ final class Workload {
         }
     }
 
+    // MARK: Churn
+
+    private var churnScriptMade: ChurnScript?
+
+    /// The implementations whose tree structure an operation changed (`interleavedMutation`
+    /// moves subtrees, and runs a time-bounded prefix of its steps, so each implementation
+    /// may stop at a different step).
+    var restructured: Set<String> = []
+
+    /// Builds `implementation`'s tree again from the spec if an operation changed its
+    /// structure, so that `churn` starts every implementation from the same tree. Untimed.
+    func restore(_ implementation: String) {
+        guard restructured.remove(implementation) != nil else { return }
+        release(implementation)
+        buildOnce(implementation)
+        switch implementation {
+        case "facade": handleOfView = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
+        case "naive": handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+        default: break
+        }
+    }
+
+    /// The `churn` script of `steps` steps on the tree as built (see ``restore(_:)``), made once.
+    func churnScript(steps: Int) -> ChurnScript {
+        if let churnScriptMade { return churnScriptMade }
+        var children = [[Int32]](repeating: [], count: count)
+        // Nodes are built in order, each appended to its parent: children in node order.
+        for (i, p) in spec.parents.enumerated() where p >= 0 { children[Int(p)].append(Int32(i)) }
+        let script = ChurnScript(parents: spec.parents, children: children, count: steps, tags: tags, seed: seed)
+        churnScriptMade = script
+        return script
+    }
+
     // MARK: Query inputs
 
     /// The seeded query inputs (shared with Benchmarks/).

@@ -99,7 +99,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(tree["nodes"] as? Int == 901)
         #expect(tree["maxDepth"] as? Int == 2)
         let results = try #require(report["results"] as? [[String: Any]])
-        #expect(results.count == 26)
+        #expect(results.count == 28)
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["nodes"] as? Int == 901 })
         // Grouping by the document's own names and tags: the progress says which were chosen.
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
@@ -165,12 +165,48 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(tree["nodes"] as? Int == 1)
         let results = try jsonRows(run.stdout)
         // Every operation but layout, on both layers, measured and agreeing with the naive core.
-        #expect(results.count == 24)
+        #expect(results.count == 26)
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["status"] as? String == "measured" })
         let skipped = try #require(report["skipped"] as? [[String: Any]])
         #expect(skipped.count == 1)
         #expect(skipped.first?["op"] as? String == "layout")
         #expect((skipped.first?["reason"] as? String)?.contains("only its root") == true)
+    }
+
+    @Test(arguments: ["core", "facade", "both"])
+    func churnReplaysOneScriptAfterTheOtherMutationsAndReportsLatencies(layer: String) throws {
+        // interleavedMutation first: churn's script is made from the tree as that left it.
+        let run = try BenchRun(["--nodes", "2000", "--ops", "interleavedMutation,churn", "--layer", layer, "--queries", "3000", "--min-time", "1", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try jsonRows(run.stdout)
+        #expect(rows.count == (layer == "both" ? 4 : 2))
+        #expect(rows.allSatisfy { $0["agree"] as? Bool == true && $0["status"] as? String == "measured" })
+        let churn = rows.filter { $0["op"] as? String == "churn" }
+        #expect(churn.count == (layer == "both" ? 2 : 1))
+        for row in churn {
+            #expect(row["queries"] as? Int == 3000)
+            let latency = try #require(row["latency"] as? [String: Any])
+            for side in ["arena", "naive"] {
+                let l = try #require(latency[side] as? [String: Double], "\(side)")
+                let figures = try ["queryP50", "queryP99", "queryP999", "queryMax", "stepMax"].map { try #require(l[$0], "\($0)") }
+                #expect(figures[0] <= figures[1] && figures[1] <= figures[2] && figures[2] <= figures[3] && figures[3] <= figures[4], "\(l)")
+            }
+        }
+        #expect(rows.filter { $0["op"] as? String != "churn" }.allSatisfy { $0["latency"] is NSNull })
+    }
+
+    @Test func churnRunsWhenTheNaiveTreeWasNotBuilt() throws {
+        let run = try BenchRun([
+            "--shape", "chain", "--nodes", "50000", "--ops", "churn", "--naive-budget", "1", "--queries", "300", "--min-time", "1", "--format", "csv",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = csvRows(run.stdout)
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0["status"] == "naiveNotBuilt" && $0["arenaQueryMax"]?.isEmpty == false && $0["naiveQueryMax"] == "" }, "\(run.stdout)")
+        let table = try BenchRun(["--nodes", "500", "--ops", "isRelativeAncestor,churn", "--queries", "500", "--min-time", "1"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("churn latency (ns)"), "\(table.stdout)")
+        #expect(table.stdout.contains("churn (core): query p50 is"), "\(table.stdout)")
     }
 
     @Test func aNegativeTagReachesTheNaiveCoreAndIsMeasured() throws {
