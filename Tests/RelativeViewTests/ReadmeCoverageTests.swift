@@ -63,7 +63,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix(".package(url: ") && $0.hasSuffix(#", branch: "main"),"#) })
         #expect(lines.contains(#".product(name: "RelativeView", package: "RelativeView"),"#))
         let ci = try String(contentsOf: Self.packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
-        #expect(ci.contains("```\(Self.manifestInfo)"), ".ci/run no longer reads the README's manifest lines")
+        #expect(ci.contains("== \"\(Self.manifestInfo)\""), ".ci/run no longer reads the README's manifest lines")
     }
 
     @Test func aBlockIsFoundOnlyVerbatim() {
