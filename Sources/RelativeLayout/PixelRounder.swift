@@ -4,8 +4,7 @@ import RelativeView
 /// Rounds coordinates to the pixel grid of a screen, so that layout never leaves a view on a
 /// fractional pixel (which would draw it blurred).
 ///
-/// The scale in force for a view is its tree's: the ``RelativeView/View/screenScale`` of the
-/// tree's root, else ``defaultScreenScale``, a task-local value (1 unless a caller binds it
+/// The scale in force for a view is its tree's: the root view's `screenScale`, else ``defaultScreenScale``, a task-local value (1 unless a caller binds it
 /// with `PixelRounder.$defaultScreenScale.withValue(2) { ... }`), which is how a whole
 /// program or a single test sets it without shared mutable state.
 public struct PixelRounder: Hashable, Sendable {

@@ -85,7 +85,7 @@ public struct ViewPosition {
     /// root, so a position finds it once, for its offsets and its alignment too).
     let rounder: PixelRounder
 
-    /// The anchor `anchor` of `view`. For a ``RelativeView/Label`` with a font, the vertical
+    /// The anchor `anchor` of `view`. For a `Label` with a font, the vertical
     /// anchors sit on the text's cap-height line (top) and baseline (bottom), so that
     /// distances between labels are measured as designers measure them.
     ///

@@ -7,7 +7,7 @@ import Musl
 import Darwin
 #endif
 
-/// Streams a directory tree into a ``ViewTreeBuilder``: the directory and every entry
+/// Streams a directory tree into a `ViewTreeBuilder`: the directory and every entry
 /// below it become nodes, typed `directory`, `file`, `symlink` or `other` (devices,
 /// sockets, FIFOs). Symlinks are nodes of their own and never followed, so a link cycle
 /// cannot loop. Children are sorted by name (byte order), so the tree is the same on

@@ -1,6 +1,6 @@
 import RelativeViewCore
 
-/// Streams a JSON document (RFC 8259) into a ``ViewTreeBuilder``: every object, array and
+/// Streams a JSON document (RFC 8259) into a `ViewTreeBuilder`: every object, array and
 /// value becomes a node as it is scanned, with no document tree in between. Iterative, so
 /// nesting depth is bounded only by memory.
 ///

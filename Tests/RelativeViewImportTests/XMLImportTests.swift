@@ -79,7 +79,18 @@ import Testing
         #expect(tree.groupDescendants(of: tree.roots[0], byTags: [5])[5]?.count == 100_000)
     }
 
-    @Test func nestingUpToLibxml2sLimitImports() throws {
+    @Test func nestingFarBeyond2048LevelsImports() throws {
+        // libxml2 (2.9.14 in Debian 12) refuses nesting deeper than 256 levels (its
+        // xmlParserMaxDepth) unless the parser is given XML_PARSE_HUGE, as MarkupTreeReader does.
+        let depth = 100_000
+        let text = String(repeating: "<d>", count: depth) + String(repeating: "</d>", count: depth)
+        let tree = try importing(text, as: .xml)
+        #expect(tree.count == depth)
+        let deepest = try #require(tree.node(atSlot: depth - 1))
+        #expect(tree.depth(of: deepest) == depth - 1)
+    }
+
+    @Test func nestingOf2000LevelsImports() throws {
         let depth = 2_000
         let text = String(repeating: "<d>", count: depth) + String(repeating: "</d>", count: depth)
         let tree = try importing(text, as: .xml)

@@ -1,0 +1,34 @@
+import Foundation
+import RelativeViewImport
+import RelativeViewCore   // ViewTree and TypeRegistry (or import RelativeView, which re-exports it)
+import Testing
+
+/// The README's import example, verbatim (ReadmeCoverageTests checks that every ```swift block of
+/// the README appears in a test file), in a file that imports
+/// only what the example imports (and Foundation, which re-exports neither).
+@Suite struct ReadmeCodeBlockTests {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/mime/packages/freedesktop.org.xml")))
+    func importingADocument() throws {
+        let values = try readmeValues {
+            let tree = try TreeImporter().importTree(contentsOf: "/usr/share/mime/packages/freedesktop.org.xml")
+            let glob = TypeRegistry.shared.typeID(named: "glob")
+            tree.groupDescendants(of: tree.roots[0], keyingTypes: [glob: "glob"])   // ["glob": [...]]
+        }
+        try #require(values.count == 1)
+        let groups = try #require(values[0] as? [String: [NodeID]])
+        #expect(Array(groups.keys) == ["glob"])
+        // The shared-mime-info database has a <glob> for most of its several hundred types.
+        #expect((groups["glob"]?.count ?? 0) > 500)
+    }
+}
+
+/// The value of every expression statement of a block, in order (declarations add none).
+@resultBuilder enum ReadmeValues {
+    static func buildExpression<T>(_ value: T) -> [Any] { [value] }
+    static func buildBlock(_ lines: [Any]...) -> [Any] { lines.flatMap { $0 } }
+}
+
+/// Runs `block` and returns the value of each of its expression lines (see ``ReadmeValues``).
+func readmeValues(@ReadmeValues _ block: () throws -> [Any]) rethrows -> [Any] {
+    try block()
+}
