@@ -3,7 +3,7 @@ import RelativeViewFixtures
 import RelativeViewImport
 
 /// The tree a run measures, generated (`--shape`) or imported (`--input`), as a
-/// ``TreeSpec`` that every implementation builds node for node, with the tags and types
+/// `TreeSpec` that every implementation builds node for node, with the tags and types
 /// its groupings use.
 ///
 /// The facade and the naive core know types only as Swift classes, so on an imported tree

@@ -4,7 +4,7 @@ import RelativeViewNaive
 import RelativeViewFixtures
 
 /// One tree in every implementation (arena core, facade, naive core), built from one
-/// ``TreeSpec``, with the random query inputs every implementation answers.
+/// `TreeSpec`, with the random query inputs every implementation answers.
 ///
 /// Node `i` is `ids[i]` in the core, `views[i]` in the facade and `naive[i]` in the naive
 /// core; query inputs are node numbers, so every implementation gets the same questions.

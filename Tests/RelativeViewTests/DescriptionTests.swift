@@ -133,8 +133,23 @@ final class DescriptionBadge: Label {}
         #expect(lines.allSatisfy { $0.utf8.count <= 5 * 64 + 40 })
     }
 
-    /// The example of the README's "Looking at a hierarchy", with its output.
+    /// The example of the README's "Looking at a hierarchy", verbatim, with its output.
     @Test func readmeExample() {
+        // The arena example's tree, after its queries (whose link walks pay for an index).
+        let types = TypeRegistry.shared
+        var tree = ViewTree()
+        let root = tree.makeNode(type: types.typeID(for: View.self))
+        let c = tree.appendChild(tag: 1, type: types.typeID(for: TableViewCell.self), to: root)
+        let l = tree.appendChild(tag: 3, type: types.typeID(for: Label.self), to: c)
+        _ = tree.isAncestor(root, of: l)
+        _ = tree.groupDescendants(of: root, byTags: [1, 3])
+        _ = tree.lowestCommonAncestor(l, c)
+        _ = Array(tree.descendants(of: root))
+        // The README's lines print; here they print into `output`.
+        var output = ""
+        func print(_ item: Any) { Swift.print(item, to: &output) }
+        func debugPrint(_ item: Any) { Swift.debugPrint(item, to: &output) }
+
         let window = View(frame: CGRect(x: 0, y: 0, width: 320, height: 480))
         let cell = TableViewCell(frame: CGRect(x: 0, y: 64, width: 320, height: 44))
         cell.tag = 1
@@ -144,22 +159,11 @@ final class DescriptionBadge: Label {}
         cell.addSubview(title)
         window.addSubview(Button())
 
-        var output = ""
-        print(window.recursiveDescription(), to: &output)
-        debugPrint(title, to: &output)
-        print(window.recursiveDescription(maxLines: 2), to: &output)
+        print(window.recursiveDescription())
+        debugPrint(title)
+        print(window.recursiveDescription(maxLines: 2))
+        print(tree)   // the tree of the arena example above, after its queries
 
-        let types = TypeRegistry.shared
-        var tree = ViewTree()
-        let root = tree.makeNode(type: types.typeID(for: View.self))
-        let c = tree.appendChild(tag: 1, type: types.typeID(for: TableViewCell.self), to: root)
-        let l = tree.appendChild(tag: 3, type: types.typeID(for: Label.self), to: c)
-        // The arena example's queries, whose link walks pay for an index.
-        _ = tree.isAncestor(root, of: l)
-        _ = tree.groupDescendants(of: root, byTags: [1, 3])
-        _ = tree.lowestCommonAncestor(l, c)
-        _ = Array(tree.descendants(of: root))
-        print(tree, to: &output)
         #expect(output == """
             <View: frame = (0 0; 320 480); tag = 0; node = #0.0>
                | <TableViewCell: frame = (0 64; 320 44); tag = 1; node = #1.0>
