@@ -129,67 +129,30 @@ extension OperationRunner {
 
     private func churnFacade(_ script: ChurnScript) -> Sample {
         let w = work
-        let tags = w.tags
-        let clock = ChurnClock()
-        var latency = (queries: [Double](), steps: [Double]())
-        latency.queries.reserveCapacity(script.steps.count)
-        latency.steps.reserveCapacity(script.steps.count)
-        var digests: [UInt64] = []
-        digests.reserveCapacity(script.steps.count)
-        var next = script.firstNewNode
-        let views = w.views
-        var added: [View] = []
-        func view(_ n: Int32) -> View { Int(n) < views.count ? views[Int(n)] : added[Int(n) - views.count] }
-        for step in script.steps {
-            var created: View?
-            let t0 = clock.now
-            switch step.mutation {
-            case .append(_, let p):
-                let new = script.newNodes[next - script.firstNewNode]
-                let v = StockCatalog.makeView(new.type)
-                v.tag = new.tag
-                view(p).addSubview(v)
-                created = v
-            case .insert(_, let p, let index):
-                let new = script.newNodes[next - script.firstNewNode]
-                let v = StockCatalog.makeView(new.type)
-                v.tag = new.tag
-                view(p).insertSubview(v, at: Int(index))
-                created = v
-            case .remove(let leaf):
-                view(leaf).removeFromSuperview()
-            case .move(let x, let p):
-                view(p).addSubview(view(x))
-            case .exchange(let p, let i, let j):
-                view(p).exchangeSubview(at: Int(i), withSubviewAt: Int(j))
-            }
-            // The query may ask about the new view.
-            if let created { added.append(created) }
-            let t1 = clock.now
-            var answer: UInt64 = 0
-            var groups: [Int: [View]]?
-            switch step.query {
-            case .isRelativeAncestor: answer = view(step.a).isRelativeAncestor(of: view(step.b)) ? 1 : 0
-            case .isRelativeDescendant: answer = view(step.a).isRelativeDescendant(of: view(step.b)) ? 1 : 0
-            case .groupSiblingsByTags: groups = view(step.a).groupSiblings(by: tags)
-            }
-            let t2 = clock.now
-            latency.queries.append(clock.interval(t1, t2, reads: 1))
-            latency.steps.append(clock.interval(t0, t2, reads: 2))
-            if let created {
-                w.handleOfView[ObjectIdentifier(created)] = next
-                next += 1
-            }
-            if let groups { answer = Answers.full(groups, Answers.tag, w.handle) }
-            digests.append(answer)
-        }
+        let (sample, added) = churnViews(FacadeChurn.self, views: w.views, script) { view, number in
+            w.handleOfView[ObjectIdentifier(view)] = number
+        } handle: { w.handle($0) }
         w.views += added
-        return churnSample(digests, latency)
+        return sample
     }
 
     private func churnNaive(_ script: ChurnScript) -> NaiveMeasurement {
         let w = work
-        let tags = w.tags
+        let (sample, added) = churnViews(NaiveChurn.self, views: w.naive, script) { view, number in
+            w.handleOfNaive[ObjectIdentifier(view)] = number
+        } handle: { w.handle($0) }
+        w.naive += added
+        return NaiveMeasurement(sample: sample, firstAnswer: nil, outcome: .measured)
+    }
+
+    /// The churn replay on a tree of view objects (the facade's or the naive core's), with
+    /// UIKit's calls; `register` records a new view's node number, untimed. Returns the
+    /// sample and the views it made, in node-number order.
+    private func churnViews<Kind: ChurnViewKind>(
+        _ kind: Kind.Type, views: [Kind.ViewType], _ script: ChurnScript,
+        register: (Kind.ViewType, Int) -> Void, handle: (Kind.ViewType) -> Int
+    ) -> (Sample, [Kind.ViewType]) {
+        let tags = work.tags
         let clock = ChurnClock()
         var latency = (queries: [Double](), steps: [Double]())
         latency.queries.reserveCapacity(script.steps.count)
@@ -197,54 +160,50 @@ extension OperationRunner {
         var digests: [UInt64] = []
         digests.reserveCapacity(script.steps.count)
         var next = script.firstNewNode
-        let views = w.naive
-        var added: [NaiveView] = []
-        func view(_ n: Int32) -> NaiveView { Int(n) < views.count ? views[Int(n)] : added[Int(n) - views.count] }
+        var added: [Kind.ViewType] = []
+        func view(_ n: Int32) -> Kind.ViewType { Int(n) < views.count ? views[Int(n)] : added[Int(n) - views.count] }
         for step in script.steps {
-            var created: NaiveView?
+            var created: Kind.ViewType?
             let t0 = clock.now
             switch step.mutation {
             case .append(_, let p):
                 let new = script.newNodes[next - script.firstNewNode]
-                let v = StockCatalog.makeNaive(new.type)
-                v.tag = new.tag
-                view(p).addSubview(v)
+                let v = Kind.make(new.type, tag: new.tag)
+                Kind.add(v, to: view(p))
                 created = v
             case .insert(_, let p, let index):
                 let new = script.newNodes[next - script.firstNewNode]
-                let v = StockCatalog.makeNaive(new.type)
-                v.tag = new.tag
-                view(p).insertSubview(v, at: Int(index))
+                let v = Kind.make(new.type, tag: new.tag)
+                Kind.insert(v, into: view(p), at: Int(index))
                 created = v
             case .remove(let leaf):
-                view(leaf).removeFromSuperview()
+                Kind.remove(view(leaf))
             case .move(let x, let p):
-                view(p).addSubview(view(x))
+                Kind.add(view(x), to: view(p))
             case .exchange(let p, let i, let j):
-                view(p).exchangeSubview(at: Int(i), withSubviewAt: Int(j))
+                Kind.exchange(Int(i), Int(j), of: view(p))
             }
             // The query may ask about the new view.
             if let created { added.append(created) }
             let t1 = clock.now
             var answer: UInt64 = 0
-            var groups: [Int: [NaiveView]]?
+            var groups: [Int: [Kind.ViewType]]?
             switch step.query {
-            case .isRelativeAncestor: answer = view(step.a).isRelativeAncestor(of: view(step.b)) ? 1 : 0
-            case .isRelativeDescendant: answer = view(step.a).isRelativeDescendant(of: view(step.b)) ? 1 : 0
-            case .groupSiblingsByTags: groups = view(step.a).groupSiblings(by: tags)
+            case .isRelativeAncestor: answer = Kind.isRelativeAncestor(view(step.a), of: view(step.b)) ? 1 : 0
+            case .isRelativeDescendant: answer = Kind.isRelativeDescendant(view(step.a), of: view(step.b)) ? 1 : 0
+            case .groupSiblingsByTags: groups = Kind.groupSiblings(of: view(step.a), by: tags)
             }
             let t2 = clock.now
             latency.queries.append(clock.interval(t1, t2, reads: 1))
             latency.steps.append(clock.interval(t0, t2, reads: 2))
             if let created {
-                w.handleOfNaive[ObjectIdentifier(created)] = next
+                register(created, next)
                 next += 1
             }
-            if let groups { answer = Answers.full(groups, Answers.tag, w.handle) }
+            if let groups { answer = Answers.full(groups, Answers.tag, handle) }
             digests.append(answer)
         }
-        w.naive += added
-        return NaiveMeasurement(sample: churnSample(digests, latency), firstAnswer: nil, outcome: .measured)
+        return (churnSample(digests, latency), added)
     }
 
     private func churnSample(_ digests: [UInt64], _ latency: (queries: [Double], steps: [Double])) -> Sample {
@@ -253,4 +212,50 @@ extension OperationRunner {
         sample.latency = ChurnLatency(queries: latency.queries, steps: latency.steps)
         return sample
     }
+}
+
+/// The UIKit calls `churn` makes, for a tree of view objects: static, so that the replay is
+/// specialized for each kind and calls the views directly.
+protocol ChurnViewKind {
+    associatedtype ViewType: AnyObject
+    static func make(_ type: Int, tag: Int) -> ViewType
+    static func add(_ view: ViewType, to parent: ViewType)
+    static func insert(_ view: ViewType, into parent: ViewType, at index: Int)
+    static func remove(_ view: ViewType)
+    static func exchange(_ i: Int, _ j: Int, of parent: ViewType)
+    static func isRelativeAncestor(_ a: ViewType, of b: ViewType) -> Bool
+    static func isRelativeDescendant(_ a: ViewType, of b: ViewType) -> Bool
+    static func groupSiblings(of view: ViewType, by tags: [Int]) -> [Int: [ViewType]]
+}
+
+/// `churn` on the facade's `View`s.
+enum FacadeChurn: ChurnViewKind {
+    static func make(_ type: Int, tag: Int) -> View {
+        let v = StockCatalog.makeView(type)
+        v.tag = tag
+        return v
+    }
+    static func add(_ view: View, to parent: View) { parent.addSubview(view) }
+    static func insert(_ view: View, into parent: View, at index: Int) { parent.insertSubview(view, at: index) }
+    static func remove(_ view: View) { view.removeFromSuperview() }
+    static func exchange(_ i: Int, _ j: Int, of parent: View) { parent.exchangeSubview(at: i, withSubviewAt: j) }
+    static func isRelativeAncestor(_ a: View, of b: View) -> Bool { a.isRelativeAncestor(of: b) }
+    static func isRelativeDescendant(_ a: View, of b: View) -> Bool { a.isRelativeDescendant(of: b) }
+    static func groupSiblings(of view: View, by tags: [Int]) -> [Int: [View]] { view.groupSiblings(by: tags) }
+}
+
+/// `churn` on the naive core's `NaiveView`s.
+enum NaiveChurn: ChurnViewKind {
+    static func make(_ type: Int, tag: Int) -> NaiveView {
+        let v = StockCatalog.makeNaive(type)
+        v.tag = tag
+        return v
+    }
+    static func add(_ view: NaiveView, to parent: NaiveView) { parent.addSubview(view) }
+    static func insert(_ view: NaiveView, into parent: NaiveView, at index: Int) { parent.insertSubview(view, at: index) }
+    static func remove(_ view: NaiveView) { view.removeFromSuperview() }
+    static func exchange(_ i: Int, _ j: Int, of parent: NaiveView) { parent.exchangeSubview(at: i, withSubviewAt: j) }
+    static func isRelativeAncestor(_ a: NaiveView, of b: NaiveView) -> Bool { a.isRelativeAncestor(of: b) }
+    static func isRelativeDescendant(_ a: NaiveView, of b: NaiveView) -> Bool { a.isRelativeDescendant(of: b) }
+    static func groupSiblings(of view: NaiveView, by tags: [Int]) -> [Int: [NaiveView]] { view.groupSiblings(by: tags) }
 }
