@@ -29,8 +29,7 @@ extension View {
 
     /// Whether this view is a relative ancestor of `view`: a proper ancestor, never itself.
     ///
-    /// - Complexity: O(1) on a fresh index (else O(depth of `view`), counted toward a
-    ///   rebuild); the naive core is O(depth of `view`).
+    /// - Complexity: O(1); the naive core is O(depth of `view`).
     @_effects(releasenone)
     public func isRelativeAncestor(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }

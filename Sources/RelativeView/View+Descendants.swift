@@ -3,8 +3,7 @@ import RelativeViewCore
 extension View {
     /// Whether this view is a relative descendant of `view`: a proper descendant, never itself.
     ///
-    /// - Complexity: O(1) on a fresh index (else O(depth), counted toward a rebuild); the
-    ///   naive core searches the subtree of `view` depth-first, O(size of that subtree).
+    /// - Complexity: O(1); the naive core searches the subtree of `view` depth-first, O(size of that subtree).
     @_effects(releasenone)
     public func isRelativeDescendant(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }
@@ -24,8 +23,8 @@ extension View {
 
     /// Groups the descendants whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
     ///
-    /// - Complexity: O(subtree size), a scan of the contiguous pre-order type column on a
-    ///   fresh index; the naive core is O(subtree size × viewTypes.count) plus group copies.
+    /// - Complexity: O(subtree size), a scan of the type copies in the subtree's run of the
+    ///   index; the naive core is O(subtree size × viewTypes.count) plus group copies.
     public func groupDescendants(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
         return store.views(store.tree.groupDescendants(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
@@ -33,8 +32,8 @@ extension View {
 
     /// Groups the descendants whose tag is one of `tags`, keyed by tag, each group in pre-order.
     ///
-    /// - Complexity: O(subtree size), a scan of the contiguous pre-order tag column on a
-    ///   fresh index; the naive core is O(subtree size × tags.count) plus group copies.
+    /// - Complexity: O(subtree size), a scan of the tag copies in the subtree's run of the
+    ///   index; the naive core is O(subtree size × tags.count) plus group copies.
     public func groupDescendants(by tags: [Int]) -> [Int: [View]] {
         guard let store = _store else { return [:] }
         return store.views(store.tree.groupDescendants(of: _node, byTags: tags))

@@ -36,8 +36,7 @@ extension View {
     /// Traps if `maxLines` is less than 1.
     /// - Parameter maxLines: The most view lines to write, at least 1.
     /// - Returns: The listing, at most `maxLines + 1` lines separated by `"\n"`.
-    /// - Complexity: O(lines written), plus O(1) for the count of views left out on a fresh
-    ///   index (else O(subtree size), counted toward a rebuild).
+    /// - Complexity: O(lines written), plus O(subtree size / 32) to count the views left out.
     public func recursiveDescription(maxLines: Int = 1_000) -> String {
         guard let store = _store else {
             ViewTree._checkMaxLines(maxLines)

@@ -5,7 +5,7 @@ import RelativeViewCore
 // has the frame's size and an origin that shifts the subviews, `center` is the frame's
 // midpoint. It lives in the tree's columns (`ViewTree+Geometry.swift`), not in the views, so
 // a large tree's geometry is contiguous and a geometry change leaves the relative-query
-// index fresh. A view without a store keeps its geometry in a small box until it joins a tree.
+// index alone. A view without a store keeps its geometry in a small box until it joins a tree.
 
 /// The geometry of a view that has no store (neither superview nor subviews).
 final class _LoneGeometry {
@@ -76,8 +76,7 @@ extension View {
     ///
     /// Both views must be in the same tree (traps otherwise). The conversion goes up to the
     /// two views' lowest common ancestor and down again, through the tree's columns.
-    /// - Complexity: O(length of the path between the two views) on a fresh index, else
-    ///   O(depth of each), which counts toward rebuilding the index; O(depth) with `nil`.
+    /// - Complexity: O(length of the path between the two views); O(depth) with `nil`.
     public func convert(_ point: CGPoint, to view: View?) -> CGPoint {
         guard let (tree, from, to) = _conversionEnds(self, view) else { return point }
         return CGPoint(tree.convert(point.simd, from: from, to: to))

@@ -16,13 +16,13 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     @usableFromInline @exclusivity(unchecked) final var _store: ViewStore?
     /// This view's node in `_store`; meaningless while `_store` is `nil`.
     @usableFromInline @exclusivity(unchecked) final var _node = NodeID(index: -1, generation: 0)
-    /// The epoch of the index whose interval for `_node` `_tagOrSpan` holds; 0 when it holds
-    /// none. Reset whenever `_store` or `_node` changes (see `View+Spans.swift`).
+    /// The tree version at which `_tagOrSpan` holds `_node`'s positions in the index; 0 when
+    /// it holds none. Reset whenever `_store` or `_node` changes (see `View+Spans.swift`).
     @exclusivity(unchecked) final var _spanEpoch: UInt64 = 0
-    /// With no store: the tag. With a store and a `_spanEpoch`: `_node`'s pre-order interval
-    /// in that index (pre in the low 32 bits, end in the high 32), so that ancestor queries
-    /// read each view once and none of the tree's columns. A view holds a tag or an interval,
-    /// never both, so they share these 8 bytes.
+    /// With no store: the tag. With a store and a `_spanEpoch`: `_node`'s enter and exit
+    /// positions in the index (enter in the low 32 bits, exit in the high 32), so that ancestor
+    /// queries read each view once and none of the tree's columns. A view holds a tag or
+    /// positions, never both, so they share these 8 bytes.
     @exclusivity(unchecked) final var _tagOrSpan = 0
 
     /// The tag while the view has no store. Setting it drops a kept interval.
@@ -113,7 +113,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
 
     /// An integer that identifies the view; `0` by default.
     ///
-    /// - Complexity: O(1). Setting it makes the tree's index stale.
+    /// - Complexity: O(1)
     open var tag: Int {
         get {
             guard let store = _store else { return _loneTag }
@@ -125,15 +125,11 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
         }
     }
 
-    /// Builds the index of this view's tree now, if it is stale, so that the next relative
-    /// queries (`isRelativeAncestor`, `isRelativeDescendant`, grouping descendants) are
-    /// answered from it. Optional: without it, the first queries after a change walk the
-    /// tree and rebuild the index once their work reaches the size of the tree.
+    /// Does nothing: the index of a view's tree is live, kept up to date by every change.
     ///
-    /// - Complexity: O(n) for a tree of n views when the index is stale, else O(1).
-    public func prepareIndex() {
-        _store?.tree.prepareIndex()
-    }
+    /// - Complexity: O(1)
+    @available(*, deprecated, message: "the index is live: there is nothing to prepare")
+    public func prepareIndex() {}
 
     // MARK: Hierarchy
 
@@ -156,8 +152,9 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     /// Adds `view` as the last (frontmost) subview, removing it from its superview first.
     ///
     /// Traps if `view` is this view or one of its ancestors.
-    /// - Complexity: O(1) within one tree (O(depth) while the index is stale); across
-    ///   trees, O(size of the smaller tree) to merge their stores.
+    /// - Complexity: a subtree move in the tree's index (O(size of `view`'s subtree + log n)
+    ///   amortized, see `ViewTree`) within one tree; across trees, O(size of the smaller
+    ///   tree) to merge their stores.
     public func addSubview(_ view: View) {
         ViewStore.link(view, under: self, at: .last)
     }
@@ -222,7 +219,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
 
     /// Whether this view is `view` or one of its descendants (UIKit's meaning: true for the view itself).
     ///
-    /// - Complexity: O(1) on a fresh index, else O(depth).
+    /// - Complexity: O(1)
     @_effects(releasenone)
     public func isDescendant(of view: View) -> Bool {
         self === view || isRelativeDescendant(of: view)

@@ -176,10 +176,11 @@ final class ViewStore {
     /// are referenced elsewhere survive as roots with their subtrees; the others are freed
     /// and their slots recycled. Never recursive, so a million-deep chain frees fine.
     func releaseRoot(_ root: NodeID) {
+        // Removing a root keeping its children leaves their runs of the index in place: a
+        // chain freed from the top costs O(1) per view, not a move of what hangs below.
         var pending: [NodeID] = Array(tree.children(of: root))
-        for child in pending { tree.detach(child) }
         views[Int(root.index)] = nil
-        tree.removeSubtree(root)
+        tree.removeRootKeepingChildren(root)
         var survivors: [View] = []
         while let node = pending.popLast() {
             guard let retained = views[Int(node.index)] else { continue }
@@ -187,11 +188,9 @@ final class ViewStore {
             if isKnownUniquelyReferenced(&view) {
                 // Only we hold it: detach its children for later, then free it. Its deinit
                 // finds no store and does nothing, so there is no recursion.
-                let children = Array(tree.children(of: node))
-                for child in children { tree.detach(child) }
-                pending.append(contentsOf: children)
+                pending.append(contentsOf: tree.children(of: node))
                 views[Int(node.index)] = nil
-                tree.removeSubtree(node)
+                tree.removeRootKeepingChildren(node)
                 view._store = nil
                 view._spanEpoch = 0
             } else {

@@ -1,7 +1,7 @@
 extension ViewTree {
     /// Whether `a` is a proper ancestor of `b` (a node is never its own relative ancestor).
     ///
-    /// - Complexity: O(1) on a fresh index; otherwise O(depth of `b`), counted toward a rebuild.
+    /// - Complexity: O(1)
     @inlinable
     public func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
         _storage.isAncestor(a, of: b)
@@ -75,32 +75,18 @@ extension ViewTree {
     /// The deepest node that is `a` or an ancestor of `a` and also `b` or an ancestor of `b`;
     /// `nil` when they are in different trees of the forest.
     ///
-    /// - Complexity: O(depth(a) - depth(lca)) on a fresh index; otherwise O(depth(a) + depth(b)).
+    /// - Complexity: O(depth(a) - depth(lca)).
     public func lowestCommonAncestor(_ a: NodeID, _ b: NodeID) -> NodeID? {
         let s = _storage
         s.check(a)
         s.check(b)
         if a == b { return a }
-        if let index = s.freshIndex {
-            return index._withUnsafeGuaranteedRef { index in
-                var x = a.index
-                while x != _TreeStorage.none {
-                    if x == b.index || index.isProperAncestor(x, b.index) { return s.nodeID(x) }
-                    x = s.parent[Int(x)]
-                }
-                return nil
-            }
-        }
-        var (x, dx) = (a.index, depth(of: a))
-        var (y, dy) = (b.index, depth(of: b))
-        s.pay(dx + dy)
-        while dx > dy { x = s.parent[Int(x)]; dx -= 1 }
-        while dy > dx { y = s.parent[Int(y)]; dy -= 1 }
-        while x != y {
+        var x = a.index
+        while x != _TreeStorage.none {
+            if x == b.index || s.tour.isProperAncestor(x, b.index) { return s.nodeID(x) }
             x = s.parent[Int(x)]
-            y = s.parent[Int(y)]
         }
-        return x == _TreeStorage.none ? nil : s.nodeID(x)
+        return nil
     }
 
     // MARK: Find
@@ -206,29 +192,6 @@ extension _TreeStorage {
     func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
         check(a)
         check(b)
-        if let index = freshIndex {
-            return index._withUnsafeGuaranteedRef { $0.isProperAncestor(a.index, b.index) }
-        }
-        return _walkIsAncestor(a.index, b.index)
-    }
-
-    /// The stale-index path of ``isAncestor(_:of:)``: walks up from `b`, paying for the steps.
-    @usableFromInline @inline(never)
-    func _walkIsAncestor(_ a: Int32, _ b: Int32) -> Bool {
-        var steps = 0
-        var found = false
-        parent.withUnsafeBufferPointer { parent in
-            var x = parent[Int(b)]
-            while x != _TreeStorage.none {
-                steps += 1
-                if x == a {
-                    found = true
-                    break
-                }
-                x = parent[Int(x)]
-            }
-        }
-        pay(steps)
-        return found
+        return tour.isProperAncestor(a.index, b.index)
     }
 }

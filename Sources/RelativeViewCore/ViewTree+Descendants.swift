@@ -1,7 +1,7 @@
 extension ViewTree {
     /// Whether `a` is a proper descendant of `b` (a node is never its own relative descendant).
     ///
-    /// - Complexity: O(1) on a fresh index; otherwise O(depth of `a`), counted toward a rebuild.
+    /// - Complexity: O(1)
     @inlinable
     public func isDescendant(_ a: NodeID, of b: NodeID) -> Bool {
         isAncestor(b, of: a)
@@ -9,66 +9,53 @@ extension ViewTree {
 
     /// The number of nodes in the subtree of `node`, `node` included.
     ///
-    /// - Complexity: O(1) on a fresh index; otherwise O(size), counted toward a rebuild.
+    /// - Complexity: O(blocks of the index the subtree spans): about size / 32.
     public func subtreeSize(of node: NodeID) -> Int {
         let s = _storage
         s.check(node)
-        if let index = s.freshIndex {
-            return index._withUnsafeGuaranteedRef { index in
-                let span = index.span[Int(node.index)]
-                return Int(span.end - span.pre)
-            }
-        }
-        let size = 1 + _walkDescendants(of: node.index) { _ in }
-        s.pay(size)
-        return size
+        return s.tour.runLength(of: node.index) / 2
     }
 
     /// The proper descendants of `node` in depth-first pre-order (a node, then its
     /// children's subtrees in child order).
     ///
-    /// On a fresh index this reads one contiguous slice; otherwise it walks the links.
+    /// The walk reads the subtree's run of the index, block by block.
     /// - Complexity: O(1) to make; O(1) amortized per step.
     public func descendants(of node: NodeID) -> Descendants {
         let s = _storage
         s.check(node)
-        if let index = s.freshIndex?.takeUnretainedValue() {
-            let span = index.span[Int(node.index)]
-            return Descendants(tree: self, root: node.index, slice: (span.pre + 1, span.end), index: index)
-        }
-        return Descendants(tree: self, root: node.index, slice: nil, index: nil)
+        return Descendants(tree: self, root: node.index)
     }
 
     /// The proper descendants of a node in depth-first pre-order.
     public struct Descendants: Sequence, Sendable {
         let tree: ViewTree
         let root: Int32
-        let slice: (Int32, Int32)?
-        let index: EulerIndex?
 
         /// The iterator of the walk.
         public struct Iterator: IteratorProtocol, Sendable {
             let storage: _TreeStorage
-            let root: Int32
-            let index: EulerIndex?
-            var position: Int32
-            let end: Int32
-            var current: Int32
-            var started = false
+            /// The block and offset of the next token to read.
+            var block: Int
+            var offset: Int
+            let end: UInt32
 
             /// The next descendant in pre-order, or `nil` after the last.
             ///
-            /// - Complexity: O(1) on a fresh index; amortized O(1) when walking links.
+            /// - Complexity: amortized O(1).
             public mutating func next() -> NodeID? {
-                if let index {
-                    guard position < end else { return nil }
-                    defer { position += 1 }
-                    return storage.nodeID(index.order[Int(position)])
+                let tour = storage.tour
+                while true {
+                    let p = _TourBlocks.position(block, offset)
+                    if p == end { return nil }
+                    let t = tour.token[block &* _TourBlocks.capacity &+ offset]
+                    offset += 1
+                    if offset == Int(tour.count[block]) {
+                        block = Int(tour.next[block])
+                        offset = 0
+                    }
+                    if t >= 0 { return storage.nodeID(t) }
                 }
-                guard let n = ViewTree._preorderStep(storage, root: root, from: started ? current : nil) else { return nil }
-                started = true
-                current = n
-                return storage.nodeID(n)
             }
         }
 
@@ -76,8 +63,16 @@ extension ViewTree {
         ///
         /// - Complexity: O(1)
         public func makeIterator() -> Iterator {
-            Iterator(storage: tree._storage, root: root, index: index,
-                     position: slice?.0 ?? 0, end: slice?.1 ?? 0, current: root)
+            let s = tree._storage
+            let span = s.tour.span[Int(root)]
+            // The token after the root's enter token: never past the end, since the exit follows.
+            var block = _TourBlocks.block(span.enter)
+            var offset = _TourBlocks.offset(span.enter) + 1
+            if offset == Int(s.tour.count[block]) {
+                block = Int(s.tour.next[block])
+                offset = 0
+            }
+            return Iterator(storage: s, block: block, offset: offset, end: span.exit)
         }
     }
 
@@ -98,48 +93,17 @@ extension ViewTree {
         return nil
     }
 
-    /// Calls `body` on each proper descendant of `root` in pre-order by walking the links,
-    /// without a stack; returns how many it visited.
-    @usableFromInline
-    func _walkDescendants(of root: Int32, _ body: (Int32) throws -> Void) rethrows -> Int {
-        let s = _storage
-        var count = 0
-        var x = s.firstChild[Int(root)]
-        guard x != _TreeStorage.none else { return 0 }
-        walk: while true {
-            try body(x)
-            count += 1
-            let child = s.firstChild[Int(x)]
-            if child != _TreeStorage.none {
-                x = child
-                continue
-            }
-            while true {
-                let sibling = s.nextSibling[Int(x)]
-                if sibling != _TreeStorage.none {
-                    x = sibling
-                    continue walk
-                }
-                x = s.parent[Int(x)]
-                if x == root { break walk }
-            }
-        }
-        return count
-    }
-
-    /// Calls `body` on each proper descendant of `node` in pre-order: the index slice when
-    /// fresh, else a link walk counted toward a rebuild.
+    /// Calls `body` on each proper descendant of `node` in pre-order, reading the subtree's
+    /// run of the index.
     @usableFromInline
     func _forEachDescendant(of node: NodeID, _ body: (Int32) throws -> Void) rethrows {
         let s = _storage
         s.check(node)
-        if let index = s.freshIndex {
-            try index._withUnsafeGuaranteedRef { index in
-                let span = index.span[Int(node.index)]
-                for p in Int(span.pre) + 1 ..< Int(span.end) { try body(index.order[p]) }
+        let span = s.tour.span[Int(node.index)]
+        try s.tour.token.withUnsafeBufferPointer { token in
+            try s.tour.forEachRun(from: span.enter, inclusive: false, to: span.exit) { run in
+                for i in run where token[i] >= 0 { try body(token[i]) }
             }
-        } else {
-            s.pay(try _walkDescendants(of: node.index, body))
         }
     }
 
@@ -162,7 +126,7 @@ extension ViewTree {
 
     /// Groups the descendants of `node` whose tag is one of `tags`, keyed by tag, each group in pre-order.
     ///
-    /// On a fresh index this scans the pre-order tag column over the subtree's slice.
+    /// This scans the tag copies in the subtree's run of the index, block by block.
     /// - Complexity: O(size of the subtree + tags.count).
     public func groupDescendants(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
         let keys = _TagKeys(tags)
@@ -170,39 +134,34 @@ extension ViewTree {
         s.check(node)
         guard !keys.keys.isEmpty else { return [:] }
         var groups = [[Int32]](repeating: [], count: keys.keys.count)
-        if let index = s.freshIndex {
-            index._withUnsafeGuaranteedRef { index in
-                let span = index.span[Int(node.index)]
-                Self._scanTags(index, Int(span.pre) + 1 ..< Int(span.end), keys, s, &groups)
-            }
-        } else {
-            s.pay(_walkDescendants(of: node.index) { i in
-                if let k = keys.slot(ofTagAt: i, in: s) { groups[k].append(i) }
-            })
+        let span = s.tour.span[Int(node.index)]
+        s.tour.forEachRun(from: span.enter, inclusive: false, to: span.exit) { run in
+            Self._scanTags(s.tour, run, keys, s, &groups)
         }
         return _keyedSlots(groups, keys.keys)
     }
 
     /// The scan behind grouping by tags: one tight pass per asked tag while there are few,
     /// one pass with a lookup otherwise.
+    /// Called once per block of the subtree's run, appending to the groups in order.
     @usableFromInline
-    static func _scanTags(_ index: EulerIndex, _ range: Range<Int>, _ keys: _TagKeys, _ s: _TreeStorage, _ groups: inout [[Int32]]) {
-        index.tag.withUnsafeBufferPointer { tag in
-        index.order.withUnsafeBufferPointer { order in
+    static func _scanTags(_ tour: _TourBlocks, _ range: Range<Int>, _ keys: _TagKeys, _ s: _TreeStorage, _ groups: inout [[Int32]]) {
+        tour.tag.withUnsafeBufferPointer { tag in
+        tour.token.withUnsafeBufferPointer { token in
+            // Exit slots carry the tag copy Int32.min, which no narrow tag is.
             if keys.narrow.count <= 4 {
                 for (k, t) in keys.narrow.enumerated() {
-                    var group: [Int32] = []
-                    for p in range where tag[p] == t { group.append(order[p]) }
-                    groups[keys.narrowSlots[k]] = group
+                    let slot = keys.narrowSlots[k]
+                    for p in range where tag[p] == t { groups[slot].append(token[p]) }
                 }
             } else {
                 for p in range {
-                    if let k = keys.slot(ofNarrow: tag[p]) { groups[k].append(order[p]) }
+                    if let k = keys.slot(ofNarrow: tag[p]) { groups[k].append(token[p]) }
                 }
             }
             if !keys.wide.isEmpty && !s.wideTags.isEmpty {
-                for p in range where tag[p] == _TreeStorage.wideTagSentinel {
-                    if let k = keys.wide[s.wideTag(at: order[p])] { groups[k].append(order[p]) }
+                for p in range where tag[p] == _TreeStorage.wideTagSentinel && token[p] >= 0 {
+                    if let k = keys.wide[s.wideTag(at: token[p])] { groups[k].append(token[p]) }
                 }
             }
         }}
@@ -218,7 +177,7 @@ extension ViewTree {
     /// Groups the descendants of `node` whose type is a key of `typeKeys`, under that key's
     /// value, each group in pre-order. Several types may share a key.
     ///
-    /// On a fresh index this scans the pre-order type column over the subtree's slice.
+    /// This scans the type copies in the subtree's run of the index, block by block.
     /// - Complexity: O(size of the subtree + typeKeys.count).
     public func groupDescendants<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
         let keys = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
@@ -226,21 +185,16 @@ extension ViewTree {
         s.check(node)
         guard !keys.keys.isEmpty else { return [:] }
         var groups = [[Int32]](repeating: [], count: keys.keys.count)
-        if let index = s.freshIndex {
-            index._withUnsafeGuaranteedRef { index in
-                let span = index.span[Int(node.index)]
-                index.type.withUnsafeBufferPointer { type in
-                index.order.withUnsafeBufferPointer { order in
-                    for p in Int(span.pre) + 1 ..< Int(span.end) {
-                        if let k = keys.slot(of: type[p]) { groups[k].append(order[p]) }
-                    }
-                }}
+        let span = s.tour.span[Int(node.index)]
+        s.tour.type.withUnsafeBufferPointer { type in
+        s.tour.token.withUnsafeBufferPointer { token in
+            // Exit slots carry the type copy -1, which no type is.
+            s.tour.forEachRun(from: span.enter, inclusive: false, to: span.exit) { run in
+                for p in run {
+                    if let k = keys.slot(of: type[p]) { groups[k].append(token[p]) }
+                }
             }
-        } else {
-            s.pay(_walkDescendants(of: node.index) { i in
-                if let k = keys.slot(of: s.typeID[Int(i)]) { groups[k].append(i) }
-            })
-        }
+        }}
         return _keyedSlots(groups, keys.keys)
     }
 

@@ -17,7 +17,7 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// A one-line summary of the arena: live nodes, roots, slots and free slots, whether the
     /// index is fresh, and whether the geometry columns exist, e.g.
-    /// `ViewTree(1,000,000 nodes in 1 root, 1,000,000 slots (0 free), index fresh, geometry: none)`.
+    /// `ViewTree(1,000,000 nodes in 1 root, 1,000,000 slots (0 free), index: 31,250 blocks of 64 slots, geometry: none)`.
     ///
     /// With geometry the last part is `geometry: columns for N slots` (the columns cover the
     /// first N slots; nodes past them have zero geometry). It never reads a node, so it is
@@ -30,7 +30,7 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
         let geometry = s.frameOrigin.isEmpty ? "none" : "columns for \(Self._grouped(s.frameOrigin.count, "slot"))"
         return "ViewTree(\(Self._grouped(s.liveCount, "node")) in \(Self._grouped(s.rootCount, "root")), "
             + "\(Self._grouped(s.slotCount, "slot")) (\(Self._grouped(free)) free), "
-            + "index \(s.freshIndex == nil ? "stale" : "fresh"), geometry: \(geometry))"
+            + "index: \(Self._grouped(s.tour.liveBlocks, "block")) of \(_TourBlocks.capacity) slots, geometry: \(geometry))"
     }
 
     /// The subtree of `node` as text, one line per node in depth-first pre-order, indented by
@@ -57,7 +57,7 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
     ///   - registry: Where the type names come from: the registry the tree's types are in.
     /// - Returns: The listing, at most `maxLines + 1` lines.
     /// - Complexity: O(lines written), plus the subtree's size when lines are left out:
-    ///   O(1) on a fresh index, else O(size of the subtree), counted toward a rebuild.
+    ///   O(size / 32) to count them.
     @inline(never)
     public func recursiveDescription(of node: NodeID, maxLines: Int = 1_000, registry: TypeRegistry = .shared) -> String {
         let s = _storage

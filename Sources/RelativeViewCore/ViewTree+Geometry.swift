@@ -4,7 +4,7 @@
 /// frame's size and an origin of their own, which shifts where its children appear. A point
 /// `p` in a node's space is `p - boundsOrigin + frameOrigin` in its parent's space.
 ///
-/// Geometry writes do not touch the links, so they leave the Euler index fresh: laying out a
+/// Geometry writes do not touch the links, so they leave the Euler index as it is: laying out a
 /// tree between queries costs no rebuild. Points and sizes are `SIMD2<Double>` (x, y) and
 /// (width, height), so this module needs no Foundation.
 extension ViewTree {
@@ -32,7 +32,7 @@ extension ViewTree {
         _storage._geometry(\.boundsOrigin, of: node)
     }
 
-    /// Moves a node's frame; its size and bounds origin stay. The index stays fresh.
+    /// Moves a node's frame; its size and bounds origin stay. The index is not touched.
     ///
     /// - Complexity: O(1), amortized; the first geometry write to a tree allocates its
     ///   geometry columns, O(slotCount).
@@ -41,7 +41,7 @@ extension ViewTree {
         s.frameOrigin[Int(node.index)] = origin
     }
 
-    /// Resizes a node's frame (and bounds), keeping the frame's origin. The index stays fresh.
+    /// Resizes a node's frame (and bounds), keeping the frame's origin. The index is not touched.
     ///
     /// - Complexity: as ``setFrameOrigin(_:of:)``.
     public mutating func setFrameSize(_ size: SIMD2<Double>, of node: NodeID) {
@@ -49,7 +49,7 @@ extension ViewTree {
         s.frameSize[Int(node.index)] = size
     }
 
-    /// Sets a node's bounds origin, which shifts its children; its frame stays. The index stays fresh.
+    /// Sets a node's bounds origin, which shifts its children; its frame stays. The index is not touched.
     ///
     /// - Complexity: as ``setFrameOrigin(_:of:)``.
     public mutating func setBoundsOrigin(_ origin: SIMD2<Double>, of node: NodeID) {
@@ -62,38 +62,22 @@ extension ViewTree {
     /// down to `b`: nodes above it are never visited.
     ///
     /// Traps if `a` and `b` are in different trees of the forest.
-    /// - Complexity: O(depth(a) + depth(b) - 2 depth(lca)) on a fresh index; otherwise
-    ///   O(depth(a) + depth(b)), which counts toward rebuilding the index.
+    /// - Complexity: O(depth(a) + depth(b) - 2 depth(lca)).
     public func convert(_ point: SIMD2<Double>, from a: NodeID, to b: NodeID) -> SIMD2<Double> {
         let s = _storage
         s.check(a)
         s.check(b)
         if a == b { return point }
         var p = point
-        let lca: Int32
-        if let index = s.freshIndex {
-            // Climb from `a` until the node holds `b`: that node is the lowest common ancestor,
-            // and the climb has already summed the translations on a's side.
-            lca = index._withUnsafeGuaranteedRef { index in
-                var x = a.index
-                while x != b.index && !index.isProperAncestor(x, b.index) {
-                    p += s._translation(of: x)
-                    x = s.parent[Int(x)]
-                    precondition(x != _TreeStorage.none, "cannot convert between \(a) and \(b): they are in different trees")
-                }
-                return x
-            }
-        } else {
-            guard let common = lowestCommonAncestor(a, b) else {
-                preconditionFailure("cannot convert between \(a) and \(b): they are in different trees")
-            }
-            lca = common.index
-            var x = a.index
-            while x != lca {
-                p += s._translation(of: x)
-                x = s.parent[Int(x)]
-            }
+        // Climb from `a` until the node holds `b`: that node is the lowest common ancestor,
+        // and the climb has already summed the translations on a's side.
+        var x = a.index
+        while x != b.index && !s.tour.isProperAncestor(x, b.index) {
+            p += s._translation(of: x)
+            x = s.parent[Int(x)]
+            precondition(x != _TreeStorage.none, "cannot convert between \(a) and \(b): they are in different trees")
         }
+        let lca = x
         var y = b.index
         while y != lca {
             p -= s._translation(of: y)

@@ -74,10 +74,7 @@ extension ViewTree {
         precondition(s.parent[Int(a.index)] == _TreeStorage.none && s.parent[Int(b.index)] == _TreeStorage.none, "smallerTree needs two roots")
         var x: Int32? = nil
         var y: Int32? = nil
-        var steps = 0
-        defer { s.pay(steps) }
         while true {
-            steps += 1
             x = Self._preorderStep(s, root: a.index, from: x)
             if x == nil { return a }
             y = Self._preorderStep(s, root: b.index, from: y)

@@ -1,6 +1,6 @@
 extension ViewTree {
-    /// Checks every structural invariant of the arena, and that a published index matches
-    /// the links. Does real work only in builds with `RELATIVE_VIEW_CHECK_INVARIANTS`
+    /// Checks every structural invariant of the arena, and that the index is the links'
+    /// Euler tour. Does real work only in builds with `RELATIVE_VIEW_CHECK_INVARIANTS`
     /// (debug builds of this package). Mutations do not call it, since it is O(n):
     /// tests call it after each mutation.
     ///
@@ -54,14 +54,36 @@ extension ViewTree {
         for (i, tag) in s.wideTags {
             precondition(s.narrowTag[Int(i)] == _TreeStorage.wideTagSentinel && _TreeStorage.narrow(tag) == nil, "wide tag table entry \(i) is wrong")
         }
-        // Building an index walks the whole forest and traps if a node is unreachable.
-        let rebuilt = EulerIndex(building: s)
-        if let published = s.freshIndex?.takeUnretainedValue() {
-            precondition(published.order == rebuilt.order && published.tag == rebuilt.tag && published.type == rebuilt.type, "published index is out of date")
-            for i in 0 ..< slots where s.parent[i] != _TreeStorage.free {
-                precondition(published.span[i].pre == rebuilt.span[i].pre && published.span[i].end == rebuilt.span[i].end, "published span of \(i) is out of date")
+        // The index: the tour checks itself, then must be the links' Euler tour, with the
+        // nodes' tag and type copies. A stack of open nodes, each with its last child seen.
+        let tokens = s.tour.checkedTokens()
+        var open: [(node: Int32, lastChild: Int32)] = []
+        var entered = 0
+        for t in tokens {
+            if t >= 0 {
+                let n = Int(t)
+                precondition(n < slots && s.parent[n] != _TreeStorage.free, "the index holds free slot \(t)")
+                if let top = open.last {
+                    precondition(s.parent[n] == top.node, "the index puts \(t) under \(top.node), its parent is \(s.parent[n])")
+                    let expected = top.lastChild == _TreeStorage.none ? s.firstChild[Int(top.node)] : s.nextSibling[Int(top.lastChild)]
+                    precondition(t == expected, "the index has \(t) where the links have \(expected)")
+                    open[open.count - 1].lastChild = t
+                } else {
+                    precondition(s.parent[n] == _TreeStorage.none, "the index has \(t) at the top, its parent is \(s.parent[n])")
+                }
+                let slot = _TourBlocks.slot(s.tour.span[n].enter)
+                precondition(s.tour.tag[slot] == s.narrowTag[n] && s.tour.type[slot] == s.typeID[n], "the index's tag or type copy of \(t) is wrong")
+                open.append((t, _TreeStorage.none))
+                entered += 1
+            } else {
+                guard let top = open.popLast() else { preconditionFailure("the index exits \(~t), which is not open") }
+                precondition(top.node == ~t, "the index exits \(~t) inside \(top.node)")
+                let last = top.lastChild == _TreeStorage.none ? s.firstChild[Int(top.node)] : s.nextSibling[Int(top.lastChild)]
+                precondition(last == _TreeStorage.none, "the index closes \(top.node) before its child \(last)")
             }
         }
+        precondition(open.isEmpty, "the index leaves \(open.count) node(s) open")
+        precondition(entered == s.liveCount, "the index holds \(entered) nodes, the tree \(s.liveCount)")
         #endif
     }
 }

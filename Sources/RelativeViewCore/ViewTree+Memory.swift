@@ -1,5 +1,5 @@
 extension ViewTree {
-    /// The bytes held by the tree's columns (the geometry columns too, once written) and its published index, from their capacities
+    /// The bytes held by the tree's columns (the geometry columns too, once written) and its index, from their capacities
     /// (buffer headers and the allocator's rounding aside).
     ///
     /// - Complexity: O(1), plus O(wide tags) for the side table.
@@ -14,12 +14,10 @@ extension ViewTree {
             + s.narrowTag.capacity * MemoryLayout<Int32>.stride
             + s.wideTags.capacity * (MemoryLayout<Int32>.stride + MemoryLayout<Int>.stride)
             + (s.frameOrigin.capacity + s.frameSize.capacity + s.boundsOrigin.capacity) * MemoryLayout<SIMD2<Double>>.stride
-        if let index = s.freshIndex?.takeUnretainedValue() {
-            bytes += index.span.capacity * MemoryLayout<_Span>.stride
-                + index.order.capacity * MemoryLayout<Int32>.stride
-                + index.tag.capacity * MemoryLayout<Int32>.stride
-                + index.type.capacity * MemoryLayout<Int32>.stride
-        }
+        let t = s.tour
+        bytes += (t.token.capacity + t.tag.capacity + t.type.capacity + t.count.capacity + t.next.capacity + t.previous.capacity) * MemoryLayout<Int32>.stride
+            + t.label.capacity * MemoryLayout<UInt64>.stride
+            + t.span.capacity * MemoryLayout<_TourBlocks.Span>.stride
         return bytes
     }
 }

@@ -7,6 +7,15 @@ extension ViewTree {
     /// - Complexity: O(1) amortized.
     @discardableResult
     public mutating func makeNode(tag: Int = 0, type: TypeID) -> NodeID {
+        let i = _newSlot(tag: tag, type: type)
+        let s = _storage
+        s.tour.insertLeaf(i, tag: s.narrowTag[Int(i)], type: type.rawValue, before: nil)
+        return s.nodeID(i)
+    }
+
+    /// A new root's slot, in the columns only: the caller puts its tokens in the tour.
+    @usableFromInline
+    mutating func _newSlot(tag: Int, type: TypeID) -> Int32 {
         let s = _mutableStorage()
         let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
         let i: Int32
@@ -34,7 +43,7 @@ extension ViewTree {
         if narrow == _TreeStorage.wideTagSentinel { s.wideTags[i] = tag }
         s.liveCount += 1
         s.rootCount += 1
-        return s.nodeID(i)
+        return i
     }
 
     /// Adds a new node as the last child of `parent` and returns its id.
@@ -43,25 +52,28 @@ extension ViewTree {
     @discardableResult
     public mutating func appendChild(tag: Int = 0, type: TypeID, to parent: NodeID) -> NodeID {
         _storage.check(parent)
-        let node = makeNode(tag: tag, type: type)
-        _link(node.index, under: parent.index, before: _TreeStorage.none)
-        return node
+        let i = _newSlot(tag: tag, type: type)
+        let s = _storage
+        _link(i, under: parent.index, before: _TreeStorage.none)
+        s.tour.insertLeaf(i, tag: s.narrowTag[Int(i)], type: type.rawValue, before: s.tour.span[Int(parent.index)].exit)
+        return s.nodeID(i)
     }
 
     /// Makes `node` the last child of `parent`, detaching it from its current parent first.
     ///
     /// Traps if `parent` is `node` or one of its descendants.
-    /// - Complexity: O(1) on a fresh index, else O(depth of `parent`) for the cycle check.
+    /// - Complexity: O(size of `node`'s subtree + B + log n) amortized (see ``ViewTree``).
     public mutating func append(_ node: NodeID, to parent: NodeID) {
         _prepareMove(node, under: parent)
         _link(node.index, under: parent.index, before: _TreeStorage.none)
+        _placeRun(node.index)
     }
 
     /// Makes `node` the child of `parent` at position `index` among the children that
     /// remain once `node` is detached (`0` is first, the child count is last).
     ///
     /// Traps if `parent` is `node` or one of its descendants, or if `index` is out of range.
-    /// - Complexity: O(index), plus the cycle check of ``append(_:to:)``.
+    /// - Complexity: O(index), plus the move of ``append(_:to:)``.
     public mutating func insert(_ node: NodeID, into parent: NodeID, at index: Int) {
         _prepareMove(node, under: parent)
         let s = _storage
@@ -74,6 +86,7 @@ extension ViewTree {
             k += 1
         }
         _link(node.index, under: parent.index, before: before)
+        _placeRun(node.index)
     }
 
     /// Moves `node` so that it is the sibling just before `sibling`, under `sibling`'s parent.
@@ -85,6 +98,7 @@ extension ViewTree {
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
         _link(node.index, under: parent.index, before: sibling.index)
+        _placeRun(node.index)
     }
 
     /// Moves `node` so that it is the sibling just after `sibling`, under `sibling`'s parent.
@@ -96,15 +110,18 @@ extension ViewTree {
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
         _link(node.index, under: parent.index, before: _storage.nextSibling[Int(sibling.index)])
+        _placeRun(node.index)
     }
 
     /// Detaches `node` from its parent; it becomes a root with its whole subtree. No effect on a root.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(size of the subtree + B + log n) amortized: its run moves to the tour's end.
     public mutating func detach(_ node: NodeID) {
         let s = _mutableStorage()
         s.check(node)
+        guard s.parent[Int(node.index)] != _TreeStorage.none else { return }
         _unlink(node.index)
+        s.tour.moveRun(of: node.index, before: nil)
     }
 
     /// Removes `node` and its whole subtree; their slots go to the free list and their ids become stale.
@@ -114,6 +131,7 @@ extension ViewTree {
         let s = _mutableStorage()
         s.check(node)
         _unlink(node.index)
+        s.tour.removeRun(of: node.index)
         // Free the subtree in pre-order without a stack: the links of a node are read
         // before its slot is put on the free list.
         var x = node.index
@@ -140,30 +158,57 @@ extension ViewTree {
         }
     }
 
+    /// Removes the root `root` alone: its children become roots, each with its subtree, in
+    /// child order. Traps if `root` has a parent.
+    ///
+    /// Their runs of the index stay in place, so this costs O(children + B) however large the
+    /// subtrees are (detaching each child would move its whole run).
+    /// - Complexity: O(number of children + B) amortized (see ``ViewTree``).
+    public mutating func removeRootKeepingChildren(_ root: NodeID) {
+        let s = _mutableStorage()
+        s.check(root)
+        let r = root.index
+        precondition(s.parent[Int(r)] == _TreeStorage.none, "\(root) has a parent: only a root can be removed keeping its children")
+        var c = s.firstChild[Int(r)]
+        while c != _TreeStorage.none {
+            let next = s.nextSibling[Int(c)]
+            s.parent[Int(c)] = _TreeStorage.none
+            s.nextSibling[Int(c)] = _TreeStorage.none
+            s.previousSibling[Int(c)] = _TreeStorage.none
+            s.rootCount += 1
+            c = next
+        }
+        s.firstChild[Int(r)] = _TreeStorage.none
+        s.tour.removeTokens(of: r)
+        _free(r)
+    }
+
     /// Moves `node` to the first position among its siblings. No effect on a root.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: a subtree move (see ``ViewTree``).
     public mutating func moveToFront(_ node: NodeID) {
         guard let parent = parent(of: node) else { return }
         let s = _mutableStorage()
         _unlink(node.index)
         _link(node.index, under: parent.index, before: s.firstChild[Int(parent.index)])
+        _placeRun(node.index)
     }
 
     /// Moves `node` to the last position among its siblings. No effect on a root.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: a subtree move (see ``ViewTree``).
     public mutating func moveToBack(_ node: NodeID) {
         guard let parent = parent(of: node) else { return }
         _ = _mutableStorage()
         _unlink(node.index)
         _link(node.index, under: parent.index, before: _TreeStorage.none)
+        _placeRun(node.index)
     }
 
     /// Exchanges the children of `parent` at positions `i` and `j`.
     ///
     /// Traps if either index is out of range.
-    /// - Complexity: O(max(i, j))
+    /// - Complexity: O(max(i, j)) plus two subtree moves (see ``ViewTree``).
     public mutating func exchangeChildren(of parent: NodeID, at i: Int, _ j: Int) {
         let a = child(of: parent, at: i)
         let b = child(of: parent, at: j)
@@ -173,27 +218,37 @@ extension ViewTree {
         let afterB = s.nextSibling[Int(b.index)]
         _unlink(b.index)
         _link(b.index, under: parent.index, before: a.index)
+        _placeRun(b.index)
         _unlink(a.index)
         _link(a.index, under: parent.index, before: afterB == a.index ? b.index : afterB)
+        _placeRun(a.index)
     }
 
     // MARK: Internals
 
-    /// Checks a move of `node` under `parent`, makes the storage unique and detaches `node`.
+    /// Checks a move of `node` under `parent`, makes the storage unique and detaches `node`
+    /// in the links (its run stays where it is in the tour until ``_placeRun(_:)``).
     @usableFromInline
     mutating func _prepareMove(_ node: NodeID, under parent: NodeID) {
         _storage.check(node)
         _storage.check(parent)
-        // A node without children is nobody's ancestor: new nodes skip the walk.
-        let hasChildren = _storage.firstChild[Int(node.index)] != _TreeStorage.none
         precondition(
-            node != parent && !(hasChildren && isAncestor(node, of: parent)),
+            node != parent && !isAncestor(node, of: parent),
             "cannot add a view as a subview of itself or of its descendants")
         _ = _mutableStorage()
         _unlink(node.index)
     }
 
-    /// Links the root `x` under `p`, just before `before` (or last if `before` is none).
+    /// Moves the run of `x`, just linked, to its place in the tour: before the run of its next
+    /// sibling, or before its parent's exit token when it is the last child.
+    @usableFromInline
+    func _placeRun(_ x: Int32) {
+        let s = _storage
+        let next = s.nextSibling[Int(x)]
+        s.tour.moveRun(of: x, before: next != _TreeStorage.none ? next : ~s.parent[Int(x)])
+    }
+
+    /// Links the root `x` under `p` in the columns (not in the tour), just before `before` (or last if `before` is none).
     @usableFromInline
     func _link(_ x: Int32, under p: Int32, before: Int32) {
         let s = _storage
@@ -221,7 +276,7 @@ extension ViewTree {
         }
     }
 
-    /// Unlinks `x` from its parent, if any; `x` becomes a root.
+    /// Unlinks `x` from its parent, if any, in the columns (not in the tour); `x` becomes a root.
     @usableFromInline
     func _unlink(_ x: Int32) {
         let s = _storage

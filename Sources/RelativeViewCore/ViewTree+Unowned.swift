@@ -4,8 +4,7 @@ extension ViewTree {
     ///
     /// Reading such a tree copies it, and a copy retains and releases its storage: two atomic
     /// operations that cost more than the query itself. A handle is a plain pointer instead;
-    /// its queries are the tree's, with the same checks (a stale `NodeID` still traps) and the
-    /// same ski-rental bookkeeping on a stale index.
+    /// its queries are the tree's, with the same checks (a stale `NodeID` still traps).
     ///
     /// Unsafe: make a handle right before the queries, and only while something else keeps
     /// the tree alive and unchanged until they return (the tree is not mutated, reassigned or
@@ -21,35 +20,49 @@ extension ViewTree {
 
         /// As ``ViewTree/isAncestor(_:of:)``.
         ///
-        /// - Complexity: O(1) on a fresh index; otherwise O(depth of `b`), counted toward a rebuild.
+        /// - Complexity: O(1)
         @inlinable @inline(__always)
         package func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
             storage._withUnsafeGuaranteedRef { $0.isAncestor(a, of: b) }
         }
 
-        /// The epoch of the fresh index (a number no other index ever has), or 0 while the
-        /// index is stale. Spans read from the index stay valid while its epoch is current.
+        /// The tree's version: a number no other shape of any tree ever has (never 0). Spans
+        /// read from the index stay valid while it is current.
         ///
         /// - Complexity: O(1)
         @inlinable @inline(__always)
-        package var indexEpoch: UInt64 {
+        package var version: UInt64 {
+            storage._withUnsafeGuaranteedRef { $0.version }
+        }
+
+        /// The positions of `node`'s enter and exit tokens in the index, packed in 64 bits,
+        /// with the tree's version. Traps if `node` is stale.
+        ///
+        /// - Complexity: O(1)
+        @inlinable @inline(__always)
+        package func span(of node: NodeID) -> (version: UInt64, span: Int) {
             storage._withUnsafeGuaranteedRef { s in
-                s.freshIndex?._withUnsafeGuaranteedRef { $0.epoch } ?? 0
+                s.check(node)
+                let span = s.tour.span[Int(node.index)]
+                return (s.version, Int(bitPattern: UInt(span.enter) | UInt(span.exit) << 32))
             }
         }
 
-        /// The pre-order interval of `node` in the fresh index with its epoch, or `nil` while
-        /// the index is stale. Traps if `node` is stale.
+        /// Whether the packed span `outer` properly contains the packed span `inner`'s enter
+        /// position, both read at the tree's current version.
         ///
-        /// - Complexity: O(1)
+        /// - Complexity: O(1): offsets alone when `outer` lies in one block, else up to four
+        ///   block labels.
         @inlinable @inline(__always)
-        package func span(of node: NodeID) -> (epoch: UInt64, pre: Int32, end: Int32)? {
-            storage._withUnsafeGuaranteedRef { s in
-                s.check(node)
-                return s.freshIndex?._withUnsafeGuaranteedRef { index in
-                    let span = index.span[Int(node.index)]
-                    return (index.epoch, span.pre, span.end)
-                }
+        package func contains(_ outer: Int, properly inner: Int) -> Bool {
+            let enter = UInt32(truncatingIfNeeded: outer)
+            let exit = UInt32(truncatingIfNeeded: outer >> 32)
+            let e = UInt32(truncatingIfNeeded: inner)
+            if _TourBlocks.block(enter) == _TourBlocks.block(exit) {
+                return _TourBlocks.block(e) == _TourBlocks.block(enter) && enter < e && e < exit
+            }
+            return storage._withUnsafeGuaranteedRef { s in
+                s.tour.precedes(enter, e) && s.tour.precedes(e, exit)
             }
         }
 

@@ -1,14 +1,24 @@
-/// A forest of view nodes stored as struct-of-arrays columns with an Euler-tour index.
+/// A forest of view nodes stored as struct-of-arrays columns with a live Euler-tour index.
 ///
-/// `ViewTree` is a value type with copy-on-write storage. Mutations are O(1) (or O(k) for
-/// positional ones) and only mark the index stale; queries on a fresh index answer ancestor
-/// and descendant questions in O(1) and see a subtree as one contiguous slice. A query on a
-/// stale index walks the links instead and counts the work; once that work reaches the
-/// number of live nodes the index is rebuilt, so no interleaving of mutations and queries
-/// costs more than about twice the better of "always walk" and "always rebuild".
+/// `ViewTree` is a value type with copy-on-write storage. The index is the forest's Euler
+/// tour (an enter and an exit token per node) kept in blocks of 64 slots with order labels,
+/// and every mutation keeps it up to date: there is no stale state, no rebuild, and an
+/// ancestor or descendant test is O(1) at every moment. A subtree is a run of the tour, so
+/// grouping scans contiguous blocks. Costs (B = 64, n nodes):
 ///
-/// A finished tree is `Sendable` and can be queried from several threads at once: the index
-/// is published atomically, so concurrent queries never race.
+/// | operation | amortized | worst case |
+/// | --- | --- | --- |
+/// | `isAncestor`, `isDescendant` | O(1) | O(1) |
+/// | add, insert or remove a leaf; move a leaf | O(B + log n) | O(B + n/B) |
+/// | move or remove a subtree of s nodes | O(s + B + log n) | O(s + B + n/B) |
+/// | `exchangeChildren`, `moveToFront`, `moveToBack` | as two (one) subtree moves, plus the child walk | |
+/// | group the descendants by tags or types | O(subtree) contiguous reads | |
+///
+/// The worst case is a relabeling of every block's order label: n/32 writes at most (a
+/// block holds 64 tokens and stays at least half full after a removal merges it).
+///
+/// A finished tree is `Sendable` and can be queried from several threads at once: queries
+/// only read.
 ///
 /// Semantics follow the relative-view library: a node is never its own (relative)
 /// ancestor, descendant or sibling; ancestors are listed nearest first, descendants in
@@ -75,18 +85,17 @@ public struct ViewTree: Sendable {
         return s.nodeID(Int32(index))
     }
 
-    /// Whether the Euler index is fresh, so ancestor and descendant queries are O(1).
+    /// Always `true`: the index is live, kept up to date by every mutation.
     ///
     /// - Complexity: O(1)
-    @inlinable public var isIndexFresh: Bool { _storage.freshIndex != nil }
+    @available(*, deprecated, message: "the index is live: it is never stale")
+    @inlinable public var isIndexFresh: Bool { true }
 
-    /// Builds the index now if it is stale, so the next queries are O(1) (useful before
-    /// sharing a tree between threads, or before a burst of queries).
+    /// Does nothing: the index is live, kept up to date by every mutation.
     ///
-    /// - Complexity: O(n) if the index is stale, else O(1).
-    public func prepareIndex() {
-        _storage.publishIndex()
-    }
+    /// - Complexity: O(1)
+    @available(*, deprecated, message: "the index is live: there is nothing to prepare")
+    public func prepareIndex() {}
 
     // MARK: Node properties
 
@@ -108,7 +117,7 @@ public struct ViewTree: Sendable {
         return TypeID(rawValue: _storage.typeID[Int(node.index)])
     }
 
-    /// Sets the tag of a node; the index becomes stale.
+    /// Sets the tag of a node (and its copy in the index).
     ///
     /// - Complexity: O(1)
     public mutating func setTag(_ tag: Int, of node: NodeID) {
@@ -117,13 +126,14 @@ public struct ViewTree: Sendable {
         s.setTag(tag, at: node.index)
     }
 
-    /// Sets the type of a node; the index becomes stale.
+    /// Sets the type of a node (and its copy in the index).
     ///
     /// - Complexity: O(1)
     public mutating func setType(_ type: TypeID, of node: NodeID) {
         let s = _mutableStorage()
         s.check(node)
         s.typeID[Int(node.index)] = type.rawValue
+        s.tour.setType(type.rawValue, of: node.index)
     }
 
     // MARK: Links
@@ -194,13 +204,13 @@ public struct ViewTree: Sendable {
 
     // MARK: Copy on write
 
-    /// The storage, made unique and with its index dropped: every mutation goes through here.
+    /// The storage, made unique and given a new version: every mutation goes through here.
     @usableFromInline
     mutating func _mutableStorage() -> _TreeStorage {
         if !isKnownUniquelyReferenced(&_storage) {
             _storage = _TreeStorage(copying: _storage)
         }
-        _storage.invalidateIndex()
+        _storage.version = _TreeStorage.nextVersion()
         return _storage
     }
 }

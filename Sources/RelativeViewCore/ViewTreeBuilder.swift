@@ -1,6 +1,7 @@
 /// Builds a ``ViewTree`` from a stream of open/close events, as a parser produces a
-/// document, and gives it a fresh index with no rebuild: pre-order numbers are assigned
-/// when a node opens and subtree ends when it closes.
+/// document, with its index ready and no extra pass: a node's enter token is appended to
+/// the Euler tour when it opens, its exit token when it closes, so the tour's blocks come
+/// out full and in order.
 ///
 /// ```swift
 /// var builder = ViewTreeBuilder()
@@ -13,20 +14,13 @@
 public struct ViewTreeBuilder: Sendable {
     private var tree: ViewTree
     private var open: [Int32] = []
-    private var span: [_Span] = []
-    private var order: [Int32] = []
-    private var tag: [Int32] = []
-    private var type: [Int32] = []
 
     /// A builder with room for `minimumCapacity` nodes.
     ///
     /// - Complexity: O(minimumCapacity)
     public init(minimumCapacity: Int = 0) {
         tree = ViewTree(minimumCapacity: minimumCapacity)
-        span.reserveCapacity(minimumCapacity)
-        order.reserveCapacity(minimumCapacity)
-        tag.reserveCapacity(minimumCapacity)
-        type.reserveCapacity(minimumCapacity)
+        tree._storage.tour.reserveNodes(minimumCapacity)
     }
 
     /// How many nodes are open (the depth of the next node opened).
@@ -44,20 +38,12 @@ public struct ViewTreeBuilder: Sendable {
     /// - Complexity: O(1) amortized.
     @discardableResult
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
-        let node: NodeID
-        if let parent = open.last {
-            node = tree.appendChild(tag: tag, type: type, to: tree._storage.nodeID(parent))
-        } else {
-            node = tree.makeNode(tag: tag, type: type)
-        }
-        let pre = Int32(order.count)
-        // The builder never frees slots, so slot numbers are pre-order numbers.
-        span.append(_Span(pre: pre, end: pre))
-        order.append(node.index)
-        self.tag.append(tree._storage.narrowTag[Int(node.index)])
-        self.type.append(type.rawValue)
-        open.append(node.index)
-        return node
+        let i = tree._newSlot(tag: tag, type: type)
+        let s = tree._storage
+        if let parent = open.last { tree._link(i, under: parent, before: _TreeStorage.none) }
+        s.tour.append(token: i, tag: s.narrowTag[Int(i)], type: type.rawValue)
+        open.append(i)
+        return s.nodeID(i)
     }
 
     /// Closes the innermost open node. Traps if none is open.
@@ -65,19 +51,14 @@ public struct ViewTreeBuilder: Sendable {
     /// - Complexity: O(1)
     public mutating func close() {
         guard let node = open.popLast() else { preconditionFailure("close() without a matching open()") }
-        span[Int(node)].end = Int32(order.count)
+        tree._mutableStorage().tour.append(token: ~node, tag: Int32.min, type: _TourBlocks.exitType)
     }
 
-    /// The finished tree, with a fresh index. Traps if a node is still open.
+    /// The finished tree, its index ready. Traps if a node is still open.
     ///
     /// - Complexity: O(1)
     public consuming func finish() -> ViewTree {
         precondition(open.isEmpty, "finish() with \(open.count) node(s) still open")
-        let index = EulerIndex(span: span, order: order, tag: tag, type: type)
-        // Unique storage (a copy of this builder may share it) with an empty index slot.
-        let storage = tree._mutableStorage()
-        storage.indexSlot.store(Unmanaged.passRetained(index), ordering: .releasing)
-        storage.debt.store(0, ordering: .relaxed)
         return tree
     }
 }

@@ -34,7 +34,8 @@ struct _TypeKeys<Key: Hashable> {
     /// The slot of the key of type `type`, or `nil` if that type was not asked for.
     @inlinable @inline(__always)
     func slot(of type: Int32) -> Int? {
-        guard Int(type) < table.count else { return nil }
+        // Unsigned: the index's exit slots carry -1.
+        guard UInt32(bitPattern: type) < UInt32(truncatingIfNeeded: table.count) else { return nil }
         let slot = table[Int(type)]
         return slot < 0 ? nil : Int(slot)
     }

@@ -49,6 +49,8 @@ struct _TourBlocks {
     @usableFromInline var label: [UInt64] = []
     @usableFromInline var head: Int32 = -1
     @usableFromInline var tail: Int32 = -1
+    /// The number of blocks in the list (not free).
+    @usableFromInline var liveBlocks = 0
     /// Free blocks, linked through `next`.
     var freeBlocks: Int32 = -1
     /// Per node slot (not per tour slot): where its two tokens are.
@@ -160,28 +162,138 @@ struct _TourBlocks {
         deleteRange(from: s.enter, through: s.exit, removed)
     }
 
-    /// Moves node `x`'s run (its subtree's tokens) to just before the token at position
-    /// `before` (outside the run), or to the end of the tour.
-    mutating func moveRun(of x: Int32, before: Int32?) {
-        // `before` is a token, not a position: positions change as the run leaves.
-        var moved: [(Int32, Int32, Int32)] = []
+    /// Appends a token at the end of the tour (the streaming builder's path): O(1) amortized.
+    mutating func append(token t: Int32, tag g: Int32, type y: Int32) {
+        if t >= 0 { reserveNodes(Int(t) + 1) }
+        if tail < 0 || Int(count[Int(tail)]) == Self.capacity { _ = newBlock(after: tail) }
+        let b = Int(tail)
+        write(Self.position(b, Int(count[b])), token: t, tag: g, type: y)
+        count[b] += 1
+    }
+
+    /// The number of tokens from node `x`'s enter token through its exit token: twice the
+    /// size of its subtree. O(blocks the run spans).
+    func runLength(of x: Int32) -> Int {
         let s = span[Int(x)]
-        forEachRun(from: s.enter, to: s.exit) { run in
-            for i in run { moved.append((token[i], tag[i], type[i])) }
-        }
-        moved.append((~x, Int32.min, Self.exitType))
-        deleteRange(from: s.enter, through: s.exit) { _ in }
-        var k = 0
-        while k < moved.count {
-            let chunk = min(Self.capacity, moved.count - k)
-            let target = before.map(position(of:))
-            var p = openHole(chunk, before: target).0
-            for j in 0 ..< chunk {
-                let (t, g, y) = moved[k + j]
-                write(p, token: t, tag: g, type: y)
-                if j + 1 < chunk { p += 1 }
+        var n = 1
+        forEachRun(from: s.enter, to: s.exit) { n += $0.count }
+        return n
+    }
+
+    /// Removes node `x`'s two tokens only: its children's runs stay where they are, between
+    /// its neighbours (for a root being dissolved, they become top-level runs). O(B) amortized.
+    mutating func removeTokens(of x: Int32) {
+        let exit = span[Int(x)].exit
+        deleteRange(from: exit, through: exit) { _ in }
+        // The deletion may have merged blocks: read the enter position again.
+        let enter = span[Int(x)].enter
+        deleteRange(from: enter, through: enter) { _ in }
+    }
+
+    /// Moves node `x`'s run (its subtree's tokens) to just before the token `before`
+    /// (outside the run), or to the end of the tour.
+    ///
+    /// A run within one block is copied (at most B tokens). A longer run is cut out as whole
+    /// blocks (its two partial end blocks split off first) and relinked at the destination
+    /// with new block labels: the positions of the tokens in its inner blocks do not change,
+    /// so this costs O(B + blocks of the run), not O(run).
+    mutating func moveRun(of x: Int32, before: Int32?) {
+        let s = span[Int(x)]
+        if Self.block(s.enter) != Self.block(s.exit) {
+            // Linking before the tour's first block is the one case the splice does not do.
+            if before.map({ position(of: $0) }) != Self.position(Int(head), 0) {
+                spliceRun(of: x, before: before)
+                return
             }
-            k += chunk
+        }
+        copyRun(of: x, before: before)
+    }
+
+    /// ``moveRun(of:before:)`` for a run spanning blocks, by relinking whole blocks.
+    private mutating func spliceRun(of x: Int32, before: Int32?) {
+        // Moving the last run to the end: nothing to do.
+        if before == nil && after(span[Int(x)].exit) == nil { return }
+        // 1. Cut the run's end blocks so that the run is whole blocks f ... l.
+        var f = Self.block(span[Int(x)].enter)
+        if Self.offset(span[Int(x)].enter) > 0 { f = splitBlock(f, at: Self.offset(span[Int(x)].enter)) }
+        let exit = span[Int(x)].exit
+        let l = Self.block(exit)
+        if Self.offset(exit) + 1 < Int(count[l]) { _ = splitBlock(l, at: Self.offset(exit) + 1) }
+        // 2. Unlink them, and merge the blocks left on either side if they are sparse.
+        let (p, n) = (previous[f], next[l])
+        if p >= 0 { next[Int(p)] = n } else { head = n }
+        if n >= 0 { previous[Int(n)] = p } else { tail = p }
+        if p >= 0 { mergeIfSparse(Int(p)) }
+        // 3. The block to link after: cut the destination's block before the destination.
+        var a: Int
+        if let before {
+            let d = position(of: before)
+            if Self.offset(d) == 0 {
+                a = Int(previous[Self.block(d)])
+                precondition(a >= 0, "splicing a run before the tour's first block")
+            } else {
+                a = Self.block(d)
+                _ = splitBlock(a, at: Self.offset(d))
+            }
+        } else {
+            a = Int(tail)
+        }
+        // 4. Relink f ... l one block at a time, each labelled between its new neighbours.
+        var c = f
+        while true {
+            let following = next[c]
+            if a < 0 {
+                (head, tail) = (Int32(c), Int32(c))
+                (next[c], previous[c]) = (-1, -1)
+                label[c] = labelStep
+            } else {
+                link(c, after: a)
+            }
+            a = c
+            if c == l { break }
+            c = Int(following)
+        }
+        // 5. Merge sparse blocks at the two seams.
+        if previous[f] >= 0 { mergeIfSparse(Int(previous[f])) }
+        if count[l] > 0 && next[l] >= 0 { mergeIfSparse(l) }
+    }
+
+    /// Moves tokens `o` ..< count of block `b` to a new block linked after it; returns the new block.
+    private mutating func splitBlock(_ b: Int, at o: Int) -> Int {
+        let c = newBlock(after: Int32(b))
+        let n = Int(count[b])
+        moveSlots(from: b * Self.capacity + o, to: c * Self.capacity, count: n - o)
+        count[c] = Int32(n - o)
+        count[b] = Int32(o)
+        return c
+    }
+
+    /// ``moveRun(of:before:)`` by copying the run's tokens out and in.
+    private mutating func copyRun(of x: Int32, before: Int32?) {
+        let n = runLength(of: x)
+        // `before` is a token, not a position: positions change as the run leaves.
+        withUnsafeTemporaryAllocation(of: (Int32, Int32, Int32).self, capacity: n) { moved in
+            var k = 0
+            let s = span[Int(x)]
+            forEachRun(from: s.enter, to: s.exit) { run in
+                for i in run {
+                    moved[k] = (token[i], tag[i], type[i])
+                    k += 1
+                }
+            }
+            moved[k] = (~x, Int32.min, Self.exitType)
+            deleteRange(from: s.enter, through: s.exit) { _ in }
+            k = 0
+            while k < n {
+                let chunk = min(Self.capacity, n - k)
+                var p = openHole(chunk, before: before.map(position(of:))).0
+                for j in 0 ..< chunk {
+                    let (t, g, y) = moved[k + j]
+                    write(p, token: t, tag: g, type: y)
+                    p += 1
+                }
+                k += chunk
+            }
         }
     }
 
@@ -206,9 +318,24 @@ struct _TourBlocks {
         if t >= 0 { span[Int(t)].enter = p } else { span[Int(~t)].exit = p }
     }
 
-    /// Moves slot `from` to slot position `to`, keeping its node's span in step.
-    private mutating func moveSlot(_ from: Int, to p: UInt32) {
-        write(p, token: token[from], tag: tag[from], type: type[from])
+    /// Moves slots `from ..< from + n` to `to ..< to + n` (the ranges may overlap), keeping
+    /// their nodes' spans in step: one memmove per column, then one span write per token.
+    /// (A slot's index is its position: block * capacity + offset = block << offsetBits | offset.)
+    private mutating func moveSlots(from: Int, to: Int, count n: Int) {
+        guard n > 0, from != to else { return }
+        token.withUnsafeMutableBufferPointer { t in
+        tag.withUnsafeMutableBufferPointer { g in
+        type.withUnsafeMutableBufferPointer { y in
+        span.withUnsafeMutableBufferPointer { sp in
+            let bytes = n * MemoryLayout<Int32>.stride
+            UnsafeMutableRawPointer(t.baseAddress! + to).copyMemory(from: t.baseAddress! + from, byteCount: bytes)
+            UnsafeMutableRawPointer(g.baseAddress! + to).copyMemory(from: g.baseAddress! + from, byteCount: bytes)
+            UnsafeMutableRawPointer(y.baseAddress! + to).copyMemory(from: y.baseAddress! + from, byteCount: bytes)
+            for i in to ..< to + n {
+                let k = t[i]
+                if k >= 0 { sp[Int(k)].enter = UInt32(truncatingIfNeeded: i) } else { sp[Int(~k)].exit = UInt32(truncatingIfNeeded: i) }
+            }
+        }}}}
     }
 
     /// Opens `k` (at most ``capacity``) consecutive empty positions just before position
@@ -225,26 +352,38 @@ struct _TourBlocks {
             o = Int(count[b])
         }
         var n = Int(count[b])
-        if n + k > Self.capacity {
-            // Split: the tokens from `o` on go to a new block after this one.
+        if n + k > Self.capacity && k <= Self.capacity / 2 {
+            // Split in halves, as a B-tree does, so that blocks stay at least half full; the
+            // hole goes into the half that holds `o`. Here n > capacity / 2, so both halves
+            // keep tokens, and either has room for the hole.
             let c = newBlock(after: Int32(b))
-            for i in o ..< n { moveSlot(b * Self.capacity + i, to: Self.position(c, i - o)) }
-            count[c] = Int32(n - o)
-            count[b] = Int32(o)
-            n = o
+            let keep = n / 2
+            moveSlots(from: b * Self.capacity + keep, to: c * Self.capacity, count: n - keep)
+            count[c] = Int32(n - keep)
+            count[b] = Int32(keep)
+            if o > keep {
+                b = c
+                o -= keep
+            }
+            n = Int(count[b])
+        } else if n + k > Self.capacity {
+            // A big hole (a chunk of a moved run): the tokens from `o` on go to a block of
+            // their own, and so does the hole if it still does not fit.
+            if o < n {
+                let d = newBlock(after: Int32(b))
+                moveSlots(from: b * Self.capacity + o, to: d * Self.capacity, count: n - o)
+                count[d] = Int32(n - o)
+                count[b] = Int32(o)
+                n = o
+            }
             if o + k > Self.capacity {
-                // No room left here: the hole gets a block of its own between the two.
                 b = newBlock(after: Int32(b))
                 o = 0
                 n = 0
             }
         }
-        // Shift the tail of the block right by k, last first.
-        var i = n - 1
-        while i >= o {
-            moveSlot(b * Self.capacity + i, to: Self.position(b, i + k))
-            i -= 1
-        }
+        // Shift the tail of the block right by k.
+        moveSlots(from: b * Self.capacity + o, to: b * Self.capacity + o + k, count: n - o)
         count[b] = Int32(n + k)
         return (Self.position(b, o), Self.position(b, o + k - 1))
     }
@@ -272,7 +411,7 @@ struct _TourBlocks {
             let nextBlock = Int(next[b])
             let n = Int(count[b])
             // Close the gap: the slots after `end` move down to `o`.
-            for i in end ..< n { moveSlot(base + i, to: Self.position(b, o + i - end)) }
+            moveSlots(from: base + end, to: base + o, count: n - end)
             count[b] = Int32(n - (end - o))
             let done = b == last
             if count[b] == 0 { freeBlock(b) }
@@ -287,7 +426,7 @@ struct _TourBlocks {
         let n = next[b]
         guard n >= 0, Int(count[b] + count[Int(n)]) <= Self.capacity / 2 else { return }
         let start = Int(count[b])
-        for i in 0 ..< Int(count[Int(n)]) { moveSlot(Int(n) * Self.capacity + i, to: Self.position(b, start + i)) }
+        moveSlots(from: Int(n) * Self.capacity, to: b * Self.capacity + start, count: Int(count[Int(n)]))
         count[b] += count[Int(n)]
         count[Int(n)] = 0
         freeBlock(Int(n))
@@ -313,6 +452,7 @@ struct _TourBlocks {
             type.append(contentsOf: repeatElement(0, count: Self.capacity))
         }
         count[b] = 0
+        liveBlocks += 1
         if after < 0 {
             precondition(head < 0, "a block before the head")
             (head, tail) = (Int32(b), Int32(b))
@@ -320,7 +460,12 @@ struct _TourBlocks {
             label[b] = labelStep
             return b
         }
-        let a = Int(after)
+        link(b, after: Int(after))
+        return b
+    }
+
+    /// Links block `b` (not in the list) after block `a`, labelled between the two.
+    private mutating func link(_ b: Int, after a: Int) {
         makeRoom(after: a)
         let n = next[a]
         let upper = n < 0 ? min(labelLimit, label[a] + labelStep) : label[Int(n)]
@@ -328,7 +473,6 @@ struct _TourBlocks {
         (next[b], previous[b]) = (n, Int32(a))
         next[a] = Int32(b)
         if n >= 0 { previous[Int(n)] = Int32(b) } else { tail = Int32(b) }
-        return b
     }
 
     /// Relabels the blocks after block `a` if there is no label between `a` and its
@@ -379,6 +523,7 @@ struct _TourBlocks {
         if p >= 0 { next[Int(p)] = n } else { head = n }
         if n >= 0 { previous[Int(n)] = p } else { tail = p }
         count[b] = 0
+        liveBlocks -= 1
         next[b] = freeBlocks
         previous[b] = -1
         freeBlocks = Int32(b)
@@ -393,8 +538,10 @@ struct _TourBlocks {
         var out: [Int32] = []
         var b = head
         var previousBlock: Int32 = -1
+        var blocks = 0
         while b >= 0 {
             let i = Int(b)
+            blocks += 1
             precondition(previous[i] == previousBlock, "block \(b)'s back link is wrong")
             precondition(count[i] > 0 && Int(count[i]) <= Self.capacity, "block \(b) holds \(count[i]) tokens")
             if previousBlock >= 0 { precondition(label[Int(previousBlock)] < label[i], "block labels out of order at \(b)") }
@@ -409,6 +556,7 @@ struct _TourBlocks {
             precondition(out.count <= token.count, "the block list has a cycle")
         }
         precondition(tail == previousBlock, "tail is not the last block")
+        precondition(blocks == liveBlocks, "live block count \(liveBlocks), \(blocks) blocks in the list")
         for t in out where t >= 0 {
             precondition(precedes(span[Int(t)].enter, span[Int(t)].exit), "node \(t) exits before it enters")
         }

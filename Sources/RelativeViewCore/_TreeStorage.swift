@@ -8,13 +8,14 @@ import Synchronization
 /// Tags that do not fit in an `Int32` (and `Int32.min` itself) are stored as the
 /// sentinel ``_TreeStorage/wideTagSentinel`` with the real value in `wideTags`.
 ///
-/// The Euler index is an immutable ``EulerIndex`` published through an atomic slot, so a
-/// query that is not `mutating` can build and publish it without racing readers in other
-/// threads: readers either see no index (and walk the links) or a complete one. The
-/// columns themselves only change through `mutating` methods of a uniquely referenced
-/// `ViewTree`, which is why this class can be `@unchecked Sendable`, and why its columns
-/// opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`): no read can overlap
-/// a write, and the checks would cost more than an O(1) query itself.
+/// The live index is ``tour`` (a ``_TourBlocks``): the forest's Euler tour in blocks with
+/// order labels, which every mutation keeps up to date, so there is no stale state and
+/// nothing is built lazily. The columns and the tour only change through `mutating`
+/// methods of a uniquely referenced `ViewTree`, which is why this class can be
+/// `@unchecked Sendable` (a finished tree is immutable while shared, and queries from many
+/// threads only read), and why its columns opt out of dynamic exclusivity checks
+/// (`@exclusivity(unchecked)`): no read can overlap a write, and the checks would cost more
+/// than an O(1) query itself.
 @usableFromInline
 final class _TreeStorage: @unchecked Sendable {
     @usableFromInline static let none: Int32 = -1
@@ -44,9 +45,17 @@ final class _TreeStorage: @unchecked Sendable {
     /// say how many roots it has without scanning the arena.
     @usableFromInline @exclusivity(unchecked) var rootCount: Int
 
-    @usableFromInline let indexSlot: Atomic<Unmanaged<EulerIndex>?>
-    /// Link-walking work done by queries since the index was last built (the ski-rental debt).
-    @usableFromInline let debt: Atomic<Int>
+    /// The live index: the Euler tour of the forest, kept by every mutation.
+    @usableFromInline @exclusivity(unchecked) var tour: _TourBlocks
+    /// Names the tree's current shape: a number no other shape of any tree ever has, replaced
+    /// by every mutation (geometry aside). Tour positions read while it is current are current.
+    @usableFromInline @exclusivity(unchecked) var version: UInt64
+
+    /// Hands out versions, from 1, for the process's life.
+    static let versions = Atomic<UInt64>(0)
+
+    @usableFromInline
+    static func nextVersion() -> UInt64 { versions.wrappingAdd(1, ordering: .relaxed).newValue }
 
     init(minimumCapacity: Int) {
         parent = []
@@ -63,12 +72,12 @@ final class _TreeStorage: @unchecked Sendable {
         boundsOrigin = []
         liveCount = 0
         rootCount = 0
-        indexSlot = Atomic(nil)
-        debt = Atomic(0)
+        tour = _TourBlocks()
+        version = Self.nextVersion()
         reserveCapacity(minimumCapacity)
     }
 
-    /// A copy of the columns that shares the (immutable) index.
+    /// A copy of the columns and the index, with the same version (the same shape).
     init(copying other: _TreeStorage) {
         parent = other.parent
         firstChild = other.firstChild
@@ -84,14 +93,8 @@ final class _TreeStorage: @unchecked Sendable {
         boundsOrigin = other.boundsOrigin
         liveCount = other.liveCount
         rootCount = other.rootCount
-        let index = other.indexSlot.load(ordering: .acquiring)
-        _ = index?.retain()
-        indexSlot = Atomic(index)
-        debt = Atomic(other.debt.load(ordering: .relaxed))
-    }
-
-    deinit {
-        indexSlot.load(ordering: .acquiring)?.release()
+        tour = other.tour
+        version = other.version
     }
 
     func reserveCapacity(_ n: Int) {
@@ -149,44 +152,6 @@ final class _TreeStorage: @unchecked Sendable {
             narrowTag[Int(i)] = Self.wideTagSentinel
             wideTags[i] = tag
         }
-    }
-
-    // MARK: Index slot
-
-    /// The published index, or `nil` when the index is stale.
-    @inlinable @inline(__always)
-    var freshIndex: Unmanaged<EulerIndex>? {
-        indexSlot.load(ordering: .acquiring)
-    }
-
-    /// Drops the index; called by every mutation (the storage is uniquely referenced then).
-    @inlinable @inline(__always)
-    func invalidateIndex() {
-        if indexSlot.load(ordering: .relaxed) != nil {
-            indexSlot.exchange(nil, ordering: .acquiringAndReleasing)?.release()
-        }
-    }
-
-    /// Builds the index from the links and publishes it, unless another thread got there first.
-    @usableFromInline @discardableResult
-    func publishIndex() -> Unmanaged<EulerIndex> {
-        if let index = freshIndex { return index }
-        let built = Unmanaged.passRetained(EulerIndex(building: self))
-        let (exchanged, current) = indexSlot.compareExchange(
-            expected: nil, desired: built, ordering: .acquiringAndReleasing)
-        debt.store(0, ordering: .relaxed)
-        if exchanged { return built }
-        built.release()
-        // The slot is only cleared by a mutation, which cannot run while we are reading.
-        guard let current else { preconditionFailure("index slot cleared during a query") }
-        return current
-    }
-
-    /// Records link-walking work done by a query on a stale index; rebuilds the index once
-    /// the work since the last build reaches the number of live nodes (the ski-rental rule).
-    @usableFromInline
-    func pay(_ work: Int) {
-        let total = debt.wrappingAdd(work, ordering: .relaxed).newValue
-        if total >= liveCount { publishIndex() }
+        tour.setTag(narrowTag[Int(i)], of: i)
     }
 }

@@ -1,7 +1,7 @@
 import RelativeViewCore
 
 /// Imports a tree that nobody generated (an XML, HTML or JSON document, or a directory)
-/// into a `ViewTree` with a fresh index, streaming it into a `ViewTreeBuilder`.
+/// into a `ViewTree` with its index ready, streaming it into a `ViewTreeBuilder`.
 ///
 /// ```swift
 /// let tree = try TreeImporter().importTree(contentsOf: "/usr/share/mime/packages/freedesktop.org.xml")

@@ -91,10 +91,8 @@ final class Workload {
         case "core":
             tree = ViewTree(minimumCapacity: count)
             spec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
-            tree.prepareIndex()
         case "facade":
             spec.buildFacade(into: &views)
-            views.first?.prepareIndex()
         default:
             spec.buildNaive(into: &naive)
         }

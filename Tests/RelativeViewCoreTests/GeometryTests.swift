@@ -146,7 +146,6 @@ import RelativeViewFixtures
     @Test func geometryIsCopiedOnWrite() {
         var (tree, ids) = Self.tree(10, seed: 5)
         tree.setFrameOrigin(SIMD2(1, 1), of: ids[3])
-        tree.prepareIndex()
         var copy = tree
         copy.setFrameOrigin(SIMD2(2, 2), of: ids[3])
         copy.setBoundsOrigin(SIMD2(3, 3), of: ids[4])
@@ -155,9 +154,8 @@ import RelativeViewFixtures
         #expect(copy.frameOrigin(of: ids[3]) == SIMD2(2, 2))
         #expect(copy.boundsOrigin(of: ids[4]) == SIMD2(3, 3))
         #expect(tree._storage !== copy._storage)
-        // Both keep the index: the copy shares the original's, since the links are the same.
-        #expect(tree.isIndexFresh && copy.isIndexFresh)
-        #expect(tree._storage.freshIndex?.toOpaque() == copy._storage.freshIndex?.toOpaque())
+        // Both keep the same shape: geometry writes leave the version alone.
+        #expect(tree._storage.version == copy._storage.version)
         // A copy of a tree that never laid out gets its own columns on the first write.
         let (plain, plainIDs) = Self.tree(10, seed: 6)
         var laidOut = plain
@@ -167,15 +165,13 @@ import RelativeViewFixtures
         #expect(laidOut.frameSize(of: plainIDs[9]) == SIMD2(9, 9))
     }
 
-    // MARK: The index stays fresh
+    // MARK: Geometry leaves the index alone
 
     @Test(arguments: sizes.filter { $0 > 0 })
-    func geometryWritesKeepTheIndexFresh(n: Int) {
+    func geometryWritesKeepTheVersion(n: Int) {
         var rng = SplitMix64(seed: 40 &+ UInt64(n))
         var (tree, ids) = Self.tree(n, seed: 40 &+ UInt64(n))
-        tree.prepareIndex()
-        let index = tree._storage.freshIndex?.toOpaque()
-        #expect(index != nil)
+        let version = tree._storage.version
         for step in 0 ..< 3 * n {
             let id = ids[Int.random(in: 0 ..< n, using: &rng)]
             switch step % 3 {
@@ -183,28 +179,13 @@ import RelativeViewFixtures
             case 1: tree.setFrameSize(Self.point(&rng), of: id)
             default: tree.setBoundsOrigin(Self.point(&rng), of: id)
             }
-            #expect(tree.isIndexFresh, "n \(n), step \(step)")
-            // Conversions and queries between writes are answered from the same index.
+            // Conversions and queries between writes read the same index.
             let (a, b) = (ids[Int.random(in: 0 ..< n, using: &rng)], ids[Int.random(in: 0 ..< n, using: &rng)])
             _ = tree.convert(.zero, from: a, to: b)
             _ = tree.isAncestor(a, of: b)
         }
-        #expect(tree._storage.freshIndex?.toOpaque() == index, "the same index, never rebuilt")
-        tree._checkInvariants()  // and it still matches the links
-    }
-
-    @Test func geometryWritesLeaveAStaleIndexStale() {
-        var (tree, ids) = Self.tree(100, seed: 41)
-        tree.setTag(1, of: ids[0])
-        tree._storage.debt.store(0, ordering: .relaxed)
-        #expect(!tree.isIndexFresh)
-        for id in ids {
-            tree.setFrameOrigin(SIMD2(1, 2), of: id)
-            tree.setFrameSize(SIMD2(3, 4), of: id)
-            tree.setBoundsOrigin(SIMD2(5, 6), of: id)
-        }
-        #expect(!tree.isIndexFresh, "geometry writes neither drop nor build the index")
-        #expect(tree._storage.debt.load(ordering: .relaxed) == 0, "nor pay toward a rebuild")
+        #expect(tree._storage.version == version, "geometry writes do not change the shape's version")
+        tree._checkInvariants()  // and the index still matches the links
     }
 
     // MARK: Freed slots
@@ -444,8 +425,8 @@ import RelativeViewFixtures
         var rng = SplitMix64(seed: seed)
         var (tree, ids) = Self.tree(n, shape: shape, seed: seed)
         Self.randomGeometry(&tree, ids, &rng)
-        let fresh = freshCopy(tree)
-        var stale = staleCopy(tree)
+        let fresh = builtCopy(tree)
+        let stale = movedCopy(tree)
         var staleQueries = 0
         for q in 0 ..< 200 {
             let a = ids[Int.random(in: 0 ..< n, using: &rng)]
@@ -455,8 +436,6 @@ import RelativeViewFixtures
             let note = Comment(rawValue: "seed \(seed), \(shape) n \(n), query \(q): \(a) -> \(b)")
             // On the 1/256 grid every sum is exact: the answers are equal, not just close.
             #expect(fresh.convert(p, from: a, to: b) == expected, note)
-            #expect(fresh.isIndexFresh)
-            if stale.isIndexFresh { stale = staleCopy(tree) }  // the ski-rental rule rebuilt it
             #expect(stale.convert(p, from: a, to: b) == expected, note)
             staleQueries += 1
             // The way back.
@@ -473,7 +452,7 @@ import RelativeViewFixtures
             tree.setFrameOrigin(SIMD2(Double.random(in: -500 ..< 500, using: &rng), Double.random(in: -500 ..< 500, using: &rng)), of: id)
             tree.setBoundsOrigin(SIMD2(Double.random(in: -50 ..< 50, using: &rng), Double.random(in: -50 ..< 50, using: &rng)), of: id)
         }
-        let fresh = freshCopy(tree)
+        let fresh = builtCopy(tree)
         for q in 0 ..< 300 {
             let (a, b) = (ids[Int.random(in: 0 ..< 300, using: &rng)], ids[Int.random(in: 0 ..< 300, using: &rng)])
             let p = SIMD2(Double.random(in: -100 ..< 100, using: &rng), Double.random(in: -100 ..< 100, using: &rng))
@@ -502,8 +481,6 @@ import RelativeViewFixtures
                 tree.setFrameOrigin(Self.point(&rng), of: a)
             case 4:
                 tree.setBoundsOrigin(Self.point(&rng), of: a)
-            case 5 where Int.random(in: 0 ..< 4, using: &rng) == 0:
-                tree.prepareIndex()
             default:
                 guard tree.root(of: a) == tree.root(of: b) else { continue }
                 let p = Self.point(&rng)
@@ -524,7 +501,6 @@ import RelativeViewFixtures
         t.setFrameOrigin(SIMD2(1, 1), of: c1)
         #expect(t.convert(.zero, from: c1, to: r1) == SIMD2(1, 1))
         #expect(t.convert(SIMD2(3, 4), from: r2, to: r2) == SIMD2(3, 4))
-        t.prepareIndex()
         #expect(t.convert(.zero, from: r1, to: c1) == SIMD2(-1, -1))
     }
 
@@ -534,7 +510,6 @@ import RelativeViewFixtures
             let r1 = t.makeNode(type: Ty.a)
             let r2 = t.makeNode(type: Ty.a)
             t.setFrameOrigin(SIMD2(1, 1), of: r1)
-            t.prepareIndex()
             _ = t.convert(.zero, from: r1, to: r2)
         }
         let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
@@ -547,7 +522,6 @@ import RelativeViewFixtures
             let r1 = t.makeNode(type: Ty.a)
             let r2 = t.makeNode(type: Ty.a)
             t.setFrameOrigin(SIMD2(1, 1), of: r2)
-            precondition(!t.isIndexFresh)
             _ = t.convert(.zero, from: r1, to: r2)
         }
         let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
@@ -561,7 +535,6 @@ import RelativeViewFixtures
             let a = t.appendChild(type: Ty.a, to: t.appendChild(type: Ty.a, to: r1))
             let r2 = t.makeNode(type: Ty.a)
             let b = t.appendChild(type: Ty.a, to: r2)
-            t.prepareIndex()
             _ = t.convert(.zero, from: a, to: b)
         }
         await #expect(processExitsWith: .failure) {
@@ -604,7 +577,6 @@ import RelativeViewFixtures
     @Test(arguments: sizes.filter { $0 > 0 })
     func memoryFootprintGrowsOnceGeometryIsWritten(n: Int) {
         var (tree, ids) = Self.tree(n, seed: 90 &+ UInt64(n))
-        tree.prepareIndex()  // so that the conversion below cannot build it and change the footprint
         let before = tree.memoryFootprint
         _ = tree.frameOrigin(of: ids[0])
         _ = tree.convert(.zero, from: ids[0], to: ids[n - 1])

@@ -37,6 +37,16 @@ import Testing
         }
     }
 
+    @Test func removingANodeWithAParentKeepingItsChildrenTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (t, _, a, _, _, _) = MisuseTests.small()
+            var tree = t
+            tree.removeRootKeepingChildren(a)
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("only a root can be removed keeping its children"), "\(message)")
+    }
+
     @Test func parentOfARemovedNodeTraps() async {
         await #expect(processExitsWith: .failure) {
             var (t, _, a, _, _, _) = MisuseTests.small()
@@ -53,9 +63,7 @@ import Testing
         }
         await #expect(processExitsWith: .failure) {
             var (t, _, _, a1, a11, _) = MisuseTests.small()
-            t.prepareIndex()
             t.removeSubtree(a1)
-            t.prepareIndex()
             _ = t.isAncestor(a11, of: a1)
         }
     }
@@ -141,7 +149,6 @@ import Testing
         }
         await #expect(processExitsWith: .failure) {
             var (t, r, _, _, a11, _) = MisuseTests.small()
-            t.prepareIndex() // fresh index: the cycle check uses it
             t.append(r, to: a11)
         }
     }

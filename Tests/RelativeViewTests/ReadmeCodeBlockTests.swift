@@ -111,7 +111,7 @@ import Testing
         let label = tree.appendChild(tag: 3, type: types.typeID(for: Label.self), to: cell)
 
         let values = readmeValues {
-            tree.isAncestor(root, of: label)                 // true, O(1) once the index is fresh
+            tree.isAncestor(root, of: label)                 // true, O(1)
             tree.groupDescendants(of: root, byTags: [1, 3])  // [1: [cell], 3: [label]]
             tree.lowestCommonAncestor(label, cell)           // cell
             Array(tree.descendants(of: root))                // [cell, label], pre-order

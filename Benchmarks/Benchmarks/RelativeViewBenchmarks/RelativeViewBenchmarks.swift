@@ -82,7 +82,6 @@ final class CoreTree {
         var ids: [NodeID] = []
         ids.reserveCapacity(nodeCount)
         treeSpec.buildCore(into: &tree, ids: &ids, typeIDs: StockCatalog.typeIDs())
-        tree.prepareIndex()
         self.tree = tree
         self.ids = ids
     }
@@ -93,7 +92,6 @@ func buildFacadeViews() -> [View] {
     var views: [View] = []
     views.reserveCapacity(nodeCount)
     treeSpec.buildFacade(into: &views)
-    views.first?.prepareIndex()
     return views
 }
 
@@ -160,7 +158,6 @@ func buildBenchmarks() {
         benchmark.startMeasurement()
         var tree = ViewTree(minimumCapacity: nodeCount)
         treeSpec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
-        tree.prepareIndex()
         benchmark.stopMeasurement()
         blackHole(tree)
         blackHole(ids)
@@ -170,7 +167,6 @@ func buildBenchmarks() {
         views.reserveCapacity(nodeCount)
         benchmark.startMeasurement()
         treeSpec.buildFacade(into: &views)
-        views.first?.prepareIndex()
         benchmark.stopMeasurement()
         blackHole(views)
     }
