@@ -151,7 +151,13 @@ struct Report: Encodable {
         var out = [line(header)] + cells.map(line)
         for r in churn {
             guard let l = r.latency, let rest = results.first(where: { $0.op == "isRelativeAncestor" && $0.layer == r.layer }) else { continue }
-            out.append("churn (\(r.layer)): query p50 is \(fixed(l.arena.queryP50 / rest.arenaNsPerOp, 1))x this run's isRelativeAncestor on the tree at rest (\(fixed(rest.arenaNsPerOp, 1)) ns)")
+            // The rest figure is a throughput (back-to-back queries); the churn figure is the
+            // latency of one timed query, the clock's own cost subtracted.
+            if l.arena.queryP50 < 1 {
+                out.append("churn (\(r.layer)): query p50 is below the clock's resolution once its own cost is subtracted: no ratio to isRelativeAncestor at rest (\(fixed(rest.arenaNsPerOp, 1)) ns)")
+            } else {
+                out.append("churn (\(r.layer)): query p50 (one timed query) is \(fixed(l.arena.queryP50 / rest.arenaNsPerOp, 1))x this run's isRelativeAncestor on the tree at rest (\(fixed(rest.arenaNsPerOp, 1)) ns per query, back to back)")
+            }
         }
         return out
     }
