@@ -138,8 +138,37 @@ final class Workload {
 
     // MARK: Handles (for checking answers, never inside timing)
 
-    lazy var handleOfView: [ObjectIdentifier: Int] = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
-    lazy var handleOfNaive: [ObjectIdentifier: Int] = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+    // Made on first use. Not `lazy var`s: a lazy property has no in-place modify accessor, so
+    // `handleOfNaive[k] = v` would copy the whole table on every write (a million entries per
+    // view that churn adds, at 10^6 nodes).
+    private var _handleOfView: [ObjectIdentifier: Int]?
+    private var _handleOfNaive: [ObjectIdentifier: Int]?
+    var handleOfView: [ObjectIdentifier: Int] {
+        get {
+            if _handleOfView == nil { _handleOfView = Self.handles(views) }
+            return _handleOfView!
+        }
+        _modify {
+            if _handleOfView == nil { _handleOfView = Self.handles(views) }
+            yield &_handleOfView!
+        }
+        set { _handleOfView = newValue }
+    }
+    var handleOfNaive: [ObjectIdentifier: Int] {
+        get {
+            if _handleOfNaive == nil { _handleOfNaive = Self.handles(naive) }
+            return _handleOfNaive!
+        }
+        _modify {
+            if _handleOfNaive == nil { _handleOfNaive = Self.handles(naive) }
+            yield &_handleOfNaive!
+        }
+        set { _handleOfNaive = newValue }
+    }
+
+    private static func handles(_ objects: [some AnyObject]) -> [ObjectIdentifier: Int] {
+        Dictionary(uniqueKeysWithValues: objects.enumerated().map { (ObjectIdentifier($1), $0) })
+    }
 
     func handle(_ id: NodeID) -> Int { Int(id.index) }
     func handle(_ view: View) -> Int { handleOfView[ObjectIdentifier(view)] ?? -1 }
