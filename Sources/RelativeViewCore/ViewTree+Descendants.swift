@@ -35,27 +35,21 @@ extension ViewTree {
         /// The iterator of the walk.
         public struct Iterator: IteratorProtocol, Sendable {
             let storage: _TreeStorage
-            /// The block and offset of the next token to read.
-            var block: Int
-            var offset: Int
+            /// The position of the next token to read, and the root's exit token's.
+            var position: UInt32
             let end: UInt32
 
             /// The next descendant in pre-order, or `nil` after the last.
             ///
             /// - Complexity: amortized O(1).
             public mutating func next() -> NodeID? {
-                let tour = storage.tour
-                while true {
-                    let p = _TourBlocks.position(block, offset)
-                    if p == end { return nil }
-                    let t = tour.token[block &* _TourBlocks.capacity &+ offset]
-                    offset += 1
-                    if offset == Int(tour.count[block]) {
-                        block = Int(tour.next[block])
-                        offset = 0
-                    }
+                while position != end {
+                    let t = storage.tour.token(at: position)
+                    // Never past the end of the tour: the root's exit token comes later.
+                    position = storage.tour.after(position)!
                     if t >= 0 { return storage.nodeID(t) }
                 }
+                return nil
             }
         }
 
@@ -65,14 +59,8 @@ extension ViewTree {
         public func makeIterator() -> Iterator {
             let s = tree._storage
             let span = s.tour.span[Int(root)]
-            // The token after the root's enter token: never past the end, since the exit follows.
-            var block = _TourBlocks.block(span.enter)
-            var offset = _TourBlocks.offset(span.enter) + 1
-            if offset == Int(s.tour.count[block]) {
-                block = Int(s.tour.next[block])
-                offset = 0
-            }
-            return Iterator(storage: s, block: block, offset: offset, end: span.exit)
+            // The token after the root's enter token: at worst its exit token.
+            return Iterator(storage: s, position: s.tour.after(span.enter)!, end: span.exit)
         }
     }
 
@@ -99,9 +87,8 @@ extension ViewTree {
     func _forEachDescendant(of node: NodeID, _ body: (Int32) throws -> Void) rethrows {
         let s = _storage
         s.check(node)
-        let span = s.tour.span[Int(node.index)]
         try s.tour.token.withUnsafeBufferPointer { token in
-            try s.tour.forEachRun(from: span.enter, inclusive: false, to: span.exit) { run in
+            try s.tour.forEachDescendantRun(of: node.index) { run in
                 for i in run where token[i] >= 0 { try body(token[i]) }
             }
         }
@@ -134,16 +121,15 @@ extension ViewTree {
         s.check(node)
         guard !keys.keys.isEmpty else { return [:] }
         var groups = [[Int32]](repeating: [], count: keys.keys.count)
-        let span = s.tour.span[Int(node.index)]
-        s.tour.forEachRun(from: span.enter, inclusive: false, to: span.exit) { run in
+        s.tour.forEachDescendantRun(of: node.index) { run in
             Self._scanTags(s.tour, run, keys, s, &groups)
         }
         return _keyedSlots(groups, keys.keys)
     }
 
-    /// The scan behind grouping by tags: one tight pass per asked tag while there are few,
+    /// The scan behind grouping by tags, called once per block of the subtree's run and
+    /// appending to the groups in order: one tight pass per asked tag while there are few,
     /// one pass with a lookup otherwise.
-    /// Called once per block of the subtree's run, appending to the groups in order.
     @usableFromInline
     static func _scanTags(_ tour: _TourBlocks, _ range: Range<Int>, _ keys: _TagKeys, _ s: _TreeStorage, _ groups: inout [[Int32]]) {
         tour.tag.withUnsafeBufferPointer { tag in
@@ -185,11 +171,10 @@ extension ViewTree {
         s.check(node)
         guard !keys.keys.isEmpty else { return [:] }
         var groups = [[Int32]](repeating: [], count: keys.keys.count)
-        let span = s.tour.span[Int(node.index)]
         s.tour.type.withUnsafeBufferPointer { type in
         s.tour.token.withUnsafeBufferPointer { token in
             // Exit slots carry the type copy -1, which no type is.
-            s.tour.forEachRun(from: span.enter, inclusive: false, to: span.exit) { run in
+            s.tour.forEachDescendantRun(of: node.index) { run in
                 for p in run {
                     if let k = keys.slot(of: type[p]) { groups[k].append(token[p]) }
                 }

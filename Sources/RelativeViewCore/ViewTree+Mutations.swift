@@ -62,11 +62,10 @@ extension ViewTree {
     /// Makes `node` the last child of `parent`, detaching it from its current parent first.
     ///
     /// Traps if `parent` is `node` or one of its descendants.
-    /// - Complexity: O(size of `node`'s subtree + B + log n) amortized (see ``ViewTree``).
+    /// - Complexity: a subtree move (see ``ViewTree``).
     public mutating func append(_ node: NodeID, to parent: NodeID) {
         _prepareMove(node, under: parent)
-        _link(node.index, under: parent.index, before: _TreeStorage.none)
-        _placeRun(node.index)
+        _move(node.index, under: parent.index, before: _TreeStorage.none)
     }
 
     /// Makes `node` the child of `parent` at position `index` among the children that
@@ -85,8 +84,7 @@ extension ViewTree {
             before = s.nextSibling[Int(before)]
             k += 1
         }
-        _link(node.index, under: parent.index, before: before)
-        _placeRun(node.index)
+        _move(node.index, under: parent.index, before: before)
     }
 
     /// Moves `node` so that it is the sibling just before `sibling`, under `sibling`'s parent.
@@ -97,8 +95,7 @@ extension ViewTree {
         precondition(node != sibling, "cannot insert a node next to itself")
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
-        _link(node.index, under: parent.index, before: sibling.index)
-        _placeRun(node.index)
+        _move(node.index, under: parent.index, before: sibling.index)
     }
 
     /// Moves `node` so that it is the sibling just after `sibling`, under `sibling`'s parent.
@@ -109,13 +106,12 @@ extension ViewTree {
         precondition(node != sibling, "cannot insert a node next to itself")
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
-        _link(node.index, under: parent.index, before: _storage.nextSibling[Int(sibling.index)])
-        _placeRun(node.index)
+        _move(node.index, under: parent.index, before: _storage.nextSibling[Int(sibling.index)])
     }
 
     /// Detaches `node` from its parent; it becomes a root with its whole subtree. No effect on a root.
     ///
-    /// - Complexity: O(size of the subtree + B + log n) amortized: its run moves to the tour's end.
+    /// - Complexity: a subtree move (see ``ViewTree``): its run moves to the tour's end.
     public mutating func detach(_ node: NodeID) {
         let s = _mutableStorage()
         s.check(node)
@@ -190,8 +186,7 @@ extension ViewTree {
         guard let parent = parent(of: node) else { return }
         let s = _mutableStorage()
         _unlink(node.index)
-        _link(node.index, under: parent.index, before: s.firstChild[Int(parent.index)])
-        _placeRun(node.index)
+        _move(node.index, under: parent.index, before: s.firstChild[Int(parent.index)])
     }
 
     /// Moves `node` to the last position among its siblings. No effect on a root.
@@ -201,8 +196,7 @@ extension ViewTree {
         guard let parent = parent(of: node) else { return }
         _ = _mutableStorage()
         _unlink(node.index)
-        _link(node.index, under: parent.index, before: _TreeStorage.none)
-        _placeRun(node.index)
+        _move(node.index, under: parent.index, before: _TreeStorage.none)
     }
 
     /// Exchanges the children of `parent` at positions `i` and `j`.
@@ -217,17 +211,15 @@ extension ViewTree {
         // Remember what follows b, put b before a, then a where b was.
         let afterB = s.nextSibling[Int(b.index)]
         _unlink(b.index)
-        _link(b.index, under: parent.index, before: a.index)
-        _placeRun(b.index)
+        _move(b.index, under: parent.index, before: a.index)
         _unlink(a.index)
-        _link(a.index, under: parent.index, before: afterB == a.index ? b.index : afterB)
-        _placeRun(a.index)
+        _move(a.index, under: parent.index, before: afterB == a.index ? b.index : afterB)
     }
 
     // MARK: Internals
 
     /// Checks a move of `node` under `parent`, makes the storage unique and detaches `node`
-    /// in the links (its run stays where it is in the tour until ``_placeRun(_:)``).
+    /// in the links (its run stays where it is in the tour until ``_move(_:under:before:)``).
     @usableFromInline
     mutating func _prepareMove(_ node: NodeID, under parent: NodeID) {
         _storage.check(node)
@@ -239,13 +231,13 @@ extension ViewTree {
         _unlink(node.index)
     }
 
-    /// Moves the run of `x`, just linked, to its place in the tour: before the run of its next
-    /// sibling, or before its parent's exit token when it is the last child.
+    /// Links the root `x` under `p` just before `before` (or last if `before` is none), and
+    /// moves its run of the tour to match: before its next sibling's run, or before its
+    /// parent's exit token when it is the last child.
     @usableFromInline
-    func _placeRun(_ x: Int32) {
-        let s = _storage
-        let next = s.nextSibling[Int(x)]
-        s.tour.moveRun(of: x, before: next != _TreeStorage.none ? next : ~s.parent[Int(x)])
+    func _move(_ x: Int32, under p: Int32, before: Int32) {
+        _link(x, under: p, before: before)
+        _storage.tour.moveRun(of: x, before: before != _TreeStorage.none ? before : ~p)
     }
 
     /// Links the root `x` under `p` in the columns (not in the tour), just before `before` (or last if `before` is none).

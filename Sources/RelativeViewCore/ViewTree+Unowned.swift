@@ -55,14 +55,10 @@ extension ViewTree {
         ///   block labels.
         @inlinable @inline(__always)
         package func contains(_ outer: Int, properly inner: Int) -> Bool {
-            let enter = UInt32(truncatingIfNeeded: outer)
-            let exit = UInt32(truncatingIfNeeded: outer >> 32)
-            let e = UInt32(truncatingIfNeeded: inner)
-            if _TourBlocks.block(enter) == _TourBlocks.block(exit) {
-                return _TourBlocks.block(e) == _TourBlocks.block(enter) && enter < e && e < exit
-            }
-            return storage._withUnsafeGuaranteedRef { s in
-                s.tour.precedes(enter, e) && s.tour.precedes(e, exit)
+            storage._withUnsafeGuaranteedRef { s in
+                s.tour.encloses(
+                    UInt32(truncatingIfNeeded: outer), UInt32(truncatingIfNeeded: outer >> 32),
+                    UInt32(truncatingIfNeeded: inner))
             }
         }
 

@@ -10,7 +10,9 @@
 /// | --- | --- | --- |
 /// | `isAncestor`, `isDescendant` | O(1) | O(1) |
 /// | add, insert or remove a leaf; move a leaf | O(B + log n) | O(B + n/B) |
-/// | move or remove a subtree of s nodes | O(s + B + log n) | O(s + B + n/B) |
+/// | move a subtree whose run lies in one block (≤ 32 nodes) | O(B + log n) | O(B + n/B) |
+/// | move a longer subtree of s nodes (its inner blocks are relinked, not copied) | O(B + s/B + log n) | O(B + s/B + n/B) |
+/// | remove a subtree of s nodes | O(s + B) | O(s + B + n/B) |
 /// | `exchangeChildren`, `moveToFront`, `moveToBack` | as two (one) subtree moves, plus the child walk | |
 /// | group the descendants by tags or types | O(subtree) contiguous reads | |
 ///

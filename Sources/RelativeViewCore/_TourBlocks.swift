@@ -88,12 +88,17 @@ struct _TourBlocks {
     @inlinable @inline(__always)
     func isProperAncestor(_ a: Int32, _ b: Int32) -> Bool {
         let s = span[Int(a)]
-        let e = span[Int(b)].enter
+        return encloses(s.enter, s.exit, span[Int(b)].enter)
+    }
+
+    /// Whether position `p` lies strictly between positions `enter` and `exit` (a node's two).
+    @inlinable @inline(__always)
+    func encloses(_ enter: UInt32, _ exit: UInt32, _ p: UInt32) -> Bool {
         // A subtree within one block (most of them): offsets alone decide.
-        if Self.block(s.enter) == Self.block(s.exit) {
-            return Self.block(e) == Self.block(s.enter) && s.enter < e && e < s.exit
+        if Self.block(enter) == Self.block(exit) {
+            return Self.block(p) == Self.block(enter) && enter < p && p < exit
         }
-        return precedes(s.enter, e) && precedes(e, s.exit)
+        return precedes(enter, p) && precedes(p, exit)
     }
 
     /// The slot index of position `p`.
@@ -116,6 +121,14 @@ struct _TourBlocks {
         }
         let base = b &* Self.capacity
         try body(base + o ..< base + Self.offset(to))
+    }
+
+    /// ``forEachRun(from:inclusive:to:)`` over the slots strictly between node `x`'s two
+    /// tokens: its descendants' tokens, block by block.
+    @inlinable
+    func forEachDescendantRun(of x: Int32, _ body: (Range<Int>) throws -> Void) rethrows {
+        let s = span[Int(x)]
+        try forEachRun(from: s.enter, inclusive: false, to: s.exit, body)
     }
 
     /// The position just after `p` (`nil` past the end of the tour).
