@@ -159,6 +159,25 @@ struct _TourBlocks {
         if span.count < n { span.append(contentsOf: repeatElement(Span(enter: 0, exit: 0), count: n - span.count)) }
     }
 
+    /// Makes room for `nodes` nodes in all, `live` of them live now: the position column
+    /// exactly, the blocks for their tokens at the tour's present fill (or at 3/4 when it
+    /// has none), plus a quarter for splits.
+    mutating func reserveCapacity(nodes: Int, live: Int) {
+        span.reserveCapacity(nodes)
+        let tokens = 2 * live
+        let fill = liveBlocks > 0 && tokens > 0 ? Double(tokens) / Double(liveBlocks) : Double(Self.capacity * 3 / 4)
+        let extra = Double(2 * max(0, nodes - live)) / fill
+        let blocks = count.count + Int((extra * 1.25).rounded(.up))
+        guard blocks > count.count else { return }
+        count.reserveCapacity(blocks)
+        next.reserveCapacity(blocks)
+        previous.reserveCapacity(blocks)
+        label.reserveCapacity(blocks)
+        token.reserveCapacity(blocks * Self.capacity)
+        tag.reserveCapacity(blocks * Self.capacity)
+        type.reserveCapacity(blocks * Self.capacity)
+    }
+
     /// Puts leaf `x` (with its tag and type copies) just before the token at position
     /// `before`, or at the end of the tour.
     mutating func insertLeaf(_ x: Int32, tag t: Int32, type ty: Int32, before: UInt32?) {
@@ -251,21 +270,11 @@ struct _TourBlocks {
         } else {
             a = Int(tail)
         }
-        // 4. Relink f ... l one block at a time, each labelled between its new neighbours.
+        // 4. Relink f ... l after `a`, labelled evenly in one go.
+        var k = 1
         var c = f
-        while true {
-            let following = next[c]
-            if a < 0 {
-                (head, tail) = (Int32(c), Int32(c))
-                (next[c], previous[c]) = (-1, -1)
-                label[c] = labelStep
-            } else {
-                link(c, after: a)
-            }
-            a = c
-            if c == l { break }
-            c = Int(following)
-        }
+        while c != l { c = Int(next[c]); k += 1 }
+        linkChain(f, l, count: k, after: a)
         // 5. Merge sparse blocks at the two seams.
         if previous[f] >= 0 { mergeIfSparse(Int(previous[f])) }
         if count[l] > 0 && next[l] >= 0 { mergeIfSparse(l) }
@@ -479,7 +488,7 @@ struct _TourBlocks {
 
     /// Links block `b` (not in the list) after block `a`, labelled between the two.
     private mutating func link(_ b: Int, after a: Int) {
-        makeRoom(after: a)
+        makeRoom(after: a, for: 1)
         let n = next[a]
         let upper = n < 0 ? min(labelLimit, label[a] + labelStep) : label[Int(n)]
         label[b] = label[a] + (upper - label[a]) / 2
@@ -488,46 +497,86 @@ struct _TourBlocks {
         if n >= 0 { previous[Int(n)] = Int32(b) } else { tail = Int32(b) }
     }
 
-    /// Relabels the blocks after block `a` if there is no label between `a` and its
-    /// successor: Dietz and Sleator's rule, the least j whose gap from `a` to its j-th
-    /// successor exceeds j², then the j - 1 blocks in between spread evenly.
-    private mutating func makeRoom(after a: Int) {
-        func gap(_ s: Int32) -> UInt64 { (s < 0 ? labelLimit : label[Int(s)]) - label[a] }
-        guard gap(next[a]) < 2 else { return }
+    /// Links the chain of `k` blocks `first` ... `last` (linked through `next`, not in the
+    /// list) after block `a`, or as the whole list when `a` is -1, with labels spread evenly
+    /// in the gap: one relabeling at most for the whole chain, not one per block.
+    private mutating func linkChain(_ first: Int, _ last: Int, count k: Int, after a: Int) {
+        let lower: UInt64
+        let upper: UInt64
+        let n: Int32
+        if a < 0 {
+            precondition(head < 0, "a chain before the head")
+            (lower, upper, n) = (0, labelLimit, -1)
+            head = Int32(first)
+        } else {
+            makeRoom(after: a, for: k)
+            n = next[a]
+            lower = label[a]
+            upper = n < 0 ? labelLimit : label[Int(n)]
+            next[a] = Int32(first)
+        }
+        let step = (upper - lower) / UInt64(k + 1)
+        precondition(step >= 1, "the tour's block labels are exhausted")
+        var c = first
+        var p = Int32(a)
         var j: UInt64 = 1
-        var s = next[a]
-        while gap(s) <= j * j {
-            if s < 0 {
-                // The end of the list, still crowded: spread every block's label evenly.
-                relabelAll()
-                return
-            }
-            s = next[Int(s)]
+        while true {
+            label[c] = lower + j * step
+            previous[c] = p
+            if c == last { break }
+            p = Int32(c)
+            c = Int(next[c])
             j += 1
         }
-        let step = gap(s) / j
-        var x = next[a]
-        var k: UInt64 = 1
-        while x != s {
-            label[Int(x)] = label[a] + k * step
-            x = next[Int(x)]
-            k += 1
-        }
+        next[last] = n
+        if n >= 0 { previous[Int(n)] = Int32(last) } else { tail = Int32(last) }
     }
 
-    /// Spreads every block's label evenly below the limit, with room at the end.
-    private mutating func relabelAll() {
-        var blocks = 0
-        var b = head
-        while b >= 0 { blocks += 1; b = next[Int(b)] }
-        let step = labelLimit / UInt64(blocks + 2)
-        precondition(step >= 2, "the tour's block labels are exhausted")
-        var k: UInt64 = 1
-        b = head
-        while b >= 0 {
-            label[Int(b)] = k * step
-            k += 1
-            b = next[Int(b)]
+    /// Makes room for `k` labels between block `a` and its successor (or the label limit):
+    /// Bender, Cole, Demaine, Farach-Colton and Zito's relabeling ("Two simplified algorithms
+    /// for maintaining order in a list", ESA 2002). When the gap is too small, it finds the
+    /// smallest aligned label range around `a` of size 2^i whose blocks (plus the `k` to
+    /// come) number at most (2/T)^i, with T = 1.5, and spreads those blocks evenly over it,
+    /// leaving the `k` labels' room after `a`. O(log blocks) amortized label writes per
+    /// inserted block; the worst case relabels every block (about n/32 writes at n nodes).
+    private mutating func makeRoom(after a: Int, for k: Int) {
+        let gapEnd = next[a] < 0 ? labelLimit : label[Int(next[a])]
+        guard gapEnd - label[a] <= UInt64(k) else { return }
+        let bits = UInt64(labelLimit.trailingZeroBitCount)
+        // The range's first and last block in the list, and how many blocks it holds.
+        var (lo, hi, inRange) = (a, a, 1)
+        var capacity = 1.0
+        for i in UInt64(1) ... bits {
+            let size: UInt64 = 1 << i
+            let base = label[a] & ~(size - 1)
+            while previous[lo] >= 0 && label[Int(previous[lo])] >= base {
+                lo = Int(previous[lo])
+                inRange += 1
+            }
+            while next[hi] >= 0 && label[Int(next[hi])] - base < size {
+                hi = Int(next[hi])
+                inRange += 1
+            }
+            capacity *= 4.0 / 3.0
+            let wanted = inRange + k
+            // The whole label space takes any count it has room for.
+            guard Double(wanted) <= capacity || i == bits else { continue }
+            let step = size / UInt64(wanted)
+            if step < 2 {
+                precondition(i < bits, "the tour's block labels are exhausted")
+                continue
+            }
+            // Spread: the j-th block of the range gets the j-th of `wanted` evenly spaced
+            // labels, skipping the `k` that follow `a`.
+            var x = lo
+            var slot: UInt64 = 0
+            while true {
+                label[x] = base + slot * step + step / 2
+                slot += x == a ? UInt64(k) + 1 : 1
+                if x == hi { break }
+                x = Int(next[x])
+            }
+            return
         }
     }
 

@@ -13,8 +13,12 @@ struct ChurnLatency: Encodable {
     var queryMax: Double
     /// The slowest whole step (mutation and query).
     var stepMax: Double
+    /// The p50 of the script's ancestor and descendant queries between the tree's first
+    /// nodes, each timed alone as in the replay, on the tree at rest (before the replay,
+    /// no mutation between them): what the churn's query p50 compares with.
+    var restQueryP50: Double
 
-    init(queries: [Double], steps: [Double]) {
+    init(queries: [Double], steps: [Double], rest: [Double]) {
         let sorted = queries.sorted()
         func percentile(_ p: Double) -> Double {
             sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
@@ -24,6 +28,8 @@ struct ChurnLatency: Encodable {
         queryP999 = percentile(0.999)
         queryMax = sorted.last ?? .nan
         stepMax = steps.max() ?? .nan
+        let restSorted = rest.sorted()
+        restQueryP50 = restSorted.isEmpty ? .nan : restSorted[(restSorted.count - 1) / 2]
     }
 }
 
@@ -56,6 +62,26 @@ struct ChurnClock {
 }
 
 extension OperationRunner {
+    /// The script's ancestor and descendant queries between nodes of the tree at the start
+    /// (every one of them live before the replay), each timed alone with `clock` as the
+    /// replay times them, with no mutation between: the latencies at rest.
+    @inline(__always)
+    func restLatencies(_ script: ChurnScript, _ clock: ChurnClock, _ ask: (ChurnStep.Query, Int32, Int32) -> Bool) -> [Double] {
+        var rest: [Double] = []
+        rest.reserveCapacity(script.steps.count)
+        var yes = 0
+        for step in script.steps where step.query != .groupSiblingsByTags && Int(max(step.a, step.b)) < script.firstNewNode {
+            let t0 = clock.now
+            let answer = ask(step.query, step.a, step.b)
+            let t1 = clock.now
+            if answer { yes += 1 }
+            rest.append(clock.interval(t0, t1, reads: 1))
+        }
+        // Keep the answers observable, so that the queries are not optimized away.
+        if yes < 0 { print(yes) }
+        return rest
+    }
+
     /// Replays the ``ChurnScript`` on the layer and on the naive core: each step one mutation
     /// and one query, each timed alone; the digest of every answer is compared.
     func churn(_ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
@@ -77,6 +103,14 @@ extension OperationRunner {
         // Node numbers of the core's slots: a removed leaf's slot goes to a later new leaf.
         var numberOfSlot = [Int](repeating: -1, count: w.tree.slotCount)
         for (k, id) in w.ids.enumerated() where w.tree.contains(id) { numberOfSlot[Int(id.index)] = k }
+        // Room for every node the script makes, untimed: a column that doubles copies the
+        // whole tree in one step (ViewTree.reserveCapacity), and so would the handle table.
+        w.tree.reserveCapacity(w.tree.slotCount + script.newNodes.count)
+        w.ids.reserveCapacity(w.ids.count + script.newNodes.count)
+        numberOfSlot.reserveCapacity(w.tree.slotCount + script.newNodes.count)
+        let rest = restLatencies(script, clock) { query, a, b in
+            query == .isRelativeAncestor ? w.tree.isAncestor(w.ids[Int(a)], of: w.ids[Int(b)]) : w.tree.isDescendant(w.ids[Int(a)], of: w.ids[Int(b)])
+        }
         var latency = (queries: [Double](), steps: [Double]())
         latency.queries.reserveCapacity(script.steps.count)
         latency.steps.reserveCapacity(script.steps.count)
@@ -124,7 +158,7 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag) { numberOfSlot[Int($0.index)] } }
             digests.append(answer)
         }
-        return churnSample(digests, latency)
+        return churnSample(digests, latency, rest: rest)
     }
 
     private func churnFacade(_ script: ChurnScript) -> Sample {
@@ -162,6 +196,9 @@ extension OperationRunner {
         var next = script.firstNewNode
         var added: [Kind.ViewType] = []
         func view(_ n: Int32) -> Kind.ViewType { Int(n) < views.count ? views[Int(n)] : added[Int(n) - views.count] }
+        let rest = restLatencies(script, clock) { query, a, b in
+            query == .isRelativeAncestor ? Kind.isRelativeAncestor(views[Int(a)], of: views[Int(b)]) : Kind.isRelativeDescendant(views[Int(a)], of: views[Int(b)])
+        }
         for step in script.steps {
             var created: Kind.ViewType?
             let t0 = clock.now
@@ -203,13 +240,13 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag, handle) }
             digests.append(answer)
         }
-        return (churnSample(digests, latency), added)
+        return (churnSample(digests, latency, rest: rest), added)
     }
 
-    private func churnSample(_ digests: [UInt64], _ latency: (queries: [Double], steps: [Double])) -> Sample {
+    private func churnSample(_ digests: [UInt64], _ latency: (queries: [Double], steps: [Double]), rest: [Double]) -> Sample {
         let total = latency.steps.reduce(0, +)
         var sample = Sample(nanosecondsPerOperation: total / Double(max(1, digests.count)), operations: digests.count, digests: digests)
-        sample.latency = ChurnLatency(queries: latency.queries, steps: latency.steps)
+        sample.latency = ChurnLatency(queries: latency.queries, steps: latency.steps, rest: rest)
         return sample
     }
 }

@@ -190,6 +190,9 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
                 let l = try #require(latency[side] as? [String: Double], "\(side)")
                 let figures = try ["queryP50", "queryP99", "queryP999", "queryMax", "stepMax"].map { try #require(l[$0], "\($0)") }
                 #expect(figures[0] <= figures[1] && figures[1] <= figures[2] && figures[2] <= figures[3] && figures[3] <= figures[4], "\(l)")
+                // The same queries timed alone at rest, before the replay: a measured latency.
+                let rest = try #require(l["restQueryP50"], "restQueryP50")
+                #expect(rest.isFinite && rest >= 0, "\(l)")
             }
         }
         #expect(rows.filter { $0["op"] as? String != "churn" }.allSatisfy { $0["latency"] is NSNull })
