@@ -56,7 +56,6 @@ public struct ViewTree: Sendable {
         if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
         let s = _storage
         s.reserveCapacity(nodes)
-        s.tour.reserveCapacity(nodes: nodes, live: s.liveCount)
     }
 
     @usableFromInline

@@ -160,14 +160,14 @@ struct _TourBlocks {
     }
 
     /// Makes room for `nodes` nodes in all, `live` of them live now: the position column
-    /// exactly, the blocks for their tokens at the tour's present fill (or at 3/4 when it
-    /// has none), plus a quarter for splits.
+    /// exactly, and blocks for the new nodes' tokens at the tour's present fill plus a
+    /// quarter for splits (for an empty tour, at a fill of 3/4).
     mutating func reserveCapacity(nodes: Int, live: Int) {
         span.reserveCapacity(nodes)
         let tokens = 2 * live
         let fill = liveBlocks > 0 && tokens > 0 ? Double(tokens) / Double(liveBlocks) : Double(Self.capacity * 3 / 4)
-        let extra = Double(2 * max(0, nodes - live)) / fill
-        let blocks = count.count + Int((extra * 1.25).rounded(.up))
+        let extra = Double(2 * max(0, nodes - live)) / fill * (live > 0 ? 1.25 : 1)
+        let blocks = count.count + Int(extra.rounded(.up))
         guard blocks > count.count else { return }
         count.reserveCapacity(blocks)
         next.reserveCapacity(blocks)
@@ -443,10 +443,14 @@ struct _TourBlocks {
         }
     }
 
-    /// Merges block `b` with its successor when both together fill at most half a block.
+    /// Merges block `b` with its successor when one of them is under half full and both
+    /// together fill at most three quarters of a block (the quarter left is room for
+    /// inserts before the merged block splits again).
     private mutating func mergeIfSparse(_ b: Int) {
         let n = next[b]
-        guard n >= 0, Int(count[b] + count[Int(n)]) <= Self.capacity / 2 else { return }
+        guard n >= 0 else { return }
+        let (x, y) = (Int(count[b]), Int(count[Int(n)]))
+        guard min(x, y) < Self.capacity / 2 && x + y <= Self.capacity * 3 / 4 else { return }
         let start = Int(count[b])
         moveSlots(from: Int(n) * Self.capacity, to: b * Self.capacity + start, count: Int(count[Int(n)]))
         count[b] += count[Int(n)]
@@ -465,6 +469,19 @@ struct _TourBlocks {
             freeBlocks = next[b]
         } else {
             b = count.count
+            if b >= count.capacity || b >= label.capacity || b >= next.capacity || b >= previous.capacity
+                || (b + 1) * Self.capacity > min(token.capacity, tag.capacity, type.capacity) {
+                // Grow by an eighth, not by doubling: the slack stays under 1/8 of the
+                // index, and the growth is still geometric (O(1) amortized per block).
+                let blocks = b + b / 8 + 16
+                count.reserveCapacity(blocks)
+                next.reserveCapacity(blocks)
+                previous.reserveCapacity(blocks)
+                label.reserveCapacity(blocks)
+                token.reserveCapacity(blocks * Self.capacity)
+                tag.reserveCapacity(blocks * Self.capacity)
+                type.reserveCapacity(blocks * Self.capacity)
+            }
             count.append(0)
             next.append(-1)
             previous.append(-1)

@@ -97,7 +97,10 @@ final class _TreeStorage: @unchecked Sendable {
         version = other.version
     }
 
+    /// Room for `n` nodes in all: the columns, and the index (see
+    /// `_TourBlocks.reserveCapacity(nodes:live:)`).
     func reserveCapacity(_ n: Int) {
+        tour.reserveCapacity(nodes: n, live: liveCount)
         parent.reserveCapacity(n)
         firstChild.reserveCapacity(n)
         nextSibling.reserveCapacity(n)
