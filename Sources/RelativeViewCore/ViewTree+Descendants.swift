@@ -68,13 +68,13 @@ extension ViewTree {
     @usableFromInline
     static func _preorderStep(_ s: _TreeStorage, root: Int32, from: Int32?) -> Int32? {
         guard var x = from else {
-            let first = s.firstChild[Int(root)]
+            let first = s.firstChild(root)
             return first == _TreeStorage.none ? nil : first
         }
-        let child = s.firstChild[Int(x)]
+        let child = s.firstChild(x)
         if child != _TreeStorage.none { return child }
         while x != root {
-            let sibling = s.nextSibling[Int(x)]
+            let sibling = s.nextSibling(x)
             if sibling != _TreeStorage.none { return sibling }
             x = s.parent[Int(x)]
         }

@@ -153,14 +153,14 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
     /// The node after `x` in the pre-order of the subtree of `root`, or `nil` at the end,
     /// keeping `depth` (below `root`) up to date. Amortized O(1): each climb undoes descents.
     static func _preorderStep(_ s: _TreeStorage, root: Int32, from x: Int32, depth: inout Int) -> Int32? {
-        let child = s.firstChild[Int(x)]
+        let child = s.firstChild(x)
         if child != _TreeStorage.none {
             depth += 1
             return child
         }
         var y = x
         while y != root {
-            let sibling = s.nextSibling[Int(y)]
+            let sibling = s.nextSibling(y)
             if sibling != _TreeStorage.none { return sibling }
             y = s.parent[Int(y)]
             depth -= 1

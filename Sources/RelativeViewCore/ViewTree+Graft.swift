@@ -41,14 +41,14 @@ extension ViewTree {
         var x = root.index
         var current = newRoot
         walk: while true {
-            let child = from.firstChild[Int(x)]
+            let child = from.firstChild(x)
             if child != _TreeStorage.none {
                 path.append(current)
                 x = child
             } else {
                 while true {
                     if x == root.index { break walk }
-                    let sibling = from.nextSibling[Int(x)]
+                    let sibling = from.nextSibling(x)
                     if sibling != _TreeStorage.none {
                         x = sibling
                         break

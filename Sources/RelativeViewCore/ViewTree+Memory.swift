@@ -6,9 +6,6 @@ extension ViewTree {
     public var memoryFootprint: Int {
         let s = _storage
         var bytes = s.parent.capacity * MemoryLayout<Int32>.stride
-            + s.firstChild.capacity * MemoryLayout<Int32>.stride
-            + s.nextSibling.capacity * MemoryLayout<Int32>.stride
-            + s.previousSibling.capacity * MemoryLayout<Int32>.stride
             + s.generation.capacity * MemoryLayout<UInt32>.stride
             + s.typeID.capacity * MemoryLayout<Int32>.stride
             + s.narrowTag.capacity * MemoryLayout<Int32>.stride

@@ -22,20 +22,15 @@ extension ViewTree {
         if s.freeHead != _TreeStorage.none {
             i = s.freeHead
             let n = Int(i)
-            s.freeHead = s.nextSibling[n]
+            s.freeHead = _TreeStorage.nextFree(s.parent[n])
             s.parent[n] = _TreeStorage.none
-            s.firstChild[n] = _TreeStorage.none
-            s.nextSibling[n] = _TreeStorage.none
-            s.previousSibling[n] = _TreeStorage.none
             s.typeID[n] = type.rawValue
             s.narrowTag[n] = narrow
         } else {
-            precondition(s.slotCount < Int(Int32.max), "a ViewTree holds at most Int32.max nodes")
+            // The last slot's free mark, free - 1 - slot, must fit in an Int32.
+            precondition(s.slotCount < Int(Int32.max) - 1, "a ViewTree holds at most Int32.max - 1 nodes")
             i = Int32(s.slotCount)
             s.parent.append(_TreeStorage.none)
-            s.firstChild.append(_TreeStorage.none)
-            s.nextSibling.append(_TreeStorage.none)
-            s.previousSibling.append(_TreeStorage.none)
             s.generation.append(0)
             s.typeID.append(type.rawValue)
             s.narrowTag.append(narrow)
@@ -54,7 +49,7 @@ extension ViewTree {
         _storage.check(parent)
         let i = _newSlot(tag: tag, type: type)
         let s = _storage
-        _link(i, under: parent.index, before: _TreeStorage.none)
+        _link(i, under: parent.index)
         s.tour.insertLeaf(i, tag: s.narrowTag[Int(i)], type: type.rawValue, before: s.tour.span[Int(parent.index)].exit)
         return s.nodeID(i)
     }
@@ -77,11 +72,14 @@ extension ViewTree {
         _prepareMove(node, under: parent)
         let s = _storage
         precondition(index >= 0, "child index \(index) out of range")
-        var before = s.firstChild[Int(parent.index)]
+        // Count the children that remain: `node` itself, if it is one, is skipped.
+        var before = s.firstChild(parent.index)
         var k = 0
-        while k < index {
+        while true {
+            if before == node.index { before = s.nextSibling(before) }
+            if k == index { break }
             precondition(before != _TreeStorage.none, "child index \(index) out of range")
-            before = s.nextSibling[Int(before)]
+            before = s.nextSibling(before)
             k += 1
         }
         _move(node.index, under: parent.index, before: before)
@@ -106,7 +104,9 @@ extension ViewTree {
         precondition(node != sibling, "cannot insert a node next to itself")
         guard let parent = self.parent(of: sibling) else { preconditionFailure("\(sibling) is a root: it has no siblings") }
         _prepareMove(node, under: parent)
-        _move(node.index, under: parent.index, before: _storage.nextSibling[Int(sibling.index)])
+        var before = _storage.nextSibling(sibling.index)
+        if before == node.index { before = _storage.nextSibling(before) }
+        _move(node.index, under: parent.index, before: before)
     }
 
     /// Detaches `node` from its parent; it becomes a root with its whole subtree. No effect on a root.
@@ -127,31 +127,8 @@ extension ViewTree {
         let s = _mutableStorage()
         s.check(node)
         _unlink(node.index)
-        s.tour.removeRun(of: node.index)
-        // Free the subtree in pre-order without a stack: the links of a node are read
-        // before its slot is put on the free list.
-        var x = node.index
-        while true {
-            let child = s.firstChild[Int(x)]
-            if child != _TreeStorage.none {
-                x = child
-                continue
-            }
-            // x is a leaf of what remains: free it and continue with its next sibling or its parent.
-            while true {
-                let n = Int(x)
-                let next = s.nextSibling[n]
-                let up = s.parent[n]
-                if up != _TreeStorage.none { s.firstChild[Int(up)] = next }
-                _free(x)
-                if x == node.index { return }
-                if next != _TreeStorage.none {
-                    x = next
-                    break
-                }
-                x = up
-            }
-        }
+        // Each node is freed as its enter token goes (freeing touches the columns only).
+        s.tour.removeRun(of: node.index) { _free($0) }
     }
 
     /// Removes the root `root` alone: its children become roots, each with its subtree, in
@@ -165,16 +142,14 @@ extension ViewTree {
         s.check(root)
         let r = root.index
         precondition(s.parent[Int(r)] == _TreeStorage.none, "\(root) has a parent: only a root can be removed keeping its children")
-        var c = s.firstChild[Int(r)]
+        // The children become roots where they are in the tour.
+        var c = s.firstChild(r)
         while c != _TreeStorage.none {
-            let next = s.nextSibling[Int(c)]
+            let next = s.nextSibling(c)
             s.parent[Int(c)] = _TreeStorage.none
-            s.nextSibling[Int(c)] = _TreeStorage.none
-            s.previousSibling[Int(c)] = _TreeStorage.none
             s.rootCount += 1
             c = next
         }
-        s.firstChild[Int(r)] = _TreeStorage.none
         s.tour.removeTokens(of: r)
         _free(r)
     }
@@ -185,8 +160,9 @@ extension ViewTree {
     public mutating func moveToFront(_ node: NodeID) {
         guard let parent = parent(of: node) else { return }
         let s = _mutableStorage()
-        _unlink(node.index)
-        _move(node.index, under: parent.index, before: s.firstChild[Int(parent.index)])
+        let first = s.firstChild(parent.index)
+        guard first != node.index else { return }
+        _move(node.index, under: parent.index, before: first)
     }
 
     /// Moves `node` to the last position among its siblings. No effect on a root.
@@ -194,8 +170,8 @@ extension ViewTree {
     /// - Complexity: a subtree move (see ``ViewTree``).
     public mutating func moveToBack(_ node: NodeID) {
         guard let parent = parent(of: node) else { return }
-        _ = _mutableStorage()
-        _unlink(node.index)
+        let s = _mutableStorage()
+        guard s.nextSibling(node.index) != _TreeStorage.none else { return }
         _move(node.index, under: parent.index, before: _TreeStorage.none)
     }
 
@@ -209,17 +185,16 @@ extension ViewTree {
         guard a != b else { return }
         let s = _mutableStorage()
         // Remember what follows b, put b before a, then a where b was.
-        let afterB = s.nextSibling[Int(b.index)]
-        _unlink(b.index)
+        let afterB = s.nextSibling(b.index)
         _move(b.index, under: parent.index, before: a.index)
-        _unlink(a.index)
         _move(a.index, under: parent.index, before: afterB == a.index ? b.index : afterB)
     }
 
     // MARK: Internals
 
-    /// Checks a move of `node` under `parent`, makes the storage unique and detaches `node`
-    /// in the links (its run stays where it is in the tour until ``_move(_:under:before:)``).
+    /// Checks a move of `node` under `parent` and makes the storage unique. `node` stays
+    /// where it is until ``_move(_:under:before:)``, so that the caller can find the
+    /// destination among its siblings as they are.
     @usableFromInline
     mutating func _prepareMove(_ node: NodeID, under parent: NodeID) {
         _storage.check(node)
@@ -228,77 +203,42 @@ extension ViewTree {
             node != parent && !isAncestor(node, of: parent),
             "cannot add a view as a subview of itself or of its descendants")
         _ = _mutableStorage()
-        _unlink(node.index)
     }
 
-    /// Links the root `x` under `p` just before `before` (or last if `before` is none), and
-    /// moves its run of the tour to match: before its next sibling's run, or before its
-    /// parent's exit token when it is the last child.
+    /// Makes `x` (any live node not above `p`) the child of `p` just before its child
+    /// `before` (or last if `before` is none): its parent link, then its run of the tour,
+    /// which goes before `before`'s run or before `p`'s exit token.
     @usableFromInline
     func _move(_ x: Int32, under p: Int32, before: Int32) {
-        _link(x, under: p, before: before)
+        _unlink(x)
+        _link(x, under: p)
         _storage.tour.moveRun(of: x, before: before != _TreeStorage.none ? before : ~p)
     }
 
-    /// Links the root `x` under `p` in the columns (not in the tour), just before `before` (or last if `before` is none).
+    /// Gives the root `x` the parent `p`, in the columns (the caller puts it in the tour).
     @usableFromInline
-    func _link(_ x: Int32, under p: Int32, before: Int32) {
+    func _link(_ x: Int32, under p: Int32) {
         let s = _storage
-        let first = s.firstChild[Int(p)]
         s.parent[Int(x)] = p
         s.rootCount -= 1
-        s.nextSibling[Int(x)] = before
-        if first == _TreeStorage.none {
-            s.firstChild[Int(p)] = x
-            s.previousSibling[Int(x)] = x
-        } else if before == _TreeStorage.none {
-            let last = s.previousSibling[Int(first)]
-            s.nextSibling[Int(last)] = x
-            s.previousSibling[Int(x)] = last
-            s.previousSibling[Int(first)] = x
-        } else if before == first {
-            s.previousSibling[Int(x)] = s.previousSibling[Int(first)]
-            s.previousSibling[Int(first)] = x
-            s.firstChild[Int(p)] = x
-        } else {
-            let prev = s.previousSibling[Int(before)]
-            s.nextSibling[Int(prev)] = x
-            s.previousSibling[Int(x)] = prev
-            s.previousSibling[Int(before)] = x
-        }
     }
 
-    /// Unlinks `x` from its parent, if any, in the columns (not in the tour); `x` becomes a root.
+    /// Makes `x` a root in the columns, if it has a parent (the caller moves it in the tour).
     @usableFromInline
     func _unlink(_ x: Int32) {
         let s = _storage
-        let p = s.parent[Int(x)]
-        guard p != _TreeStorage.none else { return }
-        let next = s.nextSibling[Int(x)]
-        let prev = s.previousSibling[Int(x)]
-        let first = s.firstChild[Int(p)]
-        if first == x {
-            s.firstChild[Int(p)] = next
-            if next != _TreeStorage.none { s.previousSibling[Int(next)] = prev }
-        } else {
-            s.nextSibling[Int(prev)] = next
-            s.previousSibling[Int(next == _TreeStorage.none ? first : next)] = prev
-        }
+        guard s.parent[Int(x)] != _TreeStorage.none else { return }
         s.parent[Int(x)] = _TreeStorage.none
-        s.nextSibling[Int(x)] = _TreeStorage.none
-        s.previousSibling[Int(x)] = _TreeStorage.none
         s.rootCount += 1
     }
 
-    /// Puts the slot of an unlinked node on the free list and bumps its generation.
+    /// Puts the slot of a node whose tokens are leaving the tour on the free list and bumps
+    /// its generation. Touches the columns only, never the tour.
     func _free(_ x: Int32) {
         let s = _storage
         let n = Int(x)
         if s.parent[n] == _TreeStorage.none { s.rootCount -= 1 }
-        s.parent[n] = _TreeStorage.free
-        s.firstChild[n] = _TreeStorage.none
-        s.previousSibling[n] = _TreeStorage.none
-        s.nextSibling[n] = s.freeHead
+        s.parent[n] = _TreeStorage.freeMark(next: s.freeHead)
         s.generation[n] &+= 1
         if s.narrowTag[n] == _TreeStorage.wideTagSentinel { s.wideTags[x] = nil }
         s.narrowTag[n] = 0

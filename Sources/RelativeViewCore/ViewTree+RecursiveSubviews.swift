@@ -35,12 +35,12 @@ extension ViewTree {
         var run: [Int32] = []
         while let x = pending.popLast() {
             run.removeAll(keepingCapacity: true)
-            var c = s.firstChild[Int(x)]
+            var c = s.firstChild(x)
             while c != _TreeStorage.none {
                 run.append(c)
                 let id = s.nodeID(c)
                 if try isIncluded(id) { result.append(id) }
-                c = s.nextSibling[Int(c)]
+                c = s.nextSibling(c)
             }
             pending.append(contentsOf: run.reversed())
         }

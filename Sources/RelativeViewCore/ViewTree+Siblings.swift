@@ -13,7 +13,7 @@ extension ViewTree {
     public func children(of node: NodeID) -> Children {
         let s = _storage
         s.check(node)
-        return Children(storage: s, first: s.firstChild[Int(node.index)], skipping: _TreeStorage.none)
+        return Children(storage: s, first: s.firstChild(node.index), skipping: _TreeStorage.none)
     }
 
     /// The siblings of `node` (its parent's children without `node`), in order; empty for a root.
@@ -23,7 +23,7 @@ extension ViewTree {
         let s = _storage
         s.check(node)
         let p = s.parent[Int(node.index)]
-        let first = p == _TreeStorage.none ? _TreeStorage.none : s.firstChild[Int(p)]
+        let first = p == _TreeStorage.none ? _TreeStorage.none : s.firstChild(p)
         return Children(storage: s, first: first, skipping: node.index)
     }
 
@@ -67,10 +67,10 @@ extension ViewTree {
             public mutating func next() -> NodeID? {
                 guard current != _TreeStorage.none else { return nil }
                 if current == skipping {
-                    current = storage.nextSibling[Int(current)]
+                    current = storage.nextSibling(current)
                     guard current != _TreeStorage.none else { return nil }
                 }
-                defer { current = storage.nextSibling[Int(current)] }
+                defer { current = storage.nextSibling(current) }
                 return storage.nodeID(current)
             }
         }
@@ -109,7 +109,16 @@ extension ViewTree {
     public func groupSiblings<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
         let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
         let s = _storage
-        return _collect(siblings(of: node), keys: match.keys) { match.slot(of: s.typeID[Int($0.index)]) }
+        s.check(node)
+        let p = s.parent[Int(node.index)]
+        var groups = [[NodeID]](repeating: [], count: match.keys.count)
+        if p != _TreeStorage.none && !match.keys.isEmpty {
+            // The type copies in the tour, read at each sibling's enter slot.
+            s.tour.forEachChild(of: p) { c, slot in
+                if c != node.index, let k = match.slot(of: s.tour.type[slot]) { groups[k].append(s.nodeID(c)) }
+            }
+        }
+        return _keyed(groups, match.keys)
     }
 
     /// Groups the siblings of `node` whose tag is one of `tags`, keyed by tag, in child order.
@@ -118,7 +127,19 @@ extension ViewTree {
     public func groupSiblings(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
         let match = _TagKeys(tags)
         let s = _storage
-        return _collect(siblings(of: node), keys: match.keys) { match.slot(ofTagAt: $0.index, in: s) }
+        s.check(node)
+        let p = s.parent[Int(node.index)]
+        var groups = [[NodeID]](repeating: [], count: match.keys.count)
+        if p != _TreeStorage.none && !match.keys.isEmpty {
+            // The tag copies in the tour, read at each sibling's enter slot.
+            s.tour.forEachChild(of: p) { c, slot in
+                guard c != node.index else { return }
+                let t = s.tour.tag[slot]
+                let k = t == _TreeStorage.wideTagSentinel ? (match.wide.isEmpty ? nil : match.wide[s.wideTag(at: c)]) : match.slot(ofNarrow: t)
+                if let k { groups[k].append(s.nodeID(c)) }
+            }
+        }
+        return _keyed(groups, match.keys)
     }
 }
 

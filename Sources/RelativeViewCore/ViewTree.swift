@@ -90,7 +90,7 @@ public struct ViewTree: Sendable {
     public func contains(_ id: NodeID) -> Bool {
         let s = _storage
         let i = Int(id.index)
-        return i >= 0 && i < s.slotCount && s.generation[i] == id.generation && s.parent[i] != _TreeStorage.free
+        return i >= 0 && i < s.slotCount && s.generation[i] == id.generation && !_TreeStorage.isFree(s.parent[i])
     }
 
     /// The id of the live node in slot `index`, or `nil` if that slot is free or out of range.
@@ -99,7 +99,7 @@ public struct ViewTree: Sendable {
     @inlinable
     public func node(atSlot index: Int) -> NodeID? {
         let s = _storage
-        guard index >= 0 && index < s.slotCount && s.parent[index] != _TreeStorage.free else { return nil }
+        guard index >= 0 && index < s.slotCount && !_TreeStorage.isFree(s.parent[index]) else { return nil }
         return s.nodeID(Int32(index))
     }
 
@@ -174,7 +174,7 @@ public struct ViewTree: Sendable {
     public func firstChild(of node: NodeID) -> NodeID? {
         let s = _storage
         s.check(node)
-        let c = s.firstChild[Int(node.index)]
+        let c = s.firstChild(node.index)
         return c == _TreeStorage.none ? nil : s.nodeID(c)
     }
 
@@ -185,8 +185,8 @@ public struct ViewTree: Sendable {
     public func lastChild(of node: NodeID) -> NodeID? {
         let s = _storage
         s.check(node)
-        let c = s.firstChild[Int(node.index)]
-        return c == _TreeStorage.none ? nil : s.nodeID(s.previousSibling[Int(c)])
+        let c = s.lastChild(node.index)
+        return c == _TreeStorage.none ? nil : s.nodeID(c)
     }
 
     /// The next sibling of a node, or `nil` for a last child or a root.
@@ -196,7 +196,7 @@ public struct ViewTree: Sendable {
     public func nextSibling(of node: NodeID) -> NodeID? {
         let s = _storage
         s.check(node)
-        let n = s.nextSibling[Int(node.index)]
+        let n = s.nextSibling(node.index)
         return n == _TreeStorage.none ? nil : s.nodeID(n)
     }
 
@@ -207,9 +207,8 @@ public struct ViewTree: Sendable {
     public func previousSibling(of node: NodeID) -> NodeID? {
         let s = _storage
         s.check(node)
-        let p = s.parent[Int(node.index)]
-        guard p != _TreeStorage.none, s.firstChild[Int(p)] != node.index else { return nil }
-        return s.nodeID(s.previousSibling[Int(node.index)])
+        let p = s.previousSibling(node.index)
+        return p == _TreeStorage.none ? nil : s.nodeID(p)
     }
 
     /// The roots of the forest, in slot order.

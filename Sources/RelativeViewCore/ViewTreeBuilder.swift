@@ -40,7 +40,7 @@ public struct ViewTreeBuilder: Sendable {
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
         let i = tree._newSlot(tag: tag, type: type)
         let s = tree._storage
-        if let parent = open.last { tree._link(i, under: parent, before: _TreeStorage.none) }
+        if let parent = open.last { tree._link(i, under: parent) }
         s.tour.append(token: i, tag: s.narrowTag[Int(i)], type: type.rawValue)
         open.append(i)
         return s.nodeID(i)

@@ -152,6 +152,40 @@ struct _TourBlocks {
     /// The token at position `p`.
     func token(at p: UInt32) -> Int32 { token[Self.slot(p)] }
 
+    /// The token just after position `p`, which must not be the tour's last.
+    @inlinable @inline(__always)
+    func token(after p: UInt32) -> Int32 {
+        let b = Self.block(p)
+        if Self.offset(p) + 1 < Int(count[b]) { return token[Self.slot(p) + 1] }
+        return token[Int(next[b]) &* Self.capacity]
+    }
+
+    /// Calls `body` with each child of node `p` in order and the tour slot of its enter
+    /// token (where its tag and type copies are): from one child's exit token to the next
+    /// child's enter token, so each child costs one position read and one slot read.
+    @inlinable
+    func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Void) rethrows {
+        var position = span[Int(p)].enter
+        while true {
+            let b = Self.block(position)
+            let o = Self.offset(position) + 1
+            // The slot after `position`: never past the tour's end, `p`'s exit token comes first.
+            let i = o < Int(count[b]) ? b &* Self.capacity &+ o : Int(next[b]) &* Self.capacity
+            let t = token[i]
+            if t < 0 { return }
+            try body(t, i)
+            position = span[Int(t)].exit
+        }
+    }
+
+    /// The token just before position `p`, which must not be the tour's first.
+    @inlinable @inline(__always)
+    func token(before p: UInt32) -> Int32 {
+        if Self.offset(p) > 0 { return token[Self.slot(p) - 1] }
+        let q = Int(previous[Self.block(p)])
+        return token[q &* Self.capacity + Int(count[q]) - 1]
+    }
+
     // MARK: Nodes
 
     /// Makes room for node slots below `n`.
@@ -160,14 +194,15 @@ struct _TourBlocks {
     }
 
     /// Makes room for `nodes` nodes in all, `live` of them live now: the position column
-    /// exactly, and blocks for the new nodes' tokens at the tour's present fill plus a
-    /// quarter for splits (for an empty tour, at a fill of 3/4).
+    /// exactly; blocks for the new nodes' tokens at a fill of 3/4 (a tree built by random
+    /// appends settles near 0.7, a streamed one at 1), and an eighth of the present blocks
+    /// more for the splits that moves make (cuts at a run's two ends and at its
+    /// destination) before merges catch up.
     mutating func reserveCapacity(nodes: Int, live: Int) {
         span.reserveCapacity(nodes)
-        let tokens = 2 * live
-        let fill = liveBlocks > 0 && tokens > 0 ? Double(tokens) / Double(liveBlocks) : Double(Self.capacity * 3 / 4)
-        let extra = Double(2 * max(0, nodes - live)) / fill * (live > 0 ? 1.25 : 1)
-        let blocks = count.count + Int(extra.rounded(.up))
+        let newTokens = 2 * max(0, nodes - live)
+        let fill = Self.capacity * 3 / 4
+        let blocks = count.count + (newTokens + fill - 1) / fill + liveBlocks / 8
         guard blocks > count.count else { return }
         count.reserveCapacity(blocks)
         next.reserveCapacity(blocks)
@@ -188,7 +223,7 @@ struct _TourBlocks {
     }
 
     /// Removes node `x`'s tokens and every token between them (its subtree), calling
-    /// `removed` with each node whose enter token went.
+    /// `removed` with each node whose enter token went, in tour order.
     mutating func removeRun(of x: Int32, _ removed: (Int32) -> Void = { _ in }) {
         let s = span[Int(x)]
         deleteRange(from: s.enter, through: s.exit, removed)

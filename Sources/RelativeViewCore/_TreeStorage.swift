@@ -2,9 +2,11 @@ import Synchronization
 
 /// The columns of a ``ViewTree``: one final class, copied on write by `ViewTree`.
 ///
-/// Layout per slot (28 bytes): `parent`, `firstChild`, `nextSibling`, `previousSibling`
-/// (circular within a parent: the first child's previous is the last child, which makes
-/// a separate last-child column unnecessary), `generation`, `typeID` and `narrowTag`.
+/// Layout per slot (16 bytes): `parent` (for a free slot, the free list's link, see
+/// ``freeMark(next:)``), `generation`, `typeID` and `narrowTag`; the index adds each node's
+/// two tour positions (8 bytes) and its two tokens. There are no child or sibling columns:
+/// a node's first and last child and its siblings are its neighbours in the tour (see
+/// ``firstChild(_:)``).
 /// Tags that do not fit in an `Int32` (and `Int32.min` itself) are stored as the
 /// sentinel ``_TreeStorage/wideTagSentinel`` with the real value in `wideTags`.
 ///
@@ -19,15 +21,11 @@ import Synchronization
 @usableFromInline
 final class _TreeStorage: @unchecked Sendable {
     @usableFromInline static let none: Int32 = -1
-    /// `parent` of a slot on the free list.
+    /// `parent` of the last slot on the free list; the others hold ``freeMark(next:)``, below it.
     @usableFromInline static let free: Int32 = -2
     @usableFromInline static let wideTagSentinel: Int32 = .min
 
     @usableFromInline @exclusivity(unchecked) var parent: [Int32]
-    @usableFromInline @exclusivity(unchecked) var firstChild: [Int32]
-    /// For a free slot: the next free slot.
-    @usableFromInline @exclusivity(unchecked) var nextSibling: [Int32]
-    @usableFromInline @exclusivity(unchecked) var previousSibling: [Int32]
     @usableFromInline @exclusivity(unchecked) var generation: [UInt32]
     @usableFromInline @exclusivity(unchecked) var typeID: [Int32]
     @usableFromInline @exclusivity(unchecked) var narrowTag: [Int32]
@@ -59,9 +57,6 @@ final class _TreeStorage: @unchecked Sendable {
 
     init(minimumCapacity: Int) {
         parent = []
-        firstChild = []
-        nextSibling = []
-        previousSibling = []
         generation = []
         typeID = []
         narrowTag = []
@@ -80,9 +75,6 @@ final class _TreeStorage: @unchecked Sendable {
     /// A copy of the columns and the index, with the same version (the same shape).
     init(copying other: _TreeStorage) {
         parent = other.parent
-        firstChild = other.firstChild
-        nextSibling = other.nextSibling
-        previousSibling = other.previousSibling
         generation = other.generation
         typeID = other.typeID
         narrowTag = other.narrowTag
@@ -102,9 +94,6 @@ final class _TreeStorage: @unchecked Sendable {
     func reserveCapacity(_ n: Int) {
         tour.reserveCapacity(nodes: n, live: liveCount)
         parent.reserveCapacity(n)
-        firstChild.reserveCapacity(n)
-        nextSibling.reserveCapacity(n)
-        previousSibling.reserveCapacity(n)
         generation.reserveCapacity(n)
         typeID.reserveCapacity(n)
         narrowTag.reserveCapacity(n)
@@ -125,6 +114,57 @@ final class _TreeStorage: @unchecked Sendable {
     @inlinable @inline(__always)
     func nodeID(_ index: Int32) -> NodeID {
         NodeID(index: index, generation: generation[Int(index)])
+    }
+
+    // MARK: Free slots
+
+    /// Whether a `parent` entry marks a free slot.
+    @inlinable @inline(__always)
+    static func isFree(_ parent: Int32) -> Bool { parent <= free }
+
+    /// The `parent` entry of a free slot whose successor on the free list is `next` (none
+    /// for the last): ``free`` or below, so the free list needs no column of its own.
+    @inlinable @inline(__always)
+    static func freeMark(next: Int32) -> Int32 { free - 1 - next }
+
+    /// The successor on the free list of a free slot with `parent` entry `mark`.
+    @inlinable @inline(__always)
+    static func nextFree(_ mark: Int32) -> Int32 { free - 1 - mark }
+
+    // MARK: Navigation, from the tour
+
+    /// The first child of live node `x`, or ``none``: the token after its enter token, if
+    /// that is an enter token. O(1).
+    @inlinable @inline(__always)
+    func firstChild(_ x: Int32) -> Int32 {
+        let t = tour.token(after: tour.span[Int(x)].enter)
+        return t >= 0 ? t : Self.none
+    }
+
+    /// The last child of live node `x`, or ``none``: the node whose exit token comes just
+    /// before `x`'s. O(1).
+    @inlinable @inline(__always)
+    func lastChild(_ x: Int32) -> Int32 {
+        let t = tour.token(before: tour.span[Int(x)].exit)
+        return t < 0 ? ~t : Self.none
+    }
+
+    /// The next sibling of live node `x`, or ``none`` (a last child, or a root): the token
+    /// after its exit token, if that is an enter token. O(1).
+    @inlinable @inline(__always)
+    func nextSibling(_ x: Int32) -> Int32 {
+        guard parent[Int(x)] >= 0 else { return Self.none }
+        let t = tour.token(after: tour.span[Int(x)].exit)
+        return t >= 0 ? t : Self.none
+    }
+
+    /// The previous sibling of live node `x`, or ``none`` (a first child, or a root): the
+    /// node whose exit token comes just before `x`'s enter token. O(1).
+    @inlinable @inline(__always)
+    func previousSibling(_ x: Int32) -> Int32 {
+        guard parent[Int(x)] >= 0 else { return Self.none }
+        let t = tour.token(before: tour.span[Int(x)].enter)
+        return t < 0 ? ~t : Self.none
     }
 
     // MARK: Tags

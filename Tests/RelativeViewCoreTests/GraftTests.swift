@@ -157,8 +157,8 @@ import RelativeViewFixtures
     }
 
     static func capacities(_ s: _TreeStorage) -> [Int] {
-        [s.parent.capacity, s.firstChild.capacity, s.nextSibling.capacity, s.previousSibling.capacity,
-         s.generation.capacity, s.typeID.capacity, s.narrowTag.capacity]
+        [s.parent.capacity, s.generation.capacity, s.typeID.capacity, s.narrowTag.capacity,
+         s.tour.span.capacity, s.tour.token.capacity, s.tour.count.capacity]
     }
 
     // MARK: smallerTree
