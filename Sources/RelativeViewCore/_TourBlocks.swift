@@ -162,19 +162,24 @@ struct _TourBlocks {
 
     /// Calls `body` with each child of node `p` in order and the tour slot of its enter
     /// token (where its tag and type copies are): from one child's exit token to the next
-    /// child's enter token, so each child costs one position read and one slot read.
+    /// child's enter token. A child whose exit token is in the same block (a leaf, or any
+    /// small subtree) is stepped over by scanning that block, which is already in cache;
+    /// only a child whose run leaves the block costs a read of its position.
     @inlinable
     func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Void) rethrows {
-        var position = span[Int(p)].enter
+        // A position is its slot's index (block << offsetBits | offset).
+        var exit = Int(span[Int(p)].enter)
         while true {
-            let b = Self.block(position)
-            let o = Self.offset(position) + 1
-            // The slot after `position`: never past the tour's end, `p`'s exit token comes first.
-            let i = o < Int(count[b]) ? b &* Self.capacity &+ o : Int(next[b]) &* Self.capacity
+            let b = exit >> Int(Self.offsetBits)
+            // The slot after `exit`: never past the tour's end, `p`'s exit token comes first.
+            let i = exit + 1 < b &* Self.capacity &+ Int(count[b]) ? exit + 1 : Int(next[b]) &* Self.capacity
             let t = token[i]
             if t < 0 { return }
             try body(t, i)
-            position = span[Int(t)].exit
+            let end = (i >> Int(Self.offsetBits)) &* Self.capacity &+ Int(count[i >> Int(Self.offsetBits)])
+            var j = i + 1
+            while j < end && token[j] != ~t { j += 1 }
+            exit = j < end ? j : Int(span[Int(t)].exit)
         }
     }
 

@@ -47,6 +47,9 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Seconds the naive core may take to build its tree, and on one whole-tree grouping (tree building included), before it is stopped: its time is then reported as a lower bound (status lowerBound); a tree it could not build leaves it out of the run (status naiveNotBuilt).")
     var naiveBudget: Int = 120
 
+    @Option(help: "Write churn's per-step latencies to this CSV file (created or emptied first): a header, then one line per step and implementation: implementation, step, mutation, query ns, step ns.")
+    var latencyTrace: String?
+
     /// Internal: run one whole-tree grouping on the naive core and print its figures (used by the CLI itself).
     @Option(help: .hidden)
     var naiveWorker: BenchOperation?

@@ -190,3 +190,16 @@ struct ChurnScript {
         }
     }
 }
+
+extension ChurnStep.Mutation {
+    /// The mutation's name, as in ``ChurnScript/mutationNames``.
+    var name: String {
+        switch self {
+        case .append: ChurnScript.mutationNames[0]
+        case .insert: ChurnScript.mutationNames[1]
+        case .remove: ChurnScript.mutationNames[2]
+        case .move: ChurnScript.mutationNames[3]
+        case .exchange: ChurnScript.mutationNames[4]
+        }
+    }
+}

@@ -158,6 +158,7 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag) { numberOfSlot[Int($0.index)] } }
             digests.append(answer)
         }
+        appendTrace("core", script, latency)
         return churnSample(digests, latency, rest: rest)
     }
 
@@ -240,7 +241,27 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag, handle) }
             digests.append(answer)
         }
+        appendTrace(Kind.traceName, script, latency)
         return (churnSample(digests, latency, rest: rest), added)
+    }
+
+    /// Appends one CSV line per step to the `--latency-trace` file, if one was asked for
+    /// (after the replay, untimed): implementation, step, mutation, query ns, step ns.
+    private func appendTrace(_ implementation: String, _ script: ChurnScript, _ latency: (queries: [Double], steps: [Double])) {
+        guard let path = options.latencyTrace else { return }
+        var text = ""
+        text.reserveCapacity(latency.steps.count * 32)
+        for (k, step) in script.steps.enumerated() where k < latency.steps.count {
+            text += "\(implementation),\(k),\(step.mutation.name),\(Int(latency.queries[k].rounded())),\(Int(latency.steps[k].rounded()))\n"
+        }
+        do {
+            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? file.close() }
+            try file.seekToEnd()
+            try file.write(contentsOf: Data(text.utf8))
+        } catch {
+            note("error: --latency-trace \(path): could not append the \(implementation) trace: \(error.localizedDescription)")
+        }
     }
 
     private func churnSample(_ digests: [UInt64], _ latency: (queries: [Double], steps: [Double]), rest: [Double]) -> Sample {
@@ -255,6 +276,8 @@ extension OperationRunner {
 /// specialized for each kind and calls the views directly.
 protocol ChurnViewKind {
     associatedtype ViewType: AnyObject
+    /// The implementation's name in `--latency-trace` lines.
+    static var traceName: String { get }
     static func make(_ type: Int, tag: Int) -> ViewType
     static func add(_ view: ViewType, to parent: ViewType)
     static func insert(_ view: ViewType, into parent: ViewType, at index: Int)
@@ -267,6 +290,8 @@ protocol ChurnViewKind {
 
 /// `churn` on the facade's `View`s.
 enum FacadeChurn: ChurnViewKind {
+    static var traceName: String { "facade" }
+
     static func make(_ type: Int, tag: Int) -> View {
         let v = StockCatalog.makeView(type)
         v.tag = tag
@@ -283,6 +308,8 @@ enum FacadeChurn: ChurnViewKind {
 
 /// `churn` on the naive core's `NaiveView`s.
 enum NaiveChurn: ChurnViewKind {
+    static var traceName: String { "naive" }
+
     static func make(_ type: Int, tag: Int) -> NaiveView {
         let v = StockCatalog.makeNaive(type)
         v.tag = tag

@@ -50,6 +50,12 @@ struct RelativeViewBench: ParsableCommand {
             print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)
             return
         }
+        if let path = options.latencyTrace {
+            // Created now, so that a path that cannot be written fails before a long run.
+            guard FileManager.default.createFile(atPath: path, contents: Data("implementation,step,mutation,queryNs,stepNs\n".utf8)) else {
+                throw ValidationError("--latency-trace \(path): cannot create the file")
+            }
+        }
         // Operations run in their canonical order: interleavedMutation changes the trees, so it comes last.
         let ops = BenchOperation.allCases.filter(options.ops.contains)
         let layers = options.layer.layers

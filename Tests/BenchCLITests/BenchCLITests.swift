@@ -173,6 +173,30 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect((skipped.first?["reason"] as? String)?.contains("only its root") == true)
     }
 
+    @Test func latencyTraceWritesOneLinePerStepAndImplementation() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try BenchRun(["--nodes", "500", "--ops", "churn", "--queries", "200", "--min-time", "1", "--latency-trace", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "implementation,step,mutation,queryNs,stepNs")
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count == 3 * 200, "core, facade and naive, 200 steps each")
+        for implementation in ["core", "facade", "naive"] {
+            let mine = rows.filter { $0.first.map(String.init) == implementation }
+            #expect(mine.map { Int($0[1]) } == (0 ..< 200).map { $0 }, "\(implementation): steps in order")
+            #expect(mine.allSatisfy { ["append", "insert", "remove", "move", "exchange"].contains(String($0[2])) })
+            #expect(mine.allSatisfy { row in row.count == 5 && Int(row[3]).map { $0 >= 0 } == true && Int(row[4]).map { $0 >= 0 } == true })
+        }
+    }
+
+    @Test func latencyTraceToAPathThatCannotBeWrittenIsRefusedBeforeTheRun() throws {
+        let run = try BenchRun(["--nodes", "100", "--ops", "churn", "--latency-trace", "/nonexistent-directory/trace.csv"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--latency-trace /nonexistent-directory/trace.csv: cannot create the file"), "\(run.stderr)")
+        #expect(!run.stderr.contains("building the naive tree"), "refused before any work")
+    }
+
     @Test(arguments: ["core", "facade", "both"])
     func churnReplaysOneScriptAfterTheOtherMutationsAndReportsLatencies(layer: String) throws {
         // interleavedMutation first: churn's script is made from the tree as that left it.
