@@ -56,12 +56,15 @@ struct _TourBlocks {
     /// Per node slot (not per tour slot): where its two tokens are.
     @usableFromInline var span: [Span] = []
 
-    /// An empty tour whose block labels stay below 2^`labelBits` (62: room for 2^31 blocks
-    /// appended one after another before any relabeling; tests use fewer bits to force it).
+    /// An empty tour whose block labels stay below 2^`labelBits` (tests use fewer bits to
+    /// force relabeling). Blocks appended at the end are 2^(labelBits - 20) apart, so with
+    /// 62 bits the first 2^20 of them (2^26 slots) spread over the whole label space: a
+    /// region crowded by inserts is then relabeled locally, where labels packed at the
+    /// bottom of the space would make the first crowding relabel every block.
     init(labelBits: Int = 62) {
         precondition(labelBits >= 8 && labelBits <= 62, "label bits \(labelBits) out of 8 ... 62")
         labelLimit = 1 << UInt64(labelBits)
-        labelStep = max(4, labelLimit >> 30)
+        labelStep = max(4, labelLimit >> 20)
     }
 
     // MARK: Positions
@@ -271,6 +274,9 @@ struct _TourBlocks {
     /// so this costs O(B + blocks of the run), not O(run).
     mutating func moveRun(of x: Int32, before: Int32?) {
         let s = span[Int(x)]
+        // Already there (the run is followed by `before`, or is last in the tour): nothing
+        // to do. An exchange of two adjacent siblings moves one run, not two.
+        if after(s.exit).map(token(at:)) == before { return }
         if Self.block(s.enter) != Self.block(s.exit) {
             // Linking before the tour's first block is the one case the splice does not do.
             if before.map({ position(of: $0) }) != Self.position(Int(head), 0) {
@@ -283,8 +289,6 @@ struct _TourBlocks {
 
     /// ``moveRun(of:before:)`` for a run spanning blocks, by relinking whole blocks.
     private mutating func spliceRun(of x: Int32, before: Int32?) {
-        // Moving the last run to the end: nothing to do.
-        if before == nil && after(span[Int(x)].exit) == nil { return }
         // 1. Cut the run's end blocks so that the run is whole blocks f ... l.
         var f = Self.block(span[Int(x)].enter)
         if Self.offset(span[Int(x)].enter) > 0 { f = splitBlock(f, at: Self.offset(span[Int(x)].enter)) }

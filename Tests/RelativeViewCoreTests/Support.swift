@@ -95,7 +95,15 @@ func movedCopy(_ tree: ViewTree, sourceLocation: SourceLocation = #_sourceLocati
     let stride = max(1, t.slotCount / 64)
     for slot in Swift.stride(from: 0, to: t.slotCount, by: stride) {
         guard let x = t.node(atSlot: slot), t.parent(of: x) != nil else { continue }
-        if let next = t.nextSibling(of: x) { t.insert(x, before: next) } else { t.moveToBack(x) }
+        // Out to the other end of its siblings and back (a move to where a node already is
+        // does nothing, so each node really leaves its place); an only child stays.
+        if let next = t.nextSibling(of: x) {
+            t.moveToBack(x)
+            t.insert(x, before: next)
+        } else {
+            t.moveToFront(x)
+            t.moveToBack(x)
+        }
     }
     t._checkInvariants()
     return t
