@@ -5,6 +5,7 @@ log-log plots of ns/op against nodes, arena (core, facade) against the naive cor
 Usage: scripts/bench-report.py OUT_DIR MACHINE_FILE RUN.json [RUN.json ...]
 Writes OUT_DIR/benchmarks.md and OUT_DIR/plots/SHAPE.png.
 """
+import csv
 import json
 import os
 import sys
@@ -17,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 OPS = ["build", "isRelativeAncestor", "isRelativeDescendant", "findFirstAncestorByTags",
        "groupAncestorsByTags", "groupDescendantsByTags", "groupDescendantsByTypes",
        "groupDescendantsByClosure", "isRelativeSibling", "groupSiblingsByTags", "convertPoint", "layout",
-       "interleavedMutation"]
+       "interleavedMutation", "churn"]
 
 
 def fmt_ns(x):
@@ -75,6 +76,45 @@ def plot(shape, rows, path):
     plt.close(fig)
 
 
+def churn_section(out):
+    """The churn latency plot and its figures, from OUT_DIR/data/churn-latency-1m.csv (made by
+    scripts/plot-churn-latency.py), if it is there."""
+    path = os.path.join(out, "data", "churn-latency-1m.csv")
+    if not os.path.exists(path):
+        return []
+    rows = list(csv.DictReader(open(path)))
+    lines = [
+        "## Churn latency: the old index's pauses beside the live index",
+        "",
+        "Not part of the scaling runs above (which are older than the live index, issue 11):",
+        "300,000 steps of `churn` on the default random tree of 10^6 nodes (seed 1), core only,",
+        "each step one UI-like mutation (append 30%, insert 20%, remove a leaf 25%, move a small",
+        "subtree 15%, exchange two siblings 10%) then one timed query. The old index is commit",
+        "37bd0c1 (stale after a mutation, queries walk links, rebuilt once the debt reaches n)",
+        "with [a patch](data/churn-trace-before-live-index.patch) that writes the same trace;",
+        "the live index is `relative-view-bench --ops churn --layer core --queries 300000",
+        "--latency-trace FILE` (its naive replay left out, for time). The plot shows, per window",
+        "of 300 steps, the slowest step and the median query; the figures per window are in",
+        "[data/churn-latency-1m.csv](data/churn-latency-1m.csv) (`scripts/plot-churn-latency.py`",
+        "makes both from the two traces).",
+        "",
+        "![churn latency](plots/churn-latency.png)",
+        "",
+        "| index | windows | median of the window medians (query) | slowest step | windows with a step over 1 ms |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name in ("old", "live"):
+        mine = [r for r in rows if r["index"] == name]
+        if not mine:
+            continue
+        medians = sorted(float(r["queryP50Ns"]) for r in mine)
+        worst = max(int(r["stepMaxNs"]) for r in mine)
+        over = sum(1 for r in mine if int(r["stepMaxNs"]) > 1_000_000)
+        lines.append(f"| {name} | {len(mine):,} | {fmt_ns(medians[len(medians) // 2])} | {fmt_ns(worst)} | {over} |")
+    lines.append("")
+    return lines
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__.strip())
@@ -127,6 +167,7 @@ def main():
                 f"| {r['op']} | {r['layer']} | {r['nodes']:,} | {r['queries']:,} | {fmt_ns(r['arenaNsPerOp'])} | "
                 f"{naive} | {speedup} | {agree} |")
         lines.append("")
+    lines += churn_section(out)
     with open(os.path.join(out, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines))
     print(f"wrote {os.path.join(out, 'benchmarks.md')} and {len(runs)} plot(s) in {os.path.join(out, 'plots')}")

@@ -2,18 +2,21 @@
 /// (see `docs/live-index.md`).
 ///
 /// Every node has an *enter* token (its index) and an *exit* token (its bitwise complement);
-/// a node's descendants are exactly the tokens between its two. The tour lives in blocks of
-/// ``capacity`` slots, each block a run of the tour packed at its start, linked in tour
-/// order; each block carries a 64-bit order label (Dietz and Sleator's list relabeling), so
-/// two positions compare by offset within a block, else by their blocks' labels. A node's
-/// two positions are kept in `span`, and rewritten whenever its tokens move.
+/// a node's descendants are exactly the tokens between its two, its children are the runs
+/// between them one level down, and its siblings are its run's neighbours. The tour lives in
+/// blocks of ``capacity`` slots, each block a run of the tour packed at its start, linked in
+/// tour order; each block carries a 64-bit order label, kept increasing along the list by
+/// Bender, Cole, Demaine, Farach-Colton and Zito's relabeling (see `makeRoom(after:for:)`),
+/// so two positions compare by offset within a block, else by their blocks' labels. A
+/// node's two positions are kept in `span`, and rewritten whenever its tokens move.
 ///
 /// Enter slots carry copies of the node's narrow tag and type, so a scan of a subtree's
 /// slots never reads a node column.
 ///
 /// Costs, with B = ``capacity``: comparing two positions O(1); inserting or removing k ≤ B
 /// tokens O(B) slot moves plus O(log(blocks)) amortized label writes (worst case O(blocks));
-/// moving a run of s tokens O(s + B) plus that.
+/// moving a run of s tokens within one block O(B) plus that, and a longer one O(B + s/B)
+/// (whole blocks are relinked and relabeled, not copied) plus that.
 @usableFromInline
 struct _TourBlocks {
     /// Slots per block (a power of two: a position packs the offset in the low bits).
