@@ -87,8 +87,9 @@ extension ViewTree {
     func _forEachDescendant(of node: NodeID, _ body: (Int32) throws -> Void) rethrows {
         let s = _storage
         s.check(node)
-        try s.tour.token.withUnsafeBufferPointer { token in
-            try s.tour.forEachDescendantRun(of: node.index) { run in
+        let tour = s.tour
+        try tour.token.withUnsafeBufferPointer { token in
+            try tour.forEachDescendantRun(of: node.index) { run in
                 for i in run where token[i] >= 0 { try body(token[i]) }
             }
         }
@@ -121,9 +122,15 @@ extension ViewTree {
         s.check(node)
         guard !keys.keys.isEmpty else { return [:] }
         var groups = [[Int32]](repeating: [], count: keys.keys.count)
-        s.tour.forEachDescendantRun(of: node.index) { run in
-            Self._scanTags(s.tour, run, keys, s, &groups)
-        }
+        // The columns' buffers are taken once: a subtree spans thousands of blocks, and
+        // passing the tour to the scan of each block retained and released its arrays.
+        let tour = s.tour
+        tour.tag.withUnsafeBufferPointer { tag in
+        tour.token.withUnsafeBufferPointer { token in
+            tour.forEachDescendantRun(of: node.index) { run in
+                Self._scanTags(tag, token, run, keys, s, &groups)
+            }
+        }}
         return _keyedSlots(groups, keys.keys)
     }
 
@@ -131,26 +138,48 @@ extension ViewTree {
     /// appending to the groups in order: one tight pass per asked tag while there are few,
     /// one pass with a lookup otherwise.
     @usableFromInline
-    static func _scanTags(_ tour: _TourBlocks, _ range: Range<Int>, _ keys: _TagKeys, _ s: _TreeStorage, _ groups: inout [[Int32]]) {
-        tour.tag.withUnsafeBufferPointer { tag in
-        tour.token.withUnsafeBufferPointer { token in
-            // Exit slots carry the tag copy Int32.min, which no narrow tag is.
-            if keys.narrow.count <= 4 {
-                for (k, t) in keys.narrow.enumerated() {
-                    let slot = keys.narrowSlots[k]
-                    for p in range where tag[p] == t { groups[slot].append(token[p]) }
-                }
-            } else {
-                for p in range {
-                    if let k = keys.slot(ofNarrow: tag[p]) { groups[k].append(token[p]) }
-                }
+    static func _scanTags(
+        _ tag: UnsafeBufferPointer<Int32>, _ token: UnsafeBufferPointer<Int32>, _ range: Range<Int>,
+        _ keys: _TagKeys, _ s: _TreeStorage, _ groups: inout [[Int32]]
+    ) {
+        // Exit slots carry the tag copy Int32.min, which no narrow tag is.
+        if keys.narrow.count <= 4 {
+            for (k, t) in keys.narrow.enumerated() {
+                let slot = keys.narrowSlots[k]
+                _forEachMatch(tag, range, t) { groups[slot].append(token[$0]) }
             }
-            if !keys.wide.isEmpty && !s.wideTags.isEmpty {
-                for p in range where tag[p] == _TreeStorage.wideTagSentinel && token[p] >= 0 {
-                    if let k = keys.wide[s.wideTag(at: token[p])] { groups[k].append(token[p]) }
-                }
+        } else {
+            for p in range {
+                if let k = keys.slot(ofNarrow: tag[p]) { groups[k].append(token[p]) }
             }
-        }}
+        }
+        if !keys.wide.isEmpty && !s.wideTags.isEmpty {
+            for p in range where tag[p] == _TreeStorage.wideTagSentinel && token[p] >= 0 {
+                if let k = keys.wide[s.wideTag(at: token[p])] { groups[k].append(token[p]) }
+            }
+        }
+    }
+
+    /// Calls `body` with each index in `range` whose entry of `column` is `value`, comparing
+    /// 16 entries at a time (matches are rare: one comparison of a whole vector per 16).
+    @inlinable @inline(__always)
+    static func _forEachMatch(_ column: UnsafeBufferPointer<Int32>, _ range: Range<Int>, _ value: Int32, _ body: (Int) -> Void) {
+        guard let base = column.baseAddress else { return }
+        precondition(range.lowerBound >= 0 && range.upperBound <= column.count, "scan out of the column")
+        let needle = SIMD16<Int32>(repeating: value)
+        var p = range.lowerBound
+        let end = range.upperBound
+        while p &+ 16 <= end {
+            let lanes = UnsafeRawPointer(base + p).loadUnaligned(as: SIMD16<Int32>.self) .== needle
+            if any(lanes) {
+                for k in 0 ..< 16 where lanes[k] { body(p &+ k) }
+            }
+            p &+= 16
+        }
+        while p < end {
+            if base[p] == value { body(p) }
+            p &+= 1
+        }
     }
 
     /// Groups the descendants of `node` whose type is one of `types` (exactly), keyed by type, each group in pre-order.
@@ -171,12 +200,22 @@ extension ViewTree {
         s.check(node)
         guard !keys.keys.isEmpty else { return [:] }
         var groups = [[Int32]](repeating: [], count: keys.keys.count)
-        s.tour.type.withUnsafeBufferPointer { type in
-        s.tour.token.withUnsafeBufferPointer { token in
+        // A few types, each under a key of its own: one vector pass per type and block keeps
+        // each group in pre-order. Otherwise (many types, or types sharing a key) one pass
+        // with a table lookup per slot.
+        let asked = keys.table.indices.filter { keys.table[$0] >= 0 }.map { (type: Int32($0), slot: Int(keys.table[$0])) }
+        let perType = asked.count <= 4 && asked.count == keys.keys.count
+        let tour = s.tour
+        tour.type.withUnsafeBufferPointer { type in
+        tour.token.withUnsafeBufferPointer { token in
             // Exit slots carry the type copy -1, which no type is.
-            s.tour.forEachDescendantRun(of: node.index) { run in
-                for p in run {
-                    if let k = keys.slot(of: type[p]) { groups[k].append(token[p]) }
+            tour.forEachDescendantRun(of: node.index) { run in
+                if perType {
+                    for (t, k) in asked { Self._forEachMatch(type, run, t) { groups[k].append(token[$0]) } }
+                } else {
+                    for p in run {
+                        if let k = keys.slot(of: type[p]) { groups[k].append(token[p]) }
+                    }
                 }
             }
         }}
