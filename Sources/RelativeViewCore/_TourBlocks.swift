@@ -214,7 +214,11 @@ struct _TourBlocks {
         let newTokens = 2 * max(0, nodes - live)
         let fill = Self.capacity * 3 / 4
         let blocks = count.count + (newTokens + fill - 1) / fill + liveBlocks / 8
-        guard blocks > count.count else { return }
+        if blocks > count.count { reserveBlocks(blocks) }
+    }
+
+    /// Room for `blocks` blocks in every per-block and per-slot array.
+    private mutating func reserveBlocks(_ blocks: Int) {
         count.reserveCapacity(blocks)
         next.reserveCapacity(blocks)
         previous.reserveCapacity(blocks)
@@ -520,14 +524,7 @@ struct _TourBlocks {
                 || (b + 1) * Self.capacity > min(token.capacity, tag.capacity, type.capacity) {
                 // Grow by an eighth, not by doubling: the slack stays under 1/8 of the
                 // index, and the growth is still geometric (O(1) amortized per block).
-                let blocks = b + b / 8 + 16
-                count.reserveCapacity(blocks)
-                next.reserveCapacity(blocks)
-                previous.reserveCapacity(blocks)
-                label.reserveCapacity(blocks)
-                token.reserveCapacity(blocks * Self.capacity)
-                tag.reserveCapacity(blocks * Self.capacity)
-                type.reserveCapacity(blocks * Self.capacity)
+                reserveBlocks(b + b / 8 + 16)
             }
             count.append(0)
             next.append(-1)
