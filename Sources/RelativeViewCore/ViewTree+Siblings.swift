@@ -133,10 +133,7 @@ extension ViewTree {
         if p != _TreeStorage.none && !match.keys.isEmpty {
             // The tag copies in the tour, read at each sibling's enter slot.
             s.tour.forEachChild(of: p) { c, slot in
-                guard c != node.index else { return }
-                let t = s.tour.tag[slot]
-                let k = t == _TreeStorage.wideTagSentinel ? (match.wide.isEmpty ? nil : match.wide[s.wideTag(at: c)]) : match.slot(ofNarrow: t)
-                if let k { groups[k].append(s.nodeID(c)) }
+                if c != node.index, let k = match.slot(ofNarrow: s.tour.tag[slot], at: c, in: s) { groups[k].append(s.nodeID(c)) }
             }
         }
         return _keyed(groups, match.keys)

@@ -92,7 +92,13 @@ struct _TagKeys {
     /// The slot of the tag of slot `i` of `storage`, or `nil` if that tag was not asked for.
     @inlinable @inline(__always)
     func slot(ofTagAt i: Int32, in storage: _TreeStorage) -> Int? {
-        let t = storage.narrowTag[Int(i)]
+        slot(ofNarrow: storage.narrowTag[Int(i)], at: i, in: storage)
+    }
+
+    /// The slot of node `i`'s tag, given its narrow value `t` (from the column or the
+    /// index's copy): the wide table decides when `t` is the sentinel.
+    @inlinable @inline(__always)
+    func slot(ofNarrow t: Int32, at i: Int32, in storage: _TreeStorage) -> Int? {
         if t == _TreeStorage.wideTagSentinel { return wide.isEmpty ? nil : wide[storage.wideTag(at: i)] }
         return slot(ofNarrow: t)
     }

@@ -158,13 +158,16 @@ struct _TourBlocks {
     /// The token at position `p`.
     func token(at p: UInt32) -> Int32 { token[Self.slot(p)] }
 
+    /// The slot just after position `p`, which must not be the tour's last.
+    @inlinable @inline(__always)
+    func slot(after p: UInt32) -> Int {
+        let b = Self.block(p)
+        return Self.offset(p) + 1 < Int(count[b]) ? Self.slot(p) + 1 : Int(next[b]) &* Self.capacity
+    }
+
     /// The token just after position `p`, which must not be the tour's last.
     @inlinable @inline(__always)
-    func token(after p: UInt32) -> Int32 {
-        let b = Self.block(p)
-        if Self.offset(p) + 1 < Int(count[b]) { return token[Self.slot(p) + 1] }
-        return token[Int(next[b]) &* Self.capacity]
-    }
+    func token(after p: UInt32) -> Int32 { token[slot(after: p)] }
 
     /// Calls `body` with each child of node `p` in order and the tour slot of its enter
     /// token (where its tag and type copies are): from one child's exit token to the next
@@ -174,18 +177,17 @@ struct _TourBlocks {
     @inlinable
     func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Void) rethrows {
         // A position is its slot's index (block << offsetBits | offset).
-        var exit = Int(span[Int(p)].enter)
+        var exit = span[Int(p)].enter
         while true {
-            let b = exit >> Int(Self.offsetBits)
-            // The slot after `exit`: never past the tour's end, `p`'s exit token comes first.
-            let i = exit + 1 < b &* Self.capacity &+ Int(count[b]) ? exit + 1 : Int(next[b]) &* Self.capacity
+            // Never past the tour's end: `p`'s exit token comes first.
+            let i = slot(after: exit)
             let t = token[i]
             if t < 0 { return }
             try body(t, i)
-            let end = (i >> Int(Self.offsetBits)) &* Self.capacity &+ Int(count[i >> Int(Self.offsetBits)])
+            let end = Self.block(UInt32(i)) &* Self.capacity &+ Int(count[Self.block(UInt32(i))])
             var j = i + 1
             while j < end && token[j] != ~t { j += 1 }
-            exit = j < end ? j : Int(span[Int(t)].exit)
+            exit = j < end ? UInt32(j) : span[Int(t)].exit
         }
     }
 
@@ -502,9 +504,8 @@ struct _TourBlocks {
         guard n >= 0 else { return }
         let (x, y) = (Int(count[b]), Int(count[Int(n)]))
         guard min(x, y) < Self.capacity / 2 && x + y <= Self.capacity * 3 / 4 else { return }
-        let start = Int(count[b])
-        moveSlots(from: Int(n) * Self.capacity, to: b * Self.capacity + start, count: Int(count[Int(n)]))
-        count[b] += count[Int(n)]
+        moveSlots(from: Int(n) * Self.capacity, to: b * Self.capacity + x, count: y)
+        count[b] = Int32(x + y)
         count[Int(n)] = 0
         freeBlock(Int(n))
     }

@@ -20,16 +20,17 @@ struct ChurnLatency: Encodable {
 
     init(queries: [Double], steps: [Double], rest: [Double]) {
         let sorted = queries.sorted()
-        func percentile(_ p: Double) -> Double {
-            sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-        }
-        queryP50 = percentile(0.5)
-        queryP99 = percentile(0.99)
-        queryP999 = percentile(0.999)
+        queryP50 = Self.percentile(sorted, 0.5)
+        queryP99 = Self.percentile(sorted, 0.99)
+        queryP999 = Self.percentile(sorted, 0.999)
         queryMax = sorted.last ?? .nan
         stepMax = steps.max() ?? .nan
-        let restSorted = rest.sorted()
-        restQueryP50 = restSorted.isEmpty ? .nan : restSorted[(restSorted.count - 1) / 2]
+        restQueryP50 = Self.percentile(rest.sorted(), 0.5)
+    }
+
+    /// The `p` quantile of `sorted` (nearest rank), NaN when it is empty.
+    private static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 }
 
@@ -158,8 +159,7 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag) { numberOfSlot[Int($0.index)] } }
             digests.append(answer)
         }
-        appendTrace("core", script, latency)
-        return churnSample(digests, latency, rest: rest)
+        return churnSample("core", script, digests, latency, rest: rest)
     }
 
     private func churnFacade(_ script: ChurnScript) -> Sample {
@@ -241,8 +241,7 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag, handle) }
             digests.append(answer)
         }
-        appendTrace(Kind.traceName, script, latency)
-        return (churnSample(digests, latency, rest: rest), added)
+        return (churnSample(Kind.traceName, script, digests, latency, rest: rest), added)
     }
 
     /// Appends one CSV line per step to the `--latency-trace` file, if one was asked for
@@ -264,7 +263,13 @@ extension OperationRunner {
         }
     }
 
-    private func churnSample(_ digests: [UInt64], _ latency: (queries: [Double], steps: [Double]), rest: [Double]) -> Sample {
+    /// The sample of one implementation's replay (`implementation` names it in the trace),
+    /// whose latencies also go to the `--latency-trace` file if one was asked for.
+    private func churnSample(
+        _ implementation: String, _ script: ChurnScript, _ digests: [UInt64],
+        _ latency: (queries: [Double], steps: [Double]), rest: [Double]
+    ) -> Sample {
+        appendTrace(implementation, script, latency)
         let total = latency.steps.reduce(0, +)
         var sample = Sample(nanosecondsPerOperation: total / Double(max(1, digests.count)), operations: digests.count, digests: digests)
         sample.latency = ChurnLatency(queries: latency.queries, steps: latency.steps, rest: rest)
