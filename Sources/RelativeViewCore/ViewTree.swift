@@ -61,6 +61,23 @@ public struct ViewTree: Sendable {
         s.reserveCapacity(nodes)
     }
 
+    /// Lays the index out in tour order: afterwards a scan of any subtree (grouping its
+    /// descendants) reads memory from start to end, as on a tree from ``ViewTreeBuilder``.
+    ///
+    /// Mutations put new index blocks wherever there is room, so a tree built by appending
+    /// under random parents has each subtree's blocks scattered over the index, and a scan
+    /// jumps from block to block (several times slower at 10^6 nodes, see
+    /// docs/live-index.md). Afterwards the blocks are full and in order, as a streamed
+    /// build leaves them. Call this once after a bulk build by mutations, not within a
+    /// frame budget: it is one O(n) pass (about 20 ms at 10^6 nodes on the development
+    /// machine). Queries give the same answers before and after; node ids stay valid.
+    ///
+    /// - Complexity: O(n)
+    public mutating func compactIndex() {
+        let s = _mutableStorage()
+        s.tour.compact()
+    }
+
     @usableFromInline
     init(_storage: _TreeStorage) {
         self._storage = _storage

@@ -653,6 +653,75 @@ struct _TourBlocks {
         freeBlocks = Int32(b)
     }
 
+    // MARK: Compaction
+
+    /// Lays the tour out again as the streaming builder leaves it: blocks full, in tour order
+    /// in memory. Blocks that splits made are wherever a free block was, so a tree built by
+    /// appends under random parents has its runs scattered and a scan of a subtree jumps
+    /// from block to block; after this it reads memory in order.
+    ///
+    /// A token's new slot is its index in the tour, so the columns are the live blocks'
+    /// runs copied end to end (one copy per block), and a position maps to the new one
+    /// through its block's first tour index: the positions are rewritten in node order,
+    /// reading a table of one entry per block, not in tour order (a random write per token).
+    /// O(n + blocks). The first insert into a full block splits it (O(B)), as after a
+    /// streamed build.
+    mutating func compact() {
+        // Each live block's first token's index in the tour.
+        var start = [Int](repeating: 0, count: count.count)
+        var tokens = 0
+        var b = head
+        while b >= 0 {
+            start[Int(b)] = tokens
+            tokens += Int(count[Int(b)])
+            b = next[Int(b)]
+        }
+        let blocks = (tokens + Self.capacity - 1) / Self.capacity
+        let slots = blocks * Self.capacity
+        func packed(_ column: [Int32]) -> [Int32] {
+            [Int32](unsafeUninitializedCapacity: slots) { out, initialized in
+                guard slots > 0 else { return }
+                column.withUnsafeBufferPointer { old in
+                    var b = head
+                    while b >= 0 {
+                        let n = Int(count[Int(b)])
+                        let from = old.baseAddress! + Int(b) * Self.capacity
+                        (out.baseAddress! + start[Int(b)]).initialize(from: from, count: n)
+                        b = next[Int(b)]
+                    }
+                }
+                // The last block's unused slots, as a new block has them.
+                (out.baseAddress! + tokens).initialize(repeating: 0, count: slots - tokens)
+                initialized = slots
+            }
+        }
+        token = packed(token)
+        tag = packed(tag)
+        type = packed(type)
+        // Positions in node order. A free node slot's span is stale and nothing reads it:
+        // it maps to any number, but never reads past the table.
+        start.withUnsafeBufferPointer { start in
+            span.withUnsafeMutableBufferPointer { span in
+                func moved(_ p: UInt32) -> UInt32 {
+                    let b = Self.block(p)
+                    return b < start.count ? UInt32(truncatingIfNeeded: start[b] &+ Self.offset(p)) : 0
+                }
+                for x in span.indices {
+                    span[x] = Span(enter: moved(span[x].enter), exit: moved(span[x].exit))
+                }
+            }
+        }
+        count = (0 ..< blocks).map { Int32(min(Self.capacity, tokens - $0 * Self.capacity)) }
+        next = (0 ..< blocks).map { $0 + 1 < blocks ? Int32($0 + 1) : -1 }
+        previous = (0 ..< blocks).map { Int32($0 - 1) }
+        // Spread over the label space as appended blocks are, and never past it.
+        let step = min(labelStep, labelLimit / UInt64(blocks + 1))
+        label = (0 ..< blocks).map { UInt64($0 + 1) * step }
+        (head, tail) = blocks > 0 ? (0, Int32(blocks - 1)) : (-1, -1)
+        liveBlocks = blocks
+        freeBlocks = -1
+    }
+
     // MARK: Checks
 
     /// Checks the tour against itself: blocks linked both ways with increasing labels, no

@@ -453,4 +453,56 @@ import RelativeViewFixtures
             expectChildren(tree, root, model, "step \(step): exchange \(i) \(j)")
         }
     }
+
+    @Test func compactIndexKeepsEveryAnswerAndLaysBlocksInOrder() {
+        // A tree built by appends under random parents, then moved about: its index blocks
+        // are scattered. Compacting must change nothing a query sees, and later mutations
+        // must go on from the compacted index.
+        var rng = SplitMix64(seed: 7)
+        var tree = ViewTree()
+        var ids = [tree.makeNode(tag: 0, type: Ty.a)]
+        for _ in 1 ..< 20_000 {
+            let p = ids[Int.random(in: 0 ..< ids.count, using: &rng)]
+            ids.append(tree.appendChild(tag: Int.random(in: 0 ..< 16, using: &rng), type: Ty.all.randomElement(using: &rng)!, to: p))
+        }
+        for _ in 0 ..< 2_000 {
+            let (x, p) = (ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!)
+            if x != p && !tree.isAncestor(x, of: p) { tree.append(x, to: p) }
+        }
+        var compacted = tree
+        let blocksBefore = compacted._storage.tour.liveBlocks
+        compacted.compactIndex()
+        compacted._checkInvariants()
+        let tour = compacted._storage.tour
+        #expect(tour.liveBlocks == (2 * ids.count + _TourBlocks.capacity - 1) / _TourBlocks.capacity)
+        #expect(tour.liveBlocks < blocksBefore)
+        #expect(tour.checkedTokens() == tree._storage.tour.checkedTokens())
+        // The copy taken before is untouched (copy on write).
+        #expect(tree._storage.tour.liveBlocks == blocksBefore)
+        for step in 0 ..< 3 {
+            for _ in 0 ..< 2_000 {
+                let (a, b) = (ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!)
+                #expect(compacted.isAncestor(a, of: b) == tree.isAncestor(a, of: b), "step \(step)")
+                #expect(compacted.isSibling(a, of: b) == tree.isSibling(a, of: b), "step \(step)")
+            }
+            for x in [ids[0], ids[1], ids.randomElement(using: &rng)!] {
+                #expect(compacted.groupDescendants(of: x, byTags: [3, 5]) == tree.groupDescendants(of: x, byTags: [3, 5]), "step \(step)")
+                #expect(compacted.groupDescendants(of: x, byTypes: [Ty.b]) == tree.groupDescendants(of: x, byTypes: [Ty.b]), "step \(step)")
+                #expect(compacted.kids(x) == tree.kids(x), "step \(step)")
+            }
+            // The same mutations on both: a compacted index takes inserts (its full blocks split).
+            for _ in 0 ..< 500 {
+                let (x, p) = (ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!)
+                let t = Int.random(in: 0 ..< 16, using: &rng)
+                let a = tree.appendChild(tag: t, type: Ty.c, to: p)
+                #expect(compacted.appendChild(tag: t, type: Ty.c, to: p) == a)
+                ids.append(a)
+                if x != p && !tree.isAncestor(x, of: p) {
+                    tree.insert(x, into: p, at: 0)
+                    compacted.insert(x, into: p, at: 0)
+                }
+            }
+            compacted._checkInvariants()
+        }
+    }
 }

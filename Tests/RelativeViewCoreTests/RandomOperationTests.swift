@@ -179,6 +179,8 @@ import RelativeViewFixtures
                     model.type[x] = ty
                 }
                 touched = [x]
+            case 90 ..< 92: // compactIndex: the same tree, its index laid out again
+                tree.compactIndex()
             default:
                 break
             }
