@@ -210,12 +210,14 @@ struct _TourBlocks {
     /// exactly; blocks for the new nodes' tokens at a fill of 3/4 (a tree built by random
     /// appends settles near 0.7, a streamed one at 1), and an eighth of the present blocks
     /// more for the splits that moves make (cuts at a run's two ends and at its
-    /// destination) before merges catch up.
+    /// destination) before merges catch up, plus one per full block that the new nodes
+    /// could split (a streamed build leaves every block full). O(blocks).
     mutating func reserveCapacity(nodes: Int, live: Int) {
         span.reserveCapacity(nodes)
         let newTokens = 2 * max(0, nodes - live)
         let fill = Self.capacity * 3 / 4
-        let blocks = count.count + (newTokens + fill - 1) / fill + liveBlocks / 8
+        let full = count.reduce(0) { $0 + ($1 == Int32(Self.capacity) ? 1 : 0) }
+        let blocks = count.count + (newTokens + fill - 1) / fill + liveBlocks / 8 + min(full, newTokens / 2)
         if blocks > count.count { reserveBlocks(blocks) }
     }
 
@@ -655,18 +657,23 @@ struct _TourBlocks {
 
     // MARK: Compaction
 
-    /// Lays the tour out again as the streaming builder leaves it: blocks full, in tour order
-    /// in memory. Blocks that splits made are wherever a free block was, so a tree built by
-    /// appends under random parents has its runs scattered and a scan of a subtree jumps
-    /// from block to block; after this it reads memory in order.
+    /// The tokens a block holds after ``compact()``: a quarter of each block is left for
+    /// inserts, as merges leave it, so that the mutations after a compaction do not split
+    /// every block they touch (each split takes a new block).
+    static let compactFill = capacity * 3 / 4
+
+    /// Lays the tour out again in tour order in memory, ``compactFill`` tokens per block.
+    /// Blocks that splits made are wherever a free block was, so a tree built by appends
+    /// under random parents has its runs scattered and a scan of a subtree jumps from block
+    /// to block; after this it reads memory in order.
     ///
-    /// A token's new slot is its index in the tour, so the columns are the live blocks'
-    /// runs copied end to end (one copy per block), and a position maps to the new one
-    /// through its block's first tour index: the positions are rewritten in node order,
-    /// reading a table of one entry per block, not in tour order (a random write per token).
-    /// O(n + blocks). The first insert into a full block splits it (O(B)), as after a
-    /// streamed build.
+    /// The k-th token of the tour goes to block k / fill, offset k % fill, so the columns are
+    /// the live blocks' runs copied in order (a block's run lands in at most two new
+    /// blocks), and a position maps to its new one through its block's first tour index:
+    /// the positions are rewritten in node order, reading a table of one entry per block,
+    /// not in tour order (which would be a random write per token). O(n + blocks).
     mutating func compact() {
+        let fill = Self.compactFill
         // Each live block's first token's index in the tour.
         var start = [Int](repeating: 0, count: count.count)
         var tokens = 0
@@ -676,24 +683,27 @@ struct _TourBlocks {
             tokens += Int(count[Int(b)])
             b = next[Int(b)]
         }
-        let blocks = (tokens + Self.capacity - 1) / Self.capacity
-        let slots = blocks * Self.capacity
+        let blocks = (tokens + fill - 1) / fill
         func packed(_ column: [Int32]) -> [Int32] {
-            [Int32](unsafeUninitializedCapacity: slots) { out, initialized in
-                guard slots > 0 else { return }
+            var out = [Int32](repeating: 0, count: blocks * Self.capacity)
+            out.withUnsafeMutableBufferPointer { out in
                 column.withUnsafeBufferPointer { old in
                     var b = head
                     while b >= 0 {
-                        let n = Int(count[Int(b)])
-                        let from = old.baseAddress! + Int(b) * Self.capacity
-                        (out.baseAddress! + start[Int(b)]).initialize(from: from, count: n)
+                        var k = start[Int(b)]
+                        var from = Int(b) * Self.capacity
+                        var left = Int(count[Int(b)])
+                        while left > 0 {
+                            let piece = min(left, fill - k % fill)
+                            let to = k / fill * Self.capacity + k % fill
+                            (out.baseAddress! + to).update(from: old.baseAddress! + from, count: piece)
+                            (k, from, left) = (k + piece, from + piece, left - piece)
+                        }
                         b = next[Int(b)]
                     }
                 }
-                // The last block's unused slots, as a new block has them.
-                (out.baseAddress! + tokens).initialize(repeating: 0, count: slots - tokens)
-                initialized = slots
             }
+            return out
         }
         token = packed(token)
         tag = packed(tag)
@@ -704,14 +714,16 @@ struct _TourBlocks {
             span.withUnsafeMutableBufferPointer { span in
                 func moved(_ p: UInt32) -> UInt32 {
                     let b = Self.block(p)
-                    return b < start.count ? UInt32(truncatingIfNeeded: start[b] &+ Self.offset(p)) : 0
+                    guard b < start.count else { return 0 }
+                    let k = start[b] &+ Self.offset(p)
+                    return Self.position(k / fill, k % fill)
                 }
                 for x in span.indices {
                     span[x] = Span(enter: moved(span[x].enter), exit: moved(span[x].exit))
                 }
             }
         }
-        count = (0 ..< blocks).map { Int32(min(Self.capacity, tokens - $0 * Self.capacity)) }
+        count = (0 ..< blocks).map { Int32(min(fill, tokens - $0 * fill)) }
         next = (0 ..< blocks).map { $0 + 1 < blocks ? Int32($0 + 1) : -1 }
         previous = (0 ..< blocks).map { Int32($0 - 1) }
         // Spread over the label space as appended blocks are, and never past it.

@@ -474,7 +474,7 @@ import RelativeViewFixtures
         compacted.compactIndex()
         compacted._checkInvariants()
         let tour = compacted._storage.tour
-        #expect(tour.liveBlocks == (2 * ids.count + _TourBlocks.capacity - 1) / _TourBlocks.capacity)
+        #expect(tour.liveBlocks == (2 * ids.count + _TourBlocks.compactFill - 1) / _TourBlocks.compactFill)
         #expect(tour.liveBlocks < blocksBefore)
         #expect(tour.checkedTokens() == tree._storage.tour.checkedTokens())
         // The copy taken before is untouched (copy on write).

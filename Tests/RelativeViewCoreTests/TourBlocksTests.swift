@@ -144,14 +144,14 @@ import RelativeViewFixtures
                 model.roots.append(x)
                 tour.moveRun(of: x, before: nil)
             case 95 ..< 97:
-                // Lay the tour out again: the same tokens, every block but the last full,
-                // blocks in memory in tour order.
+                // Lay the tour out again: the same tokens, every block but the last at the
+                // compaction's fill, blocks in memory in tour order.
                 tour.compact()
                 var b = tour.head
                 var expected: Int32 = 0
                 while b >= 0 {
                     #expect(b == expected, "block \(b) in memory order, seed \(seed), step \(step)")
-                    #expect(tour.next[Int(b)] < 0 || tour.count[Int(b)] == Int32(_TourBlocks.capacity), "block \(b) full, seed \(seed), step \(step)")
+                    #expect(tour.next[Int(b)] < 0 || tour.count[Int(b)] == Int32(_TourBlocks.compactFill), "block \(b) at the fill, seed \(seed), step \(step)")
                     expected += 1
                     b = tour.next[Int(b)]
                 }
