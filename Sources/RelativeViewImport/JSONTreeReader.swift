@@ -6,6 +6,12 @@ import RelativeViewCore
 ///
 /// Node types are `object`, `array`, `string`, `number`, `bool` and `null`; an object's
 /// members are its children in document order (their keys are not nodes); tags are 0.
+///
+/// The document must be UTF-8, as RFC 8259 requires of JSON exchanged between systems:
+/// a string or member name holding a byte sequence that is not well-formed UTF-8 (an
+/// overlong form, a surrogate, a code point past U+10FFFF, a cut sequence, a stray byte)
+/// is an error at that byte. A `\u` escape of a lone surrogate is accepted, as RFC 8259
+/// allows (its section 8.2).
 public struct JSONTreeReader: Sendable {
     private let types: [TypeID]
 
@@ -206,11 +212,42 @@ struct _JSONScanner {
                 }
             case 0x00 ..< 0x20:
                 throw _JSONSyntaxError(offset: i, message: "unescaped control character (0x\(String(byte, radix: 16))) in a string")
+            case 0x80 ... 0xFF:
+                i = try endOfUTF8Sequence(at: i)
             default:
                 i += 1
             }
         }
         throw _JSONSyntaxError(offset: start, message: "unterminated string")
+    }
+
+    /// The index just after the UTF-8 sequence that starts at `i` (a byte from 0x80 on),
+    /// which must be well-formed as Unicode's table 3-7 has it: no overlong form, no
+    /// surrogate, nothing past U+10FFFF, no sequence cut short. RFC 8259 requires JSON
+    /// exchanged between systems to be UTF-8; the error names the first byte that is not.
+    private func endOfUTF8Sequence(at i: Int) throws(_JSONSyntaxError) -> Int {
+        let length: Int
+        let second: ClosedRange<UInt8>
+        switch bytes[i] {
+        case 0xC2 ... 0xDF: (length, second) = (2, 0x80 ... 0xBF)
+        case 0xE0: (length, second) = (3, 0xA0 ... 0xBF)
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: (length, second) = (3, 0x80 ... 0xBF)
+        case 0xED: (length, second) = (3, 0x80 ... 0x9F)
+        case 0xF0: (length, second) = (4, 0x90 ... 0xBF)
+        case 0xF1 ... 0xF3: (length, second) = (4, 0x80 ... 0xBF)
+        case 0xF4: (length, second) = (4, 0x80 ... 0x8F)
+        default: throw invalidUTF8(at: i)
+        }
+        for k in 1 ..< length {
+            guard i + k < bytes.count else { throw invalidUTF8(at: i + k) }
+            guard (k == 1 ? second : 0x80 ... 0xBF).contains(bytes[i + k]) else { throw invalidUTF8(at: i + k) }
+        }
+        return i + length
+    }
+
+    private func invalidUTF8(at offset: Int) -> _JSONSyntaxError {
+        let what = offset < bytes.count ? "byte 0x\(String(bytes[offset], radix: 16))" : "the end of the document"
+        return _JSONSyntaxError(offset: offset, message: "invalid UTF-8 in a string: \(what) (JSON must be UTF-8, RFC 8259)")
     }
 
     private mutating func scanNumber() throws(_JSONSyntaxError) {

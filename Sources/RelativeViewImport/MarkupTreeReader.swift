@@ -20,6 +20,15 @@ import Musl
 /// Documents are read in 64 KiB chunks, so memory stays proportional to the tree, not to
 /// the file. The parser is given `XML_PARSE_HUGE`, which lifts libxml2's nesting limit
 /// (256 levels in libxml2 2.9): a document 100,000 elements deep imports.
+///
+/// Entities are bounded, since `XML_PARSE_HUGE` also lifts libxml2's own amplification
+/// check: the entity text expanded while reading a document (each reference to a declared
+/// entity counts its replacement text's length plus one, nested references included) may
+/// not exceed ``maximumEntityExpansion(forDocumentBytes:)``, 10 times the bytes read so far
+/// plus 1 MiB. A document past it (the "billion laughs" and its quadratic variant) is an
+/// ``ImportError`` at the line and column where it went past, in milliseconds. No external
+/// entity or DTD is ever loaded, and no network access is made (`XML_PARSE_NONET`, no
+/// `XML_PARSE_DTDLOAD` or `XML_PARSE_NOENT`).
 public struct MarkupTreeReader: Sendable {
     /// Which of libxml2's parsers reads the document.
     public enum Dialect: Sendable {
@@ -39,6 +48,14 @@ public struct MarkupTreeReader: Sendable {
     /// - Complexity: O(1)
     public init(registry: TypeRegistry = .shared) {
         self.registry = registry
+    }
+
+    /// The most entity text the reader expands for a document of which it has read
+    /// `bytes` so far: 10 × `bytes` + 1 MiB.
+    ///
+    /// - Complexity: O(1)
+    public static func maximumEntityExpansion(forDocumentBytes bytes: Int) -> Int {
+        10 * bytes + (1 << 20)
     }
 
     /// Reads the document at `path` into `builder`.
@@ -91,12 +108,14 @@ public struct MarkupTreeReader: Sendable {
             if dialect == .html { htmlFreeParserCtxt(context) } else { xmlFreeParserCtxt(context) }
         }
         context.pointee._private = Unmanaged.passUnretained(sink).toOpaque()
+        sink.document = context
         var done = false
         var total = 0
         while !done {
             let chunk = try next()
             done = chunk.isEmpty
             total += chunk.count
+            sink.bytesRead = total
             // libxml2 calls an empty document "extra content at the end"; say what it is.
             if done && total == 0 { throw ImportError(path: path, message: "the document is empty") }
             let bytes = chunk.baseAddress?.assumingMemoryBound(to: CChar.self)
@@ -164,6 +183,16 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
         }
         handler.endElement = { context, _ in _MarkupSink.of(context)?.close() }
     }
+    // Every reference to a declared entity, in the document, in attribute values and
+    // inside other entities' text, goes through these two: the place to bound expansion.
+    handler.getEntity = { context, name in
+        guard let sink = _MarkupSink.of(context) else { return nil }
+        return sink.expand(xmlSAX2GetEntity(context, name), in: context)
+    }
+    handler.getParameterEntity = { context, name in
+        guard let sink = _MarkupSink.of(context) else { return nil }
+        return sink.expand(xmlSAX2GetParameterEntity(context, name), in: context)
+    }
     handler.characters = nil
     handler.ignorableWhitespace = nil
     handler.cdataBlock = nil
@@ -227,6 +256,12 @@ final class _MarkupSink {
     private var openTypes: [TypeID] = []
     var fatal: ImportError?
     var fatalCode: Int32 = 0
+    /// The document's own parser (entity text is parsed by nested ones): where errors are.
+    var document: xmlParserCtxtPtr?
+    /// The document's bytes given to the parser so far.
+    var bytesRead = 0
+    /// Entity text expanded so far: each reference's replacement length plus one.
+    private var expanded = 0
 
     var openElementCount: Int { openTypes.count }
     var innermostOpenElement: String? { openTypes.last.map(registry.name(of:)) }
@@ -259,6 +294,28 @@ final class _MarkupSink {
 
     func close() {
         if openTypes.popLast() != nil { builder.close() }
+    }
+
+    /// `entity`, the target of a reference, counted against the expansion bound; past the
+    /// bound, `nil` (as if undeclared) and the parser `context` is stopped, so that
+    /// nothing expands any further, and the import fails with the document's position.
+    func expand(_ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
+        let limit = MarkupTreeReader.maximumEntityExpansion(forDocumentBytes: bytesRead)
+        if expanded <= limit, let entity {
+            expanded += Int(max(0, entity.pointee.length)) + 1
+            if expanded <= limit { return entity }
+        } else if expanded <= limit {
+            return nil
+        }
+        if fatal == nil {
+            let line = document.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
+            let column = document.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
+            fatal = ImportError(
+                path: "", line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil,
+                message: "entity expansion past the limit: more than \(limit) bytes of entity text for \(bytesRead) bytes of document (at most 10 times the document plus 1 MiB)")
+        }
+        if let context { xmlStopParser(context.assumingMemoryBound(to: xmlParserCtxt.self)) }
+        return nil
     }
 
     /// Closes what the parser left open (a lenient HTML parse of a truncated document).

@@ -38,6 +38,45 @@ import Testing
         #expect(error.message.contains(words), "\(error)")
     }
 
+    /// `["` + bytes + `"]`: a string holding raw bytes.
+    static func stringHolding(_ bytes: [UInt8]) -> [UInt8] { Array("[\"".utf8) + bytes + Array("\"]".utf8) }
+
+    @Test(arguments: [
+        ([0xFF], 3, "byte 0xff"),                      // never in UTF-8
+        ([0x80], 3, "byte 0x80"),                      // a continuation byte alone
+        ([0xC0, 0x80], 3, "byte 0xc0"),                // overlong NUL
+        ([0xE0, 0x80, 0x80], 4, "byte 0x80"),          // overlong, three bytes
+        ([0xED, 0xA0, 0x80], 4, "byte 0xa0"),          // the surrogate U+D800
+        ([0xF4, 0x90, 0x80, 0x80], 4, "byte 0x90"),    // past U+10FFFF
+        ([0xE2, 0x82], 5, "byte 0x22"),                // cut short by the closing quote
+        ([0x61, 0xC3, 0x28], 5, "byte 0x28"),          // a lead byte and no continuation
+    ] as [([UInt8], Int, String)])
+    func invalidUTF8InAStringIsAnErrorAtItsByte(bytes: [UInt8], column: Int, words: String) throws {
+        let error = try #require(throws: ImportError.self) {
+            try TreeImporter().importTree(Self.stringHolding(bytes), format: .json, path: "bad.json")
+        }
+        #expect(error.line == 1)
+        #expect(error.column == column, "\(error)")
+        #expect(error.message.contains("invalid UTF-8"), "\(error)")
+        #expect(error.message.contains(words), "\(error)")
+    }
+
+    @Test func invalidUTF8InAMemberNameIsAnErrorToo() throws {
+        let text = Array("{\"k".utf8) + [0xFE] + Array("\": 1}".utf8)
+        let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(text, format: .json, path: "bad.json") }
+        #expect(error.column == 4, "\(error)")
+    }
+
+    @Test func wellFormedUTF8AndEscapedSurrogatesImport() throws {
+        // Two-, three- and four-byte sequences at the edges of their ranges, and a lone
+        // escaped surrogate, which RFC 8259 (section 8.2) leaves to the reader: accepted.
+        for text in ["[\"é€😀\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"]", #"["\ud800", "\udfff"]"#] {
+            let tree = try importing(text, as: .json)
+            #expect(tree.count == Array(tree.descendants(of: tree.roots[0])).count + 1)
+            #expect(tree.count >= 2)
+        }
+    }
+
     @Test func deepNestingDoesNotOverflowTheStack() throws {
         let depth = 1_000_000
         let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
