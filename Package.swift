@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeLayoutTests", dependencies: ["RelativeLayout"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
-        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore"]),
+        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
         .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench"]),
     ],
