@@ -30,13 +30,16 @@ public struct DirectoryTreeReader: Sendable {
 
     /// Reads the tree at `path` (a directory, or a single file or symlink) into `builder`.
     ///
+    /// Names are handled as the bytes the file system holds, so a name that is not UTF-8
+    /// is an entry like any other; errors show such a name with U+FFFD for its bad bytes.
+    ///
     /// - Throws: ``ImportError`` naming the entry that could not be examined or listed,
     ///   with the system's reason.
     /// - Complexity: O(number of entries · log of the largest directory's size)
     public func read(contentsOf path: String, into builder: inout ViewTreeBuilder) throws(ImportError) {
         // Each open directory: its path and its entries' names still to visit, reversed.
-        var stack: [(path: String, pending: [String])] = []
-        var next: String? = path
+        var stack: [(path: [UInt8], pending: [[UInt8]])] = []
+        var next: [UInt8]? = Array(path.utf8)
         while true {
             if let entry = next {
                 next = nil
@@ -50,7 +53,8 @@ public struct DirectoryTreeReader: Sendable {
             }
             guard let top = stack.indices.last else { return }
             if let name = stack[top].pending.popLast() {
-                next = stack[top].path == "/" ? "/" + name : stack[top].path + "/" + name
+                let parent = stack[top].path
+                next = parent.last == UInt8(ascii: "/") ? parent + name : parent + [UInt8(ascii: "/")] + name
             } else {
                 stack.removeLast()
                 builder.close()
@@ -58,9 +62,19 @@ public struct DirectoryTreeReader: Sendable {
         }
     }
 
-    private func kind(of path: String) throws(ImportError) -> TypeID {
+    /// Calls `body` with `path` as a C string.
+    private func withCString<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count, body)
+        }
+    }
+
+    /// `path` for an error message.
+    private func shown(_ path: [UInt8]) -> String { String(decoding: path, as: UTF8.self) }
+
+    private func kind(of path: [UInt8]) throws(ImportError) -> TypeID {
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw _FileReader.systemError(path, "cannot examine") }
+        guard withCString(path, { lstat($0, &info) }) == 0 else { throw _FileReader.systemError(shown(path), "cannot examine") }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return directory
         case S_IFREG: return file
@@ -69,18 +83,16 @@ public struct DirectoryTreeReader: Sendable {
         }
     }
 
-    private func names(in path: String) throws(ImportError) -> [String] {
-        guard let listing = opendir(path) else { throw _FileReader.systemError(path, "cannot list the directory") }
+    private func names(in path: [UInt8]) throws(ImportError) -> [[UInt8]] {
+        guard let listing = withCString(path, { opendir($0) }) else { throw _FileReader.systemError(shown(path), "cannot list the directory") }
         defer { closedir(listing) }
-        var names: [String] = []
+        var names: [[UInt8]] = []
         errno = 0
         while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
         }
-        if errno != 0 { throw _FileReader.systemError(path, "cannot list the directory") }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        if errno != 0 { throw _FileReader.systemError(shown(path), "cannot list the directory") }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
     }
 }

@@ -19,6 +19,33 @@ import Testing
         }
     }
 
+    @Test func namesThatAreNotUTF8AreEntriesLikeAnyOther() throws {
+        // Regression: names were decoded into Swift strings, which replace bytes that are not
+        // UTF-8 with U+FFFD, so the path built from one named no file ("cannot examine: No
+        // such file or directory") and the whole import failed.
+        try withTemporaryDirectory { (dir) throws in
+            let names: [[UInt8]] = [[0xFF, 0xFE, 0x2D], [0x61, 0xC0, 0x80], [0xED, 0xA0, 0x80], Array("plain".utf8)]
+            for name in names {
+                let path = Array(dir.utf8) + [0x2F] + name + [0]
+                let fd = path.withUnsafeBufferPointer { p in
+                    p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { open($0, O_CREAT | O_WRONLY, 0o600) }
+                }
+                #expect(fd >= 0)
+                close(fd)
+            }
+            // And a directory with such a name, holding a file.
+            let sub = Array(dir.utf8) + [0x2F, 0x80, 0x81]
+            #expect((sub + [0]).withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { mkdir($0, 0o700) } } == 0)
+            let inner = sub + Array("/f".utf8) + [0]
+            let fd = inner.withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { open($0, O_CREAT | O_WRONLY, 0o600) } }
+            #expect(fd >= 0)
+            close(fd)
+            let tree = try TreeImporter().importTree(contentsOf: dir)
+            // Sorted by bytes: 0x61 ("a"), "plain", 0x80 0x81 (the directory), 0xED, 0xFF.
+            #expect(outline(tree) == "directory(file,file,directory(file),file,file)")
+        }
+    }
+
     @Test func aDirectoryIsDetected() throws {
         try withTemporaryDirectory { (dir) throws in
             #expect(ImportFormat.detect(path: dir) == .directory)
