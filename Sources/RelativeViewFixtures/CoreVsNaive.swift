@@ -1,0 +1,250 @@
+import RelativeViewCore
+import RelativeViewNaive
+
+/// Random inputs of the differential runs.
+extension RandomNumberGenerator {
+    /// Mostly small tags, so groups are non-trivial, and now and then one that needs the
+    /// wide tag table.
+    ///
+    /// - Complexity: O(1)
+    public mutating func tag() -> Int {
+        switch Int.random(in: 0 ..< 20, using: &self) {
+        case 0: Int.max - Int.random(in: 0 ..< 2, using: &self)
+        case 1: Int.min + Int.random(in: 0 ..< 2, using: &self)
+        case 2: Int(Int32.min)
+        default: Int.random(in: 0 ..< 6, using: &self)
+        }
+    }
+
+    /// Zero to three tags, as ``tag()`` draws them.
+    ///
+    /// - Complexity: O(1)
+    public mutating func tags() -> [Int] {
+        (0 ..< Int.random(in: 0 ... 3, using: &self)).map { _ in tag() }
+    }
+
+    /// Zero to three indices into ``StockCatalog/names``.
+    ///
+    /// - Complexity: O(1)
+    public mutating func typeIndices() -> [Int] {
+        (0 ..< Int.random(in: 0 ... 3, using: &self)).map { _ in Int.random(in: 0 ..< StockCatalog.names.count, using: &self) }
+    }
+}
+
+/// Groups with their members replaced by handles, for comparing two cores element by element.
+///
+/// - Complexity: O(members)
+public func handles<Key: Hashable, T>(_ groups: [Key: [T]], _ handle: (T) -> Int) -> [Key: [Int]] {
+    groups.mapValues { $0.map(handle) }
+}
+
+/// Naive groups by type as handles, with the naive base class's key ("NaiveView") renamed
+/// to the name the other cores give it ("View"); the stock subclasses already share names.
+///
+/// - Complexity: O(members)
+public func typeGroups(_ groups: [String: [NaiveView]], _ handle: (NaiveView) -> Int) -> [String: [Int]] {
+    Dictionary(uniqueKeysWithValues: groups.map { (StockCatalog.facadeName(ofNaiveKey: $0.key), $0.value.map(handle)) })
+}
+
+/// A key function both cores can apply: some tags group under a derived key, others are left out.
+///
+/// - Complexity: O(1)
+public func closureKey(_ tag: Int) -> Int? {
+    tag % 3 == 0 ? nil : tag % 5
+}
+
+/// The arena core (`ViewTree`) and the naive core driven by the same random operations,
+/// every answer compared element by element: the engine of the conformance tests, the
+/// differential fuzz target (Fuzz/) and the soak (scripts/soak.sh).
+///
+/// Each ``step(using:)`` is one mutation (add a node, remove a subtree, move a node to a
+/// random place, detach, reorder, exchange children, retag, dissolve a root), then the
+/// tree's invariant check (in debug builds of this package, O(n)), then one query of
+/// seventeen kinds on a random pair, answered by both cores. The randomness may come from a
+/// seeded generator or from a fuzzer's bytes.
+public struct CoreVsNaive {
+    /// The core's forest.
+    ///
+    /// - Complexity: O(1)
+    public private(set) var tree = ViewTree()
+    /// Node `h` (its handle) is `ids[h]` in the core and `naive[h]` in the naive core.
+    ///
+    /// - Complexity: O(1)
+    public private(set) var ids: [NodeID] = []
+    /// The naive core's nodes, by handle.
+    ///
+    /// - Complexity: O(1)
+    public private(set) var naive: [NaiveView] = []
+    private var handleOfID: [NodeID: Int] = [:]
+    private var handleOfNaive: [ObjectIdentifier: Int] = [:]
+    private let typeIDs = StockCatalog.names.map { TypeRegistry.shared.typeID(named: $0) }
+    /// The most nodes a run grows to: past it, adding a node removes a subtree instead.
+    ///
+    /// - Complexity: O(1)
+    public let maximumNodes: Int
+
+    /// Two forests of `roots` roots each; they grow to at most `maximumNodes` nodes.
+    ///
+    /// - Complexity: O(roots)
+    public init(roots: Int = 3, maximumNodes: Int = 400) {
+        precondition(roots >= 1, "a run needs a root")
+        self.maximumNodes = maximumNodes
+        for _ in 0 ..< roots { add(type: 0, tag: 0, under: nil) }
+    }
+
+    private mutating func add(type k: Int, tag: Int, under parent: Int?) {
+        let id = parent.map { tree.appendChild(tag: tag, type: typeIDs[k], to: ids[$0]) } ?? tree.makeNode(tag: tag, type: typeIDs[k])
+        let n = StockCatalog.makeNaive(k)
+        n.tag = tag
+        if let parent { naive[parent].addSubview(n) }
+        handleOfID[id] = ids.count
+        handleOfNaive[ObjectIdentifier(n)] = naive.count
+        ids.append(id)
+        naive.append(n)
+    }
+
+    /// Removes the handles of a subtree (already removed from the tree), keeping the arrays dense.
+    private mutating func forget(_ handlesToDrop: Set<Int>) {
+        let keep = ids.indices.filter { !handlesToDrop.contains($0) }
+        ids = keep.map { ids[$0] }
+        naive = keep.map { naive[$0] }
+        handleOfID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+    }
+
+    private func h(_ id: NodeID) -> Int { handleOfID[id] ?? -1 }
+    private func h(_ n: NaiveView) -> Int { handleOfNaive[ObjectIdentifier(n)] ?? -1 }
+    private func names(_ groups: [TypeID: [NodeID]]) -> [String: [Int]] {
+        Dictionary(uniqueKeysWithValues: groups.map { (TypeRegistry.shared.name(of: $0.key), $0.value.map(h)) })
+    }
+
+    /// One mutation on both cores, the invariant check, and one query on both; returns the
+    /// disagreements (empty when the cores agree), each naming the query and both answers.
+    ///
+    /// - Complexity: O(n) for the invariant check in debug builds; the query's own cost.
+    public mutating func step(using rng: inout some RandomNumberGenerator) -> [String] {
+        mutate(using: &rng)
+        tree._checkInvariants()
+        let live = ids.count
+        let (x, y) = (Int.random(in: 0 ..< live, using: &rng), Int.random(in: 0 ..< live, using: &rng))
+        return query(x, y, using: &rng)
+    }
+
+    private mutating func mutate(using rng: inout some RandomNumberGenerator) {
+        let count = ids.count
+        let a = Int.random(in: 0 ..< count, using: &rng)
+        // One pair in eight is a node with itself: never its own relative.
+        let b = Int.random(in: 0 ..< 8, using: &rng) == 0 ? a : Int.random(in: 0 ..< count, using: &rng)
+        let (ia, ib, na, nb) = (ids[a], ids[b], naive[a], naive[b])
+        switch Int.random(in: 0 ..< 52, using: &rng) {
+        case 0 ..< 22 where count < maximumNodes:
+            add(type: Int.random(in: 0 ..< StockCatalog.names.count, using: &rng), tag: rng.tag(), under: a)
+        case 0 ..< 22:
+            // Keep the trees small: remove a subtree that is not one of the first roots.
+            guard a >= 3 else { break }
+            let dropped = Set([a] + na.recursiveSubviews.map(h))
+            tree.removeSubtree(ia)
+            na.removeFromSuperview()
+            forget(dropped)
+        case 22 ..< 34:
+            // Move a under b, at a random position, unless that would make a cycle.
+            guard a != b, !na.isRelativeAncestor(of: nb) else { break }
+            let position = Int.random(in: 0 ..< 4, using: &rng)
+            if position == 0 {
+                tree.append(ia, to: ib)
+                nb.addSubview(na)
+            } else if position == 1 {
+                let limit = nb.subviews.filter { $0 !== na }.count
+                let i = Int.random(in: 0 ... limit, using: &rng)
+                tree.insert(ia, into: ib, at: i)
+                nb.insertSubview(na, at: i)
+            } else if let sibling = nb.subviews.filter({ $0 !== na }).randomElement(using: &rng) {
+                let s = ids[h(sibling)]
+                if position == 2 {
+                    tree.insert(ia, before: s)
+                    nb.insertSubview(na, belowSubview: sibling)
+                } else {
+                    tree.insert(ia, after: s)
+                    nb.insertSubview(na, aboveSubview: sibling)
+                }
+            }
+        case 34 ..< 38:
+            tree.detach(ia)
+            na.removeFromSuperview()
+        case 38 ..< 42:
+            if Bool.random(using: &rng) {
+                tree.moveToFront(ia)
+                na.superview?.sendSubviewToBack(na)
+            } else {
+                tree.moveToBack(ia)
+                na.superview?.bringSubviewToFront(na)
+            }
+        case 42 ..< 45:
+            let n = na.subviews.count
+            guard n > 0 else { break }
+            let (i, j) = (Int.random(in: 0 ..< n, using: &rng), Int.random(in: 0 ..< n, using: &rng))
+            tree.exchangeChildren(of: ia, at: i, j)
+            na.exchangeSubview(at: i, withSubviewAt: j)
+        case 45 ..< 50:
+            let tag = rng.tag()
+            tree.setTag(tag, of: ia)
+            na.tag = tag
+        default:
+            // A root goes, its children stay as roots (what freeing a root view does).
+            guard a >= 3, tree.parent(of: ia) == nil else { break }
+            for child in na.subviews { child.removeFromSuperview() }
+            tree.removeRootKeepingChildren(ia)
+            forget([a])
+        }
+    }
+
+    private func query(_ a: Int, _ b: Int, using rng: inout some RandomNumberGenerator) -> [String] {
+        let (ia, ib, na, nb) = (ids[a], ids[b], naive[a], naive[b])
+        let tags = rng.tags()
+        let types = rng.typeIndices()
+        let typeIDs = types.map { self.typeIDs[$0] }
+        let naiveTypes = types.map { StockCatalog.naiveViews[$0] }
+        var issues: [String] = []
+        func same<T: Equatable>(_ what: String, _ core: T, _ naive: T) {
+            if core != naive { issues.append("\(what) of \(a), \(b) (tags \(tags), types \(types)): core \(core), naive \(naive)") }
+        }
+        switch Int.random(in: 0 ..< 17, using: &rng) {
+        case 0: same("isAncestor", tree.isAncestor(ia, of: ib), na.isRelativeAncestor(of: nb))
+        case 1: same("isDescendant", tree.isDescendant(ia, of: ib), na.isRelativeDescendant(of: nb))
+        case 2: same("isSibling", tree.isSibling(ia, of: ib), na.isRelativeSibling(of: nb))
+        case 3: same("firstAncestor(withTags:)", tree.firstAncestor(of: ia, withTags: tags).map(h), na.findFirstAncestor(by: tags).map(h))
+        case 4: same("firstAncestor(withTypes:)", tree.firstAncestor(of: ia, withTypes: typeIDs).map(h), na.findFirstAncestor(by: naiveTypes).map(h))
+        case 5: same("firstAncestor(where:)", tree.firstAncestor(of: ia) { tree.tag(of: $0) == tree.tag(of: ib) }.map(h), na.findFirstAncestor { $0.tag == nb.tag }.map(h))
+        case 6: same("groupAncestors(byTags:)", handles(tree.groupAncestors(of: ia, byTags: tags), h), handles(na.groupAncestors(by: tags), h))
+        case 7: same("groupAncestors(byTypes:)", names(tree.groupAncestors(of: ia, byTypes: typeIDs)), typeGroups(na.groupAncestors(by: naiveTypes), h))
+        case 8: same("groupAncestors(by:)", handles(tree.groupAncestors(of: ia) { closureKey(tree.tag(of: $0)) }, h), handles(na.groupAncestors { closureKey($0.tag) }, h))
+        case 9: same("groupDescendants(byTags:)", handles(tree.groupDescendants(of: ia, byTags: tags), h), handles(na.groupDescendants(by: tags), h))
+        case 10: same("groupDescendants(byTypes:)", names(tree.groupDescendants(of: ia, byTypes: typeIDs)), typeGroups(na.groupDescendants(by: naiveTypes), h))
+        case 11: same("groupDescendants(by:)", handles(tree.groupDescendants(of: ia) { closureKey(tree.tag(of: $0)) }, h), handles(na.groupDescendants { closureKey($0.tag) }, h))
+        case 12: same("groupSiblings(byTags:)", handles(tree.groupSiblings(of: ia, byTags: tags), h), handles(na.groupSiblings(by: tags), h))
+        case 13: same("groupSiblings(byTypes:)", names(tree.groupSiblings(of: ia, byTypes: typeIDs)), typeGroups(na.groupSiblings(by: naiveTypes), h))
+        case 14: same("groupSiblings(by:)", handles(tree.groupSiblings(of: ia) { closureKey(tree.tag(of: $0)) }, h), handles(na.groupSiblings { closureKey($0.tag) }, h))
+        case 15: same("recursiveSubviews", tree.recursiveSubviews(of: ia).map(h), na.recursiveSubviews.map(h))
+        default:
+            same("parent", tree.parent(of: ia).map(h), na.superview.map(h))
+            same("children", tree.children(of: ia).map(h), na.subviews.map(h))
+            same("lowestCommonAncestor", tree.lowestCommonAncestor(ia, ib).map(h), Self.naiveLCA(na, nb).map(h))
+            same("depth", tree.depth(of: ia), Array(sequence(first: na, next: { $0.superview })).count - 1)
+            same("subtreeSize", tree.subtreeSize(of: ia), na.recursiveSubviews.count + 1)
+        }
+        return issues
+    }
+
+    /// Gives every node of the core tree alone the tag 77, which ``tag()`` never draws: the
+    /// cores then disagree, and a test of this harness checks that ``step(using:)`` says so.
+    ///
+    /// - Complexity: O(n)
+    public mutating func _sabotageForTesting() {
+        for id in ids { tree.setTag(77, of: id) }
+    }
+
+    private static func naiveLCA(_ a: NaiveView, _ b: NaiveView) -> NaiveView? {
+        let above = Set(sequence(first: b, next: { $0.superview }).map(ObjectIdentifier.init))
+        return sequence(first: a, next: { $0.superview }).first { above.contains(ObjectIdentifier($0)) }
+    }
+}
