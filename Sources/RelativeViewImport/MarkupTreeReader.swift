@@ -117,7 +117,7 @@ public struct MarkupTreeReader: Sendable {
             total += chunk.count
             sink.bytesRead = total
             // libxml2 calls an empty document "extra content at the end"; say what it is.
-            if done && total == 0 { throw ImportError(path: path, message: "the document is empty") }
+            if done && total == 0 { throw ImportError(path: path, line: 1, column: 1, message: "the document is empty") }
             let bytes = chunk.baseAddress?.assumingMemoryBound(to: CChar.self)
             if dialect == .html {
                 htmlParseChunk(context, bytes, Int32(chunk.count), done ? 1 : 0)
@@ -128,6 +128,8 @@ public struct MarkupTreeReader: Sendable {
         }
         if var fatal = sink.fatal {
             fatal.path = path
+            // An error libxml2 reports without a position is placed where the parser stopped.
+            if fatal.line == nil, let (line, column) = _position(of: context) { (fatal.line, fatal.column) = (line, column) }
             // libxml2's push parser calls a document that stops inside an element "extra
             // content at the end"; say what happened instead.
             if sink.fatalCode == XML_ERR_DOCUMENT_END.rawValue, let innermost = sink.innermostOpenElement {
@@ -136,8 +138,18 @@ public struct MarkupTreeReader: Sendable {
             throw fatal
         }
         if dialect == .xml && context.pointee.wellFormed == 0 {
-            throw _importError(xmlCtxtGetLastError(context), path: path)
+            var error = _importError(xmlCtxtGetLastError(context), path: path)
                 ?? ImportError(path: path, message: "the document is not well-formed XML")
+            if error.line == nil, let (line, column) = _position(of: context) { (error.line, error.column) = (line, column) }
+            throw error
+        }
+        if dialect == .xml && sink.elementCount == 0 {
+            // Well-formed by libxml2's account and yet no element: it gave up early (an
+            // encoding it cannot read, as UTF-7) and said why in a non-fatal error, if at all.
+            var error = sink.firstError ?? ImportError(path: path, message: "the document holds no element")
+            error.path = path
+            if error.line == nil { (error.line, error.column) = _position(of: context) ?? (1, 1) }
+            throw error
         }
         sink.closeAll()
     }
@@ -204,6 +216,9 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
     handler.fatalError = nil
     handler.serror = { context, error in
         guard let sink = _MarkupSink.of(context), let error else { return }
+        if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue && sink.firstError == nil {
+            sink.firstError = _importError(error, path: "")
+        }
         if error.pointee.level == XML_ERR_FATAL && sink.fatal == nil {
             sink.fatal = _importError(error, path: "")
             sink.fatalCode = error.pointee.code
@@ -219,6 +234,12 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
         if let context { htmlCtxtUseOptions(context, Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue)) }
     }
     return context
+}
+
+/// Where the parser is in the document (its outermost input), if it knows.
+private func _position(of context: xmlParserCtxtPtr) -> (Int, Int)? {
+    guard context.pointee.inputNr > 0, let input = context.pointee.inputTab?[0], input.pointee.line > 0 else { return nil }
+    return (Int(input.pointee.line), max(1, Int(input.pointee.col)))
 }
 
 /// An ``ImportError`` from libxml2's error record (line and column where it gives them).
@@ -256,6 +277,10 @@ final class _MarkupSink {
     private var openTypes: [TypeID] = []
     var fatal: ImportError?
     var fatalCode: Int32 = 0
+    /// The first error or fatal error libxml2 reported.
+    var firstError: ImportError?
+    /// The elements opened so far.
+    private(set) var elementCount = 0
     /// The document's own parser (entity text is parsed by nested ones): where errors are.
     var document: xmlParserCtxtPtr?
     /// The document's bytes given to the parser so far.
@@ -290,6 +315,7 @@ final class _MarkupSink {
         }
         builder.open(tag: tag, type: type)
         openTypes.append(type)
+        elementCount += 1
     }
 
     func close() {

@@ -46,7 +46,7 @@ import Testing
         ("<a><b></a>", 1, "mismatch"),
         ("<a>\n<b>\n", 2, "ends inside <b> (2 element(s) still open)"),
         ("<a></a><b/>", 1, "Extra content"),
-        ("", nil, "empty"),
+        ("", 1, "empty"),
         ("<a x='1' x='2'/>", 1, "redefined"),
     ] as [(String, Int?, String)])
     func malformedXMLIsAnErrorWithItsPosition(text: String, line: Int?, words: String) throws {
@@ -56,6 +56,17 @@ import Testing
         if line != nil { #expect(error.column != nil) }
         #expect(error.message.lowercased().contains(words.lowercased()), "\(error)")
         #expect(error.description.hasPrefix("bad.xml:"))
+    }
+
+    @Test func anEncodingLibxml2CannotReadIsAnErrorWithItsPosition() throws {
+        // Found by fuzz-xml (Fuzz/corpus/xml/regression-utf7-no-element.xml): libxml2 gives up
+        // on UTF-7 with an error that is not fatal, the document counted as well-formed, and
+        // the import failed with "no element" and no position.
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/xml/regression-utf7-no-element.xml").path
+        let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path) }
+        #expect(error.path == path)
+        #expect(error.line != nil && error.column != nil, "\(error)")
     }
 
     @Test func aTruncatedFileNamesTheFileLineAndColumn() throws {
