@@ -49,12 +49,20 @@ struct FacadeVsNaiveTests {
 
     @Test("random mutations and queries on View agree with NaiveView", arguments: [11, 12, 13, 14] as [UInt64])
     func randomSequence(seed: UInt64) {
+        let queries = run(seed: seed, steps: 10_000)
+        #expect(queries > 4_000, "seed \(seed): too few queries were checked")
+    }
+
+    /// `steps` random steps from `seed`, each a mutation or a query checked against the
+    /// naive core, and before each a check that the last dropped subtree was freed in both
+    /// cores (weak references); returns the number of queries. Used by the soak too.
+    func run(seed: UInt64, steps: Int) -> Int {
         var rng = SplitMix64(seed: seed)
         var m = Model()
         for _ in 0 ..< 3 { m.add(type: 0, tag: 0, under: nil) }
         var queries = 0
         var dropped = Dropped()
-        for step in 0 ..< 10_000 {
+        for step in 0 ..< steps {
             let note = Comment(rawValue: "seed \(seed), step \(step)")
             #expect(dropped.view == nil && dropped.naive == nil, note)
             let count = m.views.count
@@ -124,7 +132,7 @@ struct FacadeVsNaiveTests {
                 check(m, a, b, &rng, note)
             }
         }
-        #expect(queries > 4_000, "seed \(seed): too few queries were checked")
+        return queries
     }
 
     func check(_ m: Model, _ a: Int, _ b: Int, _ rng: inout SplitMix64, _ note: Comment) {
