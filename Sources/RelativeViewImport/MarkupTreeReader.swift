@@ -98,6 +98,19 @@ public struct MarkupTreeReader: Sendable {
         next: () throws(ImportError) -> UnsafeRawBufferPointer
     ) throws(ImportError) {
         xmlInitParser()
+        // libxml2 reports a few errors (an encoding it cannot convert) without the parser,
+        // through its generic handler, which prints them on standard error; the import
+        // reports them itself. For the parse, that handler writes to /dev/null (the
+        // setting is libxml2's per-thread state, put back after).
+        let (savedHandler, savedContext) = (__xmlGenericError().pointee, __xmlGenericErrorContext().pointee)
+        let null = fopen("/dev/null", "w")
+        if let null { xmlSetGenericErrorFunc(UnsafeMutableRawPointer(null), nil) }
+        defer {
+            if let null {
+                (__xmlGenericError().pointee, __xmlGenericErrorContext().pointee) = (savedHandler, savedContext)
+                fclose(null)
+            }
+        }
         let sink = _MarkupSink(registry: registry, builder: &builder)
         defer { sink.give(back: &builder) }
         guard let context = _makeParser(dialect, path: path) else {
@@ -146,7 +159,8 @@ public struct MarkupTreeReader: Sendable {
         if dialect == .xml && sink.elementCount == 0 {
             // Well-formed by libxml2's account and yet no element: it gave up early (an
             // encoding it cannot read, as UTF-7) and said why in a non-fatal error, if at all.
-            var error = sink.firstError ?? ImportError(path: path, message: "the document holds no element")
+            let declared = context.pointee.encoding.map { " (it declares the encoding \"\(String(cString: $0))\")" } ?? ""
+            var error = sink.firstError ?? ImportError(path: path, message: "no element could be read: libxml2 stopped early\(declared)")
             error.path = path
             if error.line == nil { (error.line, error.column) = _position(of: context) ?? (1, 1) }
             throw error
