@@ -52,38 +52,27 @@ import Testing
         }
     }
 
-    @Test(arguments: ["xml/speedups.svg", "xml/features.xml"])
-    func xmlCutAnywhereIsAnErrorWithItsPosition(name: String) throws {
+    /// The strict documents, each with the format it is read as.
+    static let strict: [(String, ImportFormat)] = [
+        ("xml/speedups.svg", .xml), ("xml/features.xml", .xml),
+        ("json/bench-report.json", .json), ("json/features.json", .json),
+    ]
+
+    @Test(arguments: strict)
+    func aStrictDocumentCutAnywhereIsAnErrorWithItsPosition(name: String, format: ImportFormat) throws {
         for (k, prefix) in Self.cuts(try Self.document(name)).enumerated() where !prefix.isEmpty {
-            Self.expectPositionedErrorOrTree(prefix, .xml, mustFail: true, "\(name) cut at \(prefix.count) (point \(k + 1))")
+            Self.expectPositionedErrorOrTree(prefix, format, mustFail: true, "\(name) cut at \(prefix.count) (point \(k + 1))")
         }
     }
 
-    @Test(arguments: ["xml/speedups.svg", "xml/features.xml"])
-    func xmlWithFlippedBytesImportsOrIsAnErrorWithItsPosition(name: String) throws {
+    @Test(arguments: strict)
+    func aStrictDocumentWithFlippedBytesImportsOrIsAnErrorWithItsPosition(name: String, format: ImportFormat) throws {
         var failed = 0
         for (k, copy) in Self.flips(try Self.document(name), seed: 12).enumerated() {
-            if Self.expectPositionedErrorOrTree(copy, .xml, mustFail: false, "\(name), flip set \(k)") { failed += 1 }
+            if Self.expectPositionedErrorOrTree(copy, format, mustFail: false, "\(name), flip set \(k)") { failed += 1 }
         }
         // Most flips break a strict document; a flip inside text may not.
-        #expect(failed >= 30, "only \(failed) of 100 damaged copies failed")
-    }
-
-    @Test(arguments: ["json/bench-report.json", "json/features.json"])
-    func jsonCutAnywhereIsAnErrorWithItsPosition(name: String) throws {
-        for (k, prefix) in Self.cuts(try Self.document(name)).enumerated() where !prefix.isEmpty {
-            Self.expectPositionedErrorOrTree(prefix, .json, mustFail: true, "\(name) cut at \(prefix.count) (point \(k + 1))")
-        }
-    }
-
-    @Test(arguments: ["json/bench-report.json", "json/features.json"])
-    func jsonWithFlippedBytesImportsOrIsAnErrorWithItsPosition(name: String) throws {
-        var failed = 0
-        for (k, copy) in Self.flips(try Self.document(name), seed: 13).enumerated() {
-            if Self.expectPositionedErrorOrTree(copy, .json, mustFail: false, "\(name), flip set \(k)") { failed += 1 }
-        }
-        // Most flips break a strict document; a flip inside text may not.
-        #expect(failed >= 30, "only \(failed) of 100 damaged copies failed")
+        #expect(failed >= 30, "\(name): only \(failed) of 100 damaged copies failed")
     }
 
     @Test(arguments: ["html/live-index.html", "html/messy.html"])
