@@ -139,10 +139,8 @@ public struct MarkupTreeReader: Sendable {
             }
             if sink.fatal != nil { break }
         }
-        if var fatal = sink.fatal {
-            fatal.path = path
-            // An error libxml2 reports without a position is placed where the parser stopped.
-            if fatal.line == nil, let (line, column) = _position(of: context) { (fatal.line, fatal.column) = (line, column) }
+        if let found = sink.fatal {
+            var fatal = _located(found, path: path, in: context)
             // libxml2's push parser calls a document that stops inside an element "extra
             // content at the end"; say what happened instead.
             if sink.fatalCode == XML_ERR_DOCUMENT_END.rawValue, let innermost = sink.innermostOpenElement {
@@ -151,19 +149,15 @@ public struct MarkupTreeReader: Sendable {
             throw fatal
         }
         if dialect == .xml && context.pointee.wellFormed == 0 {
-            var error = _importError(xmlCtxtGetLastError(context), path: path)
-                ?? ImportError(path: path, message: "the document is not well-formed XML")
-            if error.line == nil, let (line, column) = _position(of: context) { (error.line, error.column) = (line, column) }
-            throw error
+            throw _located(_importError(xmlCtxtGetLastError(context), path: path)
+                ?? ImportError(path: path, message: "the document is not well-formed XML"), path: path, in: context)
         }
         if dialect == .xml && sink.elementCount == 0 {
             // Well-formed by libxml2's account and yet no element: it gave up early (an
             // encoding it cannot read, as UTF-7) and said why in a non-fatal error, if at all.
             let declared = context.pointee.encoding.map { " (it declares the encoding \"\(String(cString: $0))\")" } ?? ""
-            var error = sink.firstError ?? ImportError(path: path, message: "no element could be read: libxml2 stopped early\(declared)")
-            error.path = path
-            if error.line == nil { (error.line, error.column) = _position(of: context) ?? (1, 1) }
-            throw error
+            throw _located(sink.firstError ?? ImportError(path: path, message: "no element could be read: libxml2 stopped early\(declared)"),
+                           path: path, in: context, otherwise: (1, 1))
         }
         sink.closeAll()
     }
@@ -254,6 +248,15 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
 private func _position(of context: xmlParserCtxtPtr) -> (Int, Int)? {
     guard context.pointee.inputNr > 0, let input = context.pointee.inputTab?[0], input.pointee.line > 0 else { return nil }
     return (Int(input.pointee.line), max(1, Int(input.pointee.col)))
+}
+
+/// `error` naming `path`; when libxml2 gave it no position, placed where the parser
+/// stopped, else at `otherwise`.
+private func _located(_ error: ImportError, path: String, in context: xmlParserCtxtPtr, otherwise: (Int, Int)? = nil) -> ImportError {
+    var error = error
+    error.path = path
+    if error.line == nil, let (line, column) = _position(of: context) ?? otherwise { (error.line, error.column) = (line, column) }
+    return error
 }
 
 /// An ``ImportError`` from libxml2's error record (line and column where it gives them).

@@ -36,10 +36,9 @@ public struct FuzzBytes: RandomNumberGenerator {
 
     /// - Complexity: O(1)
     public mutating func next() -> UInt64 {
-        let low = stream.next() >> 8
         guard index < bytes.count else { return stream.next() }
         defer { index += 1 }
-        return UInt64(bytes[index]) << 56 | low
+        return UInt64(bytes[index]) << 56 | stream.next() >> 8
     }
 }
 
