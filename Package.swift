@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2"]),
+        .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2", "CByteCount"]),
+        .target(name: "CByteCount"),
         // Bytes allocated, for bytes per node in the CLI: glibc's mallinfo2() (which Swift's Glibc
         // module does not export) or jemalloc's statistics. jemalloc's header and library come
         // with the Jemalloc trait in release builds only. Release only, because SwiftPM 6.x

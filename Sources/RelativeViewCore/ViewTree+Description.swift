@@ -88,7 +88,10 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
             text += Self._nodeLine(
                 typeName: name,
                 frame: geometry ? (s._geometry(\.frameOrigin, at: n), s._geometry(\.frameSize, at: n)) : nil,
-                tag: s.tag(at: n), node: s.nodeID(n))
+                tag: s.tag(at: n), node: s.nodeID(n),
+                extras: s.attributes.indices.compactMap { a in
+                    s.attributes[a].text(at: Int(n)).map { "\(NodeAttribute(rawValue: a)!) = \(Self._quoted($0))" }
+                })
             lines += 1
             x = Self._preorderStep(s, root: node.index, from: n, depth: &depth)
         }
@@ -99,6 +102,26 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// Depths up to this are drawn with "   | " per level; deeper ones as a number.
     package static let _maxIndentedDepth = 64
+
+    /// `text` in double quotes, with `"`, `\\` and control characters escaped, so that a
+    /// line stays one line whatever an imported document held.
+    package static func _quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 
     /// Traps unless `maxLines` is at least 1.
     package static func _checkMaxLines(_ maxLines: Int) {

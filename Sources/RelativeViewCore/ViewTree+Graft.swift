@@ -32,6 +32,9 @@ extension ViewTree {
                 s.frameSize[i] = from.frameSize[j]
                 s.boundsOrigin[i] = from.boundsOrigin[j]
             }
+            for a in NodeAttribute.allCases where !from.attributes[a.rawValue].isEmpty {
+                if let text = from.attributes[a.rawValue].text(at: Int(x)) { setAttribute(a, text, of: node) }
+            }
             return node
         }
         let newRoot = copy(root.index, under: parent)

@@ -1,5 +1,5 @@
 extension ViewTree {
-    /// The bytes held by the tree's columns (the geometry columns too, once written) and its index, from their capacities
+    /// The bytes held by the tree's columns (the geometry and attribute columns too, once written) and its index, from their capacities
     /// (buffer headers and the allocator's rounding aside).
     ///
     /// - Complexity: O(1), plus O(wide tags) for the side table.
@@ -11,6 +11,8 @@ extension ViewTree {
             + s.narrowTag.capacity * MemoryLayout<Int32>.stride
             + s.wideTags.capacity * (MemoryLayout<Int32>.stride + MemoryLayout<Int>.stride)
             + (s.frameOrigin.capacity + s.frameSize.capacity + s.boundsOrigin.capacity) * MemoryLayout<SIMD2<Double>>.stride
+
+        bytes += s.attributes.reduce(0) { $0 + $1.memoryFootprint }
         let t = s.tour
         bytes += (t.token.capacity + t.tag.capacity + t.type.capacity + t.count.capacity + t.next.capacity + t.previous.capacity) * MemoryLayout<Int32>.stride
             + t.label.capacity * MemoryLayout<UInt64>.stride

@@ -11,16 +11,38 @@
 /// builder.close()
 /// let tree = builder.finish()
 /// ```
+///
+/// Events are staged in a small buffer and copied into the tree's columns a few thousand at
+/// a time, one column after another, so a node costs a few nanoseconds, not one array
+/// append per column. A builder given the number of nodes to expect
+/// (`init(minimumCapacity:)`, an upper bound is fine) never grows a column, and its tree
+/// takes no more memory than that many nodes need; one that is not grows its columns by
+/// doubling, as arrays do.
 public struct ViewTreeBuilder: Sendable {
+    /// One event: a node's enter token (with its tag, type and parent) or an exit token.
+    private struct Event {
+        var token: Int32
+        var tag: Int32
+        var type: Int32
+        var parent: Int32
+    }
+
+    /// Events staged before a flush copies them into the tree's columns.
+    private static let batch = 4096
+
     private var tree: ViewTree
     private var open: [Int32] = []
+    private var staged: [Event] = []
+    /// The slot of the next node opened: the nodes so far, flushed or staged.
+    private var nodes: Int32 = 0
 
     /// A builder with room for `minimumCapacity` nodes.
     ///
-    /// - Complexity: O(minimumCapacity)
+    /// - Complexity: O(1): the memory is reserved, not written.
     public init(minimumCapacity: Int = 0) {
-        tree = ViewTree(minimumCapacity: minimumCapacity)
-        tree._storage.tour.reserveNodes(minimumCapacity)
+        tree = ViewTree()
+        tree._storage.reserveStreamed(nodes: max(0, minimumCapacity))
+        staged.reserveCapacity(Self.batch)
     }
 
     /// How many nodes are open (the depth of the next node opened).
@@ -31,34 +53,112 @@ public struct ViewTreeBuilder: Sendable {
     /// The number of nodes so far.
     ///
     /// - Complexity: O(1)
-    public var count: Int { tree.count }
+    public var count: Int { Int(nodes) }
 
     /// Opens a node: the last child of the innermost open node, or a new root.
     ///
     /// - Complexity: O(1) amortized.
     @discardableResult
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
-        let i = tree._newSlot(tag: tag, type: type)
-        let s = tree._storage
-        if let parent = open.last { tree._link(i, under: parent) }
-        s.tour.append(token: i, tag: s.narrowTag[Int(i)], type: type.rawValue)
+        // The last slot's free mark, free - 1 - slot, must fit in an Int32.
+        precondition(nodes < Int32.max - 2, "a ViewTree holds at most Int32.max - 2 nodes")
+        let i = nodes
+        nodes &+= 1
+        let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
+        if narrow == _TreeStorage.wideTagSentinel { tree._storage.wideTags[i] = tag }
+        staged.append(Event(token: i, tag: narrow, type: type.rawValue, parent: open.last ?? _TreeStorage.none))
         open.append(i)
-        return s.nodeID(i)
+        if staged.count >= Self.batch { flush() }
+        return NodeID(index: i, generation: 0)
+    }
+
+    /// Gives the node opened last the text `utf8` (well-formed UTF-8, which is not checked)
+    /// as its `attribute`. Traps if no node was opened yet.
+    ///
+    /// - Complexity: O(utf8.count) amortized.
+    public mutating func setAttribute(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>) {
+        precondition(nodes > 0, "setAttribute(_:utf8:) before any open()")
+        tree._storage.attributes[attribute.rawValue].set(utf8, at: Int(nodes) - 1)
+    }
+
+    /// Gives the node opened last the text `text` as its `attribute`. Traps if no node was
+    /// opened yet.
+    ///
+    /// - Complexity: O(text's length) amortized.
+    public mutating func setAttribute(_ attribute: NodeAttribute, _ text: String) {
+        var text = text
+        text.withUTF8 { setAttribute(attribute, utf8: $0) }
     }
 
     /// Closes the innermost open node. Traps if none is open.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1) amortized.
     public mutating func close() {
         guard let node = open.popLast() else { preconditionFailure("close() without a matching open()") }
-        tree._mutableStorage().tour.append(token: ~node, tag: Int32.min, type: _TourBlocks.exitType)
+        staged.append(Event(token: ~node, tag: Int32.min, type: _TourBlocks.exitType, parent: 0))
+        if staged.count >= Self.batch { flush() }
     }
 
     /// The finished tree, its index ready. Traps if a node is still open.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1) amortized over the nodes built (the last staged events are copied).
     public consuming func finish() -> ViewTree {
         precondition(open.isEmpty, "finish() with \(open.count) node(s) still open")
+        flush()
+        let s = tree._mutableStorage()
+        s.tour.finishStreamed()
         return tree
+    }
+
+    /// Copies the staged events into the columns: each new node's parent, generation, type
+    /// and tag, each token (with its tag and type copies) at the end of the tour, and each
+    /// node's two positions. In a streamed build the tour is one contiguous run from slot
+    /// 0, so a token's position is its slot.
+    private mutating func flush() {
+        guard !staged.isEmpty else { return }
+        // The builder's tree is its own: no copy, and no version to bump until `finish()`.
+        let s = tree._storage
+        let firstNode = s.parent.count
+        let firstSlot = s.tour.token.count
+        let newNodes = Int(nodes) - firstNode
+        staged.withUnsafeBufferPointer { events in
+            s.parent.append(contentsOf: repeatElement(0, count: newNodes))
+            s.typeID.append(contentsOf: repeatElement(0, count: newNodes))
+            s.narrowTag.append(contentsOf: repeatElement(0, count: newNodes))
+            s.generation.append(contentsOf: repeatElement(0, count: newNodes))
+            s.tour.span.append(contentsOf: repeatElement(_TourBlocks.Span(enter: 0, exit: 0), count: newNodes))
+            s.tour.token.append(contentsOf: repeatElement(0, count: events.count))
+            s.tour.tag.append(contentsOf: repeatElement(0, count: events.count))
+            s.tour.type.append(contentsOf: repeatElement(0, count: events.count))
+            var roots = 0
+            s.parent.withUnsafeMutableBufferPointer { parent in
+            s.typeID.withUnsafeMutableBufferPointer { typeID in
+            s.narrowTag.withUnsafeMutableBufferPointer { narrowTag in
+            s.tour.token.withUnsafeMutableBufferPointer { token in
+            s.tour.tag.withUnsafeMutableBufferPointer { tag in
+            s.tour.type.withUnsafeMutableBufferPointer { type in
+            s.tour.span.withUnsafeMutableBufferPointer { span in
+                for (k, e) in events.enumerated() {
+                    let slot = firstSlot &+ k
+                    precondition(slot < Int(UInt32.max), "the index holds at most 2^32 - 1 tokens")
+                    token[slot] = e.token
+                    tag[slot] = e.tag
+                    type[slot] = e.type
+                    if e.token >= 0 {
+                        let x = Int(e.token)
+                        parent[x] = e.parent
+                        typeID[x] = e.type
+                        narrowTag[x] = e.tag
+                        span[x].enter = UInt32(truncatingIfNeeded: slot)
+                        if e.parent == _TreeStorage.none { roots &+= 1 }
+                    } else {
+                        span[Int(~e.token)].exit = UInt32(truncatingIfNeeded: slot)
+                    }
+                }
+            }}}}}}}
+            s.liveCount += newNodes
+            s.rootCount += roots
+        }
+        staged.removeAll(keepingCapacity: true)
     }
 }

@@ -31,7 +31,7 @@ struct _TourBlocks {
 
     /// A node's two positions: block number << ``offsetBits`` | offset.
     @usableFromInline
-    struct Span {
+    struct Span: BitwiseCopyable {
         @usableFromInline var enter: UInt32
         @usableFromInline var exit: UInt32
 
@@ -723,6 +723,15 @@ struct _TourBlocks {
                 }
             }
         }
+        adoptContiguousBlocks(tokens: tokens, fill: fill)
+    }
+
+    /// Makes the block list that of `tokens` tokens laid out in tour order from slot 0,
+    /// `fill` to a block (the last block holds the rest): counts, links and labels. The
+    /// slot columns must hold that many blocks' slots. O(blocks).
+    private mutating func adoptContiguousBlocks(tokens: Int, fill: Int) {
+        let blocks = (tokens + fill - 1) / fill
+        precondition(token.count >= blocks * Self.capacity, "the slot columns are shorter than the blocks")
         count = (0 ..< blocks).map { Int32(min(fill, tokens - $0 * fill)) }
         next = (0 ..< blocks).map { $0 + 1 < blocks ? Int32($0 + 1) : -1 }
         previous = (0 ..< blocks).map { Int32($0 - 1) }
@@ -732,6 +741,30 @@ struct _TourBlocks {
         (head, tail) = blocks > 0 ? (0, Int32(blocks - 1)) : (-1, -1)
         liveBlocks = blocks
         freeBlocks = -1
+    }
+
+    // MARK: Streamed builds
+
+    /// Room for a streamed build of `nodes` nodes: the node positions, and the slots of
+    /// their tokens in full blocks (see ``finishStreamed()``). O(1): reserved, not written.
+    mutating func reserveStreamed(nodes: Int) {
+        let slots = (2 * nodes + Self.capacity - 1) / Self.capacity * Self.capacity
+        span.reserveCapacity(nodes)
+        token.reserveCapacity(slots)
+        tag.reserveCapacity(slots)
+        type.reserveCapacity(slots)
+    }
+
+    /// Ends a streamed build, whose tokens were appended to the slot columns in tour order
+    /// from slot 0 (each token's position its slot) with no block list yet: pads the last
+    /// block and makes the list of full blocks. O(blocks).
+    mutating func finishStreamed() {
+        let tokens = token.count
+        let padding = (Self.capacity - tokens % Self.capacity) % Self.capacity
+        token.append(contentsOf: repeatElement(0, count: padding))
+        tag.append(contentsOf: repeatElement(0, count: padding))
+        type.append(contentsOf: repeatElement(0, count: padding))
+        adoptContiguousBlocks(tokens: tokens, fill: Self.capacity)
     }
 
     // MARK: Checks

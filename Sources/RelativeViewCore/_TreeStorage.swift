@@ -38,6 +38,8 @@ final class _TreeStorage: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var frameOrigin: [SIMD2<Double>]
     @usableFromInline @exclusivity(unchecked) var frameSize: [SIMD2<Double>]
     @usableFromInline @exclusivity(unchecked) var boundsOrigin: [SIMD2<Double>]
+    /// One text column per ``NodeAttribute`` (empty until a node gets that attribute).
+    @usableFromInline @exclusivity(unchecked) var attributes: [_TextColumn]
     @usableFromInline @exclusivity(unchecked) var liveCount: Int
     /// The number of live nodes with no parent, kept by the mutations so that a tree can
     /// say how many roots it has without scanning the arena.
@@ -65,6 +67,7 @@ final class _TreeStorage: @unchecked Sendable {
         frameOrigin = []
         frameSize = []
         boundsOrigin = []
+        attributes = Array(repeating: _TextColumn(), count: NodeAttribute.allCases.count)
         liveCount = 0
         rootCount = 0
         tour = _TourBlocks()
@@ -83,6 +86,7 @@ final class _TreeStorage: @unchecked Sendable {
         frameOrigin = other.frameOrigin
         frameSize = other.frameSize
         boundsOrigin = other.boundsOrigin
+        attributes = other.attributes
         liveCount = other.liveCount
         rootCount = other.rootCount
         tour = other.tour
@@ -93,6 +97,16 @@ final class _TreeStorage: @unchecked Sendable {
     /// `_TourBlocks.reserveCapacity(nodes:live:)`).
     func reserveCapacity(_ n: Int) {
         tour.reserveCapacity(nodes: n, live: liveCount)
+        parent.reserveCapacity(n)
+        generation.reserveCapacity(n)
+        typeID.reserveCapacity(n)
+        narrowTag.reserveCapacity(n)
+    }
+
+    /// Room for a streamed build (``ViewTreeBuilder``) of `n` nodes: each column and the
+    /// index exactly, reserved, not written.
+    func reserveStreamed(nodes n: Int) {
+        tour.reserveStreamed(nodes: n)
         parent.reserveCapacity(n)
         generation.reserveCapacity(n)
         typeID.reserveCapacity(n)
@@ -198,3 +212,4 @@ final class _TreeStorage: @unchecked Sendable {
         tour.setTag(narrowTag[Int(i)], of: i)
     }
 }
+

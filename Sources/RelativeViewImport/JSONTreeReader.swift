@@ -1,17 +1,28 @@
 import RelativeViewCore
+internal import CByteCount
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Streams a JSON document (RFC 8259) into a `ViewTreeBuilder`: every object, array and
 /// value becomes a node as it is scanned, with no document tree in between. Iterative, so
 /// nesting depth is bounded only by memory.
 ///
 /// Node types are `object`, `array`, `string`, `number`, `bool` and `null`; an object's
-/// members are its children in document order (their keys are not nodes); tags are 0.
+/// members are its children in document order, each with its member name as its
+/// ``NodeAttribute/key`` attribute (escapes decoded; an escaped lone surrogate becomes
+/// U+FFFD); tags are 0.
 ///
 /// The document must be UTF-8, as RFC 8259 requires of JSON exchanged between systems:
 /// a string or member name holding a byte sequence that is not well-formed UTF-8 (an
 /// overlong form, a surrogate, a code point past U+10FFFF, a cut sequence, a stray byte)
 /// is an error at that byte. A `\u` escape of a lone surrogate is accepted, as RFC 8259
 /// allows (its section 8.2).
+///
+/// A file is read through a 1 MiB buffer, whatever its size: memory is the tree's, plus
+/// the buffer (more only for a single string longer than it).
 public struct JSONTreeReader: Sendable {
     private let types: [TypeID]
 
@@ -31,32 +42,45 @@ public struct JSONTreeReader: Sendable {
     /// - Throws: ``ImportError`` with the line and column of the first syntax error.
     /// - Complexity: O(bytes.count)
     public func read(_ bytes: [UInt8], path: String, into builder: inout ViewTreeBuilder) throws(ImportError) {
-        let result: _JSONSyntaxError? = bytes.withUnsafeBufferPointer { buffer in
-            var scanner = _JSONScanner(bytes: buffer, types: types)
-            return scanner.scan(into: &builder)
+        try bytes.withUnsafeBufferPointer { (memory) throws(ImportError) in
+            var scanner = _JSONScanner(source: .memory(memory), types: types)
+            try scanner.run(path: path, into: &builder)
         }
-        if let error = result {
-            let (line, column) = _lineAndColumn(of: error.offset, in: bytes)
-            throw ImportError(path: path, line: line, column: column, message: error.message)
-        }
+    }
+
+    /// Reads the JSON document at `path` into `builder`, streaming it through a fixed buffer.
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - builder: receives the nodes; on error it may hold a partial tree.
+    ///   - progress: called after each chunk read with the bytes read so far.
+    /// - Throws: ``ImportError`` naming the file, with the line and column of the first
+    ///   syntax error, or the system's reason when it cannot be read.
+    /// - Complexity: O(size of the file)
+    public func read(
+        contentsOf path: String, into builder: inout ViewTreeBuilder, progress: (_ bytesRead: Int) -> Void = { _ in }
+    ) throws(ImportError) {
+        let file = try _FileReader(path: path)
+        var scanner = _JSONScanner(source: .file(file.descriptor, path: path), types: types)
+        try scanner.run(path: path, into: &builder, progress: progress)
+        _ = file.descriptor  // the file stays open until the scan is over
+    }
+
+    /// An upper bound on the nodes of the JSON document in `bytes` (one more than its
+    /// commas and opening brackets, which strings may hold too), to size a builder: O(n),
+    /// several bytes per nanosecond.
+    ///
+    /// - Complexity: O(bytes.count)
+    public static func nodeBound(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let p = bytes.baseAddress else { return 1 }
+        return rv_count_bytes3(p, bytes.count, UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "{")) + 1
     }
 }
 
-/// A syntax error at a byte offset; the line and column are worked out only when one is thrown.
+/// A syntax error at a byte offset in the document.
 struct _JSONSyntaxError: Error {
     var offset: Int
     var message: String
-}
-
-/// The line and column (from 1; the column in bytes) of a byte offset.
-func _lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-    var line = 1
-    var lineStart = 0
-    for i in 0 ..< min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") {
-        line += 1
-        lineStart = i + 1
-    }
-    return (line, offset - lineStart + 1)
 }
 
 @inline(__always)
@@ -64,171 +88,392 @@ func _isJSONWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
 }
 
-/// The scanner proper: a loop over values with an explicit stack of open containers.
-struct _JSONScanner {
-    private enum Container {
-        case array, object
+/// Where the scanner's bytes come from.
+enum _JSONSource {
+    case memory(UnsafeBufferPointer<UInt8>)
+    case file(Int32, path: String)
+}
 
-        /// The byte that closes this container.
-        var closer: UInt8 { self == .array ? UInt8(ascii: "]") : UInt8(ascii: "}") }
-    }
-    private enum Kind: Int { case object, array, string, number, bool, null }
-
-    let bytes: UnsafeBufferPointer<UInt8>
-    let types: [TypeID]
+/// The scanner proper: a loop over values with an explicit stack of open containers, over
+/// a buffer that holds the document's bytes from the start of the token being scanned on,
+/// with a NUL byte after the last (a sentinel no scanning loop goes past: NUL is never
+/// valid where they look). A token cut by the buffer's end is scanned again after a refill.
+struct _JSONScanner: ~Copyable {
+    private let source: _JSONSource
+    private var sourceOffset = 0
+    private let t: (object: TypeID, array: TypeID, string: TypeID, number: TypeID, bool: TypeID, null: TypeID)
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes in the buffer (the sentinel is at `buffer[count]`).
+    private var count = 0
+    /// The document offset of `buffer[0]`.
+    private var base = 0
+    private var atEnd = false
     private var i = 0
-    private var stack: [Container] = []
+    private var stack: [Bool] = []  // true: an object
+    /// The last member name scanned (escapes decoded), waiting for its value to open.
+    private var key: UnsafeMutablePointer<UInt8>
+    private var keyCapacity = 256
+    private var keyCount = 0
+    private var keyPending = false
+    /// Per byte: whether it stands for itself inside a string (0x20 ... 0x7F but `"` and `\`).
+    private let plain: UnsafeMutablePointer<Bool>
+    private(set) var readError: ImportError?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, types: [TypeID]) {
-        self.bytes = bytes
-        self.types = types
+    static let bufferSize = 1 << 20
+
+    init(source: _JSONSource, types: [TypeID]) {
+        self.source = source
+        t = (types[0], types[1], types[2], types[3], types[4], types[5])
+        capacity = Self.bufferSize
+        buffer = .allocate(capacity: capacity + 1)
+        buffer[0] = 0
+        key = .allocate(capacity: keyCapacity)
+        plain = .allocate(capacity: 256)
+        for b in 0 ..< 256 { plain[b] = b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C }
     }
 
-    mutating func scan(into builder: inout ViewTreeBuilder) -> _JSONSyntaxError? {
+    deinit {
+        buffer.deallocate()
+        key.deallocate()
+        plain.deallocate()
+    }
+
+    /// Scans the whole document into `builder`, or throws the first error with its position.
+    mutating func run(path: String, into builder: inout ViewTreeBuilder, progress: (Int) -> Void = { _ in }) throws(ImportError) {
         do {
-            try scanDocument(into: &builder)
-            return nil
+            try scanDocument(into: &builder, progress: progress)
         } catch {
-            return error
+            if let readError { throw readError }
+            let (line, column) = lineAndColumn(of: error.offset)
+            throw ImportError(path: path, line: line, column: column, message: error.message)
         }
+        if let readError { throw readError }
     }
 
-    private mutating func scanDocument(into builder: inout ViewTreeBuilder) throws(_JSONSyntaxError) {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-        skipWhitespace()
-        if i == bytes.count { throw _JSONSyntaxError(offset: i, message: "empty document: expected a JSON value") }
+    /// The line and column (from 1; the column in bytes) of a document offset: the
+    /// newlines before it are counted only now, when an error needs them, from the
+    /// document itself (a file is read again up to the offset).
+    private func lineAndColumn(of offset: Int) -> (Int, Int) {
+        var line = 1
+        var lineStart = 0
+        func count(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
+            for (j, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = start + j + 1
+            }
+        }
+        switch source {
+        case .memory(let memory):
+            count(UnsafeBufferPointer(rebasing: memory[..<min(offset, memory.count)]), from: 0)
+        case .file(let fd, _):
+            let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+            defer { chunk.deallocate() }
+            var at = 0
+            while at < offset {
+                let n = pread(fd, chunk.baseAddress, min(chunk.count, offset - at), off_t(at))
+                if n <= 0 { break }
+                count(UnsafeBufferPointer(rebasing: chunk[..<n]), from: at)
+                at += n
+            }
+        }
+        return (line, offset - lineStart + 1)
+    }
+
+    /// Moves the bytes from `keep` on to the front and reads more after them: false at the
+    /// end of the document (nothing more was read). `i` keeps pointing at the same byte.
+    private mutating func refill(keep: Int, progress: (Int) -> Void = { _ in }) -> Bool {
+        if atEnd { return false }
+        let kept = count - keep
+        if keep > 0 { buffer.update(from: buffer + keep, count: kept) }
+        base += keep
+        count = kept
+        i -= keep
+        if kept == capacity {
+            // One token fills the buffer (a long string): make room for more of it.
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity + 1)
+            bigger.update(from: buffer, count: count)
+            buffer.deallocate()
+            (buffer, capacity) = (bigger, 2 * capacity)
+        }
+        let n: Int
+        switch source {
+        case .memory(let memory):
+            n = min(capacity - count, memory.count - sourceOffset)
+            (buffer + count).update(from: memory.baseAddress! + sourceOffset, count: n)
+        case .file(let fd, let path):
+            do {
+                n = try _FileReader.readBytes(fd, path: path, into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
+            } catch {
+                readError = error
+                n = 0
+            }
+        }
+        sourceOffset += n
+        count += n
+        buffer[count] = 0
+        if n == 0 { atEnd = true }
+        progress(sourceOffset)
+        return n > 0
+    }
+
+    private mutating func scanDocument(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) throws(_JSONSyntaxError) {
+        _ = refill(keep: 0, progress: progress)
+        while count < 3 && refill(keep: 0) {}
+        if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { i = 3 }
+        skipWhitespace(progress)
+        if i == count { throw _JSONSyntaxError(offset: base + i, message: "empty document: expected a JSON value") }
         value: while true {
             // A value is expected at `i`.
-            skipWhitespace()
-            guard i < bytes.count else { throw endOfInput("a value") }
-            switch bytes[i] {
+            skipWhitespace(progress)
+            guard i < count else { throw endOfInput("a value") }
+            let c = buffer[i]
+            switch c {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let container: Container = bytes[i] == UInt8(ascii: "{") ? .object : .array
-                builder.open(type: types[(container == .object ? Kind.object : Kind.array).rawValue])
-                stack.append(container)
+                let object = c == UInt8(ascii: "{")
+                open(object ? t.object : t.array, &builder)
+                stack.append(object)
                 i += 1
-                skipWhitespace()
-                if i < bytes.count && bytes[i] == container.closer {
-                    closeContainer(&builder)
+                skipWhitespace(progress)
+                if i < count && buffer[i] == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    i += 1
+                    stack.removeLast()
+                    builder.close()
                 } else {
-                    if container == .object { try scanMemberName() }
+                    if object { try scanMemberName(progress) }
                     continue value
                 }
             case UInt8(ascii: "\""):
-                try scanString()
-                leaf(.string, &builder)
+                while try !scanString(asKey: false) { _ = refill(keep: i, progress: progress) }
+                leaf(t.string, &builder)
             case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
-                try scanNumber()
-                leaf(.number, &builder)
-            case UInt8(ascii: "t"):
-                try scanLiteral("true")
-                leaf(.bool, &builder)
-            case UInt8(ascii: "f"):
-                try scanLiteral("false")
-                leaf(.bool, &builder)
-            case UInt8(ascii: "n"):
-                try scanLiteral("null")
-                leaf(.null, &builder)
+                while try !scanNumber() { _ = refill(keep: i, progress: progress) }
+                leaf(t.number, &builder)
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                while count - i < 5 && refill(keep: i, progress: progress) {}
+                if count - i >= 4 && word(at: i) == Self.trueWord {
+                    i += 4
+                    leaf(t.bool, &builder)
+                } else if count - i >= 5 && c == UInt8(ascii: "f") && word(at: i + 1) == Self.alseWord {
+                    i += 5
+                    leaf(t.bool, &builder)
+                } else if count - i >= 4 && word(at: i) == Self.nullWord {
+                    i += 4
+                    leaf(t.null, &builder)
+                } else if matches("true") {
+                    i += 4
+                    leaf(t.bool, &builder)
+                } else if matches("false") {
+                    i += 5
+                    leaf(t.bool, &builder)
+                } else if matches("null") {
+                    i += 4
+                    leaf(t.null, &builder)
+                } else {
+                    let word = c == UInt8(ascii: "t") ? "true" : c == UInt8(ascii: "f") ? "false" : "null"
+                    throw unexpected("a value ('\(word)'?)")
+                }
             default:
                 throw unexpected("a value")
             }
             // After a value: a separator, the end of containers, or the end of the document.
-            while let container = stack.last {
-                skipWhitespace()
-                guard i < bytes.count else { throw endOfInput(container == .array ? "',' or ']'" : "',' or '}'") }
-                let byte = bytes[i]
+            while let object = stack.last {
+                skipWhitespace(progress)
+                guard i < count else { throw endOfInput(object ? "',' or '}'" : "',' or ']'") }
+                let byte = buffer[i]
                 if byte == UInt8(ascii: ",") {
                     i += 1
-                    if container == .object {
-                        skipWhitespace()
-                        try scanMemberName()
+                    if object {
+                        skipWhitespace(progress)
+                        try scanMemberName(progress)
                     }
                     continue value
                 }
-                guard byte == container.closer else {
-                    throw unexpected(container == .array ? "',' or ']' after an array element" : "',' or '}' after an object member")
+                guard byte == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw unexpected(object ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
-                closeContainer(&builder)
+                i += 1
+                stack.removeLast()
+                builder.close()
             }
-            skipWhitespace()
-            if i < bytes.count { throw unexpected("the end of the document after the top-level value") }
+            skipWhitespace(progress)
+            if i < count { throw unexpected("the end of the document after the top-level value") }
             return
         }
     }
 
-    /// Consumes the closing bracket of the innermost container and closes its node.
-    private mutating func closeContainer(_ builder: inout ViewTreeBuilder) {
-        i += 1
-        stack.removeLast()
-        builder.close()
-    }
-
-    private func leaf(_ kind: Kind, _ builder: inout ViewTreeBuilder) {
-        builder.open(type: types[kind.rawValue])
-        builder.close()
+    /// Opens a node of `type`, giving it the pending member name.
+    @inline(__always)
+    private mutating func open(_ type: TypeID, _ builder: inout ViewTreeBuilder) {
+        builder.open(type: type)
+        if keyPending {
+            builder.setAttribute(.key, utf8: UnsafeBufferPointer(start: key, count: keyCount))
+            keyPending = false
+        }
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
-        while i < bytes.count && _isJSONWhitespace(bytes[i]) { i += 1 }
+    private mutating func leaf(_ type: TypeID, _ builder: inout ViewTreeBuilder) {
+        open(type, &builder)
+        builder.close()
     }
 
-    /// `"name"` then `:`, leaving `i` where the member's value starts.
-    private mutating func scanMemberName() throws(_JSONSyntaxError) {
-        guard i < bytes.count else { throw endOfInput("a member name (a string)") }
-        guard bytes[i] == UInt8(ascii: "\"") else { throw unexpected("a member name (a string)") }
-        try scanString()
-        skipWhitespace()
-        guard i < bytes.count else { throw endOfInput("':'") }
-        guard bytes[i] == UInt8(ascii: ":") else { throw unexpected("':' after a member name") }
+    /// "true", "alse" (of "false", after its "f") and "null" as little-endian words.
+    private static let trueWord: UInt32 = 0x6575_7274
+    private static let alseWord: UInt32 = 0x6573_6C61
+    private static let nullWord: UInt32 = 0x6C6C_756E
+
+    /// The four bytes at `j` (all in the buffer) as a little-endian word.
+    @inline(__always)
+    private func word(at j: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt32.self))
+    }
+
+    private func matches(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard count - i >= n else { return false }
+        for k in 0 ..< n where buffer[i + k] != word.utf8Start[k] { return false }
+        return true
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace(_ progress: (Int) -> Void) {
+        while true {
+            while _isJSONWhitespace(buffer[i]) { i += 1 }
+            // Stopped at a byte that is not whitespace, or at the sentinel.
+            if i < count || !refill(keep: i, progress: progress) { return }
+        }
+    }
+
+    /// `"name"` then `:`, leaving `i` where the member's value starts and the name pending.
+    private mutating func scanMemberName(_ progress: (Int) -> Void) throws(_JSONSyntaxError) {
+        guard i < count else { throw endOfInput("a member name (a string)") }
+        guard buffer[i] == UInt8(ascii: "\"") else { throw unexpected("a member name (a string)") }
+        while try !scanString(asKey: true) { _ = refill(keep: i, progress: progress) }
+        keyPending = true
+        skipWhitespace(progress)
+        guard i < count else { throw endOfInput("':'") }
+        guard buffer[i] == UInt8(ascii: ":") else { throw unexpected("':' after a member name") }
         i += 1
     }
 
-    private mutating func scanString() throws(_JSONSyntaxError) {
+    /// Scans the string at `i` (its opening quote) and moves past it; as a key, decodes it
+    /// into `key`. False, with `i` unchanged, if the buffer ends inside it and more of the
+    /// document may follow.
+    private mutating func scanString(asKey: Bool) throws(_JSONSyntaxError) -> Bool {
         let start = i
-        i += 1
-        while i < bytes.count {
-            let byte = bytes[i]
-            switch byte {
-            case UInt8(ascii: "\""):
-                i += 1
-                return
-            case UInt8(ascii: "\\"):
-                i += 1
-                guard i < bytes.count else { break }
-                switch bytes[i] {
+        var j = i + 1
+        var escaped = false
+        while true {
+            while plain[Int(buffer[j])] { j += 1 }
+            let byte = buffer[j]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                if j + 6 > count && !atEnd { return false }
+                escaped = true
+                switch buffer[j + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
                      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    i += 1
+                    j += 2
                 case UInt8(ascii: "u"):
-                    for k in 1 ... 4 {
-                        guard i + k < bytes.count, bytes[i + k].isHexDigit else {
-                            throw _JSONSyntaxError(offset: i - 1, message: "invalid \\u escape: expected four hexadecimal digits")
-                        }
+                    for k in 2 ... 5 where !buffer[j + k].isHexDigit {
+                        throw _JSONSyntaxError(offset: base + j, message: "invalid \\u escape: expected four hexadecimal digits")
                     }
-                    i += 5
+                    j += 6
                 default:
-                    throw _JSONSyntaxError(offset: i - 1, message: "invalid escape '\\\(Unicode.Scalar(bytes[i]))' in a string")
+                    if j + 1 == count { throw _JSONSyntaxError(offset: base + start, message: "unterminated string") }
+                    throw _JSONSyntaxError(offset: base + j, message: "invalid escape '\\\(Unicode.Scalar(buffer[j + 1]))' in a string")
                 }
-            case 0x00 ..< 0x20:
-                throw _JSONSyntaxError(offset: i, message: "unescaped control character (0x\(String(byte, radix: 16))) in a string")
-            case 0x80 ... 0xFF:
-                i = try endOfUTF8Sequence(at: i)
-            default:
-                i += 1
+            } else if byte >= 0x80 {
+                if j + 4 > count && !atEnd { return false }
+                j = try endOfUTF8Sequence(at: j)
+            } else if j == count {
+                if !atEnd { return false }
+                throw _JSONSyntaxError(offset: base + start, message: "unterminated string")
+            } else {
+                throw _JSONSyntaxError(offset: base + j, message: "unescaped control character (0x\(String(byte, radix: 16))) in a string")
             }
         }
-        throw _JSONSyntaxError(offset: start, message: "unterminated string")
+        if asKey { setKey(from: start + 1, to: j, escaped: escaped) }
+        i = j + 1
+        return true
     }
 
-    /// The index just after the UTF-8 sequence that starts at `i` (a byte from 0x80 on),
+    /// Copies the member name in `buffer[from ..< to]` into `key`, decoding its escapes.
+    private mutating func setKey(from: Int, to: Int, escaped: Bool) {
+        if to - from > keyCapacity {
+            key.deallocate()
+            keyCapacity = max(2 * keyCapacity, to - from)
+            key = .allocate(capacity: keyCapacity)
+        }
+        guard escaped else {
+            key.update(from: buffer + from, count: to - from)
+            keyCount = to - from
+            return
+        }
+        // Escapes only shorten the text (a \u escape of six bytes is at most four of UTF-8
+        // for a pair of twelve), so it fits.
+        var n = 0
+        var j = from
+        let key = self.key
+        func put(_ scalar: Unicode.Scalar) {
+            for byte in String(scalar).utf8 {
+                key[n] = byte
+                n += 1
+            }
+        }
+        while j < to {
+            let byte = buffer[j]
+            guard byte == UInt8(ascii: "\\") else {
+                key[n] = byte
+                n += 1
+                j += 1
+                continue
+            }
+            let e = buffer[j + 1]
+            j += 2
+            switch e {
+            case UInt8(ascii: "b"): put("\u{08}")
+            case UInt8(ascii: "f"): put("\u{0C}")
+            case UInt8(ascii: "n"): put("\n")
+            case UInt8(ascii: "r"): put("\r")
+            case UInt8(ascii: "t"): put("\t")
+            case UInt8(ascii: "u"):
+                var unit = hex4(at: j)
+                j += 4
+                if (0xD800 ..< 0xDC00).contains(unit), j + 6 <= to, buffer[j] == UInt8(ascii: "\\"), buffer[j + 1] == UInt8(ascii: "u") {
+                    let low = hex4(at: j + 2)
+                    if (0xDC00 ..< 0xE000).contains(low) {
+                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        j += 6
+                    }
+                }
+                put(Unicode.Scalar(unit) ?? "\u{FFFD}")
+            default: put(Unicode.Scalar(e))  // \" \\ \/
+            }
+        }
+        keyCount = n
+    }
+
+    private func hex4(at j: Int) -> UInt32 {
+        var v: UInt32 = 0
+        for k in 0 ..< 4 {
+            let c = buffer[j + k]
+            let digit: UInt8 = c <= UInt8(ascii: "9") ? c - UInt8(ascii: "0") : (c | 0x20) - UInt8(ascii: "a") + 10
+            v = v << 4 | UInt32(digit)
+        }
+        return v
+    }
+
+    /// The index just after the UTF-8 sequence that starts at `j` (a byte from 0x80 on),
     /// which must be well-formed as Unicode's table 3-7 has it: no overlong form, no
     /// surrogate, nothing past U+10FFFF, no sequence cut short. RFC 8259 requires JSON
     /// exchanged between systems to be UTF-8; the error names the first byte that is not.
-    private func endOfUTF8Sequence(at i: Int) throws(_JSONSyntaxError) -> Int {
+    /// Never reads past the sentinel: a cut sequence stops at it.
+    private func endOfUTF8Sequence(at j: Int) throws(_JSONSyntaxError) -> Int {
         let length: Int
         let second: ClosedRange<UInt8>
-        switch bytes[i] {
+        switch buffer[j] {
         case 0xC2 ... 0xDF: (length, second) = (2, 0x80 ... 0xBF)
         case 0xE0: (length, second) = (3, 0xA0 ... 0xBF)
         case 0xE1 ... 0xEC, 0xEE ... 0xEF: (length, second) = (3, 0x80 ... 0xBF)
@@ -236,63 +481,71 @@ struct _JSONScanner {
         case 0xF0: (length, second) = (4, 0x90 ... 0xBF)
         case 0xF1 ... 0xF3: (length, second) = (4, 0x80 ... 0xBF)
         case 0xF4: (length, second) = (4, 0x80 ... 0x8F)
-        default: throw invalidUTF8(at: i)
+        default: throw invalidUTF8(at: j)
         }
         for k in 1 ..< length {
-            guard i + k < bytes.count else { throw invalidUTF8(at: i + k) }
-            guard (k == 1 ? second : 0x80 ... 0xBF).contains(bytes[i + k]) else { throw invalidUTF8(at: i + k) }
+            guard j + k < count else { throw invalidUTF8(at: j + k) }
+            guard (k == 1 ? second : 0x80 ... 0xBF).contains(buffer[j + k]) else { throw invalidUTF8(at: j + k) }
         }
-        return i + length
+        return j + length
     }
 
-    private func invalidUTF8(at offset: Int) -> _JSONSyntaxError {
-        let what = offset < bytes.count ? "byte 0x\(String(bytes[offset], radix: 16))" : "the end of the document"
-        return _JSONSyntaxError(offset: offset, message: "invalid UTF-8 in a string: \(what) (JSON must be UTF-8, RFC 8259)")
+    private func invalidUTF8(at j: Int) -> _JSONSyntaxError {
+        let what = j < count ? "byte 0x\(String(buffer[j], radix: 16))" : "the end of the document"
+        return _JSONSyntaxError(offset: base + j, message: "invalid UTF-8 in a string: \(what) (JSON must be UTF-8, RFC 8259)")
     }
 
-    private mutating func scanNumber() throws(_JSONSyntaxError) {
-        if bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < bytes.count, bytes[i].isDigit else { throw number("a digit") }
-        if bytes[i] == UInt8(ascii: "0") {
-            i += 1
+    /// Scans the number at `i` and moves past it; false, with `i` unchanged, if the buffer
+    /// ends in or just after it and more of the document may follow.
+    private mutating func scanNumber() throws(_JSONSyntaxError) -> Bool {
+        var j = i
+        if buffer[j] == UInt8(ascii: "-") { j += 1 }
+        if !buffer[j].isDigit {
+            if j == count && !atEnd { return false }
+            throw number("a digit", at: j)
+        }
+        if buffer[j] == UInt8(ascii: "0") {
+            j += 1
         } else {
-            while i < bytes.count && bytes[i].isDigit { i += 1 }
+            while buffer[j].isDigit { j += 1 }
         }
-        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < bytes.count, bytes[i].isDigit else { throw number("a digit after '.'") }
-            while i < bytes.count && bytes[i].isDigit { i += 1 }
+        if buffer[j] == UInt8(ascii: ".") {
+            j += 1
+            if !buffer[j].isDigit {
+                if j == count && !atEnd { return false }
+                throw number("a digit after '.'", at: j)
+            }
+            while buffer[j].isDigit { j += 1 }
         }
-        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
-            guard i < bytes.count, bytes[i].isDigit else { throw number("a digit in the exponent") }
-            while i < bytes.count && bytes[i].isDigit { i += 1 }
+        if buffer[j] == UInt8(ascii: "e") || buffer[j] == UInt8(ascii: "E") {
+            j += 1
+            if buffer[j] == UInt8(ascii: "+") || buffer[j] == UInt8(ascii: "-") { j += 1 }
+            if !buffer[j].isDigit {
+                if j == count && !atEnd { return false }
+                throw number("a digit in the exponent", at: j)
+            }
+            while buffer[j].isDigit { j += 1 }
         }
+        if j == count && !atEnd { return false }
+        i = j
+        return true
     }
 
-    private mutating func scanLiteral(_ word: StaticString) throws(_JSONSyntaxError) {
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard bytes.count - i >= expected.count, bytes[i ..< i + expected.count].elementsEqual(expected) else {
-            throw unexpected("a value ('\(word)'?)")
-        }
-        i += expected.count
+    private func number(_ what: String, at j: Int) -> _JSONSyntaxError {
+        j < count ? unexpected("\(what) in a number", at: j) : endOfInput("\(what) in a number", at: j)
     }
 
-    private func number(_ what: String) -> _JSONSyntaxError {
-        i < bytes.count ? unexpected("\(what) in a number") : endOfInput("\(what) in a number")
-    }
-
-    private func unexpected(_ expected: String) -> _JSONSyntaxError {
-        let byte = bytes[i]
+    private func unexpected(_ expected: String, at j: Int? = nil) -> _JSONSyntaxError {
+        let j = j ?? i
+        let byte = buffer[j]
         let shown = (0x21 ..< 0x7F).contains(byte) ? "'\(Unicode.Scalar(byte))'" : "byte 0x\(String(byte, radix: 16))"
-        return _JSONSyntaxError(offset: i, message: "unexpected \(shown), expected \(expected)")
+        return _JSONSyntaxError(offset: base + j, message: "unexpected \(shown), expected \(expected)")
     }
 
-    private func endOfInput(_ expected: String) -> _JSONSyntaxError {
+    private func endOfInput(_ expected: String, at j: Int? = nil) -> _JSONSyntaxError {
         let open = stack.count
         let context = open > 0 ? " (\(open) array(s) or object(s) still open)" : ""
-        return _JSONSyntaxError(offset: i, message: "unexpected end of the document, expected \(expected)\(context)")
+        return _JSONSyntaxError(offset: base + (j ?? i), message: "unexpected end of the document, expected \(expected)\(context)")
     }
 }
 

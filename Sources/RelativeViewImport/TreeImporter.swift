@@ -26,19 +26,37 @@ public struct TreeImporter: Sendable {
 
     /// The tree at `path`, read as `format`, or as ``ImportFormat/detect(path:)`` says.
     ///
+    /// A document file is read twice: a first pass counts an upper bound on its nodes (at
+    /// memory speed), so that the tree's columns are allocated once, at their size, and
+    /// never copied while they grow; the second pass parses it.
+    ///
+    /// - Parameter progress: called as the document is parsed (every 1 MiB for JSON, every
+    ///   64 KiB for markup; not for a directory) with the bytes parsed so far and the
+    ///   file's size (`nil` if it has none, as a pipe).
     /// - Throws: ``ImportError`` if the format cannot be told, the input cannot be read,
     ///   is malformed (XML, JSON), or holds no node.
     /// - Complexity: O(size of the input)
-    public func importTree(contentsOf path: String, format: ImportFormat? = nil) throws(ImportError) -> ViewTree {
+    public func importTree(
+        contentsOf path: String, format: ImportFormat? = nil,
+        progress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }
+    ) throws(ImportError) -> ViewTree {
         guard let format = format ?? ImportFormat.detect(path: path) else {
             throw ImportError(path: path, message: "cannot tell the format (not a directory, no known extension, and the first bytes are not '<', '{' or '['); give it explicitly")
         }
-        var builder = ViewTreeBuilder()
+        var builder: ViewTreeBuilder
         switch format {
-        case .xml: try MarkupTreeReader(registry: registry).read(contentsOf: path, dialect: .xml, into: &builder)
-        case .html: try MarkupTreeReader(registry: registry).read(contentsOf: path, dialect: .html, into: &builder)
-        case .json: try JSONTreeReader(registry: registry).read(try _FileReader(path: path).readAll(), path: path, into: &builder)
-        case .directory: try DirectoryTreeReader(registry: registry).read(contentsOf: path, into: &builder)
+        case .xml, .html:
+            let (bound, size) = try Self.nodeBound(path, MarkupTreeReader.nodeBound(of:))
+            builder = ViewTreeBuilder(minimumCapacity: bound)
+            try MarkupTreeReader(registry: registry).read(
+                contentsOf: path, dialect: format == .xml ? .xml : .html, into: &builder, progress: { progress($0, size) })
+        case .json:
+            let (bound, size) = try Self.nodeBound(path, JSONTreeReader.nodeBound(of:))
+            builder = ViewTreeBuilder(minimumCapacity: bound)
+            try JSONTreeReader(registry: registry).read(contentsOf: path, into: &builder, progress: { progress($0, size) })
+        case .directory:
+            builder = ViewTreeBuilder()
+            try DirectoryTreeReader(registry: registry).read(contentsOf: path, into: &builder)
         }
         return try finish(builder, path: path)
     }
@@ -49,14 +67,26 @@ public struct TreeImporter: Sendable {
     /// - Throws: ``ImportError`` if the document is malformed (XML, JSON) or holds no node.
     /// - Complexity: O(bytes.count)
     public func importTree(_ bytes: [UInt8], format: ImportFormat, path: String = "<input>") throws(ImportError) -> ViewTree {
-        var builder = ViewTreeBuilder()
+        var builder: ViewTreeBuilder
         switch format {
-        case .xml: try MarkupTreeReader(registry: registry).read(bytes, path: path, dialect: .xml, into: &builder)
-        case .html: try MarkupTreeReader(registry: registry).read(bytes, path: path, dialect: .html, into: &builder)
-        case .json: try JSONTreeReader(registry: registry).read(bytes, path: path, into: &builder)
+        case .xml, .html:
+            builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(MarkupTreeReader.nodeBound(of:)))
+            try MarkupTreeReader(registry: registry).read(bytes, path: path, dialect: format == .xml ? .xml : .html, into: &builder)
+        case .json:
+            builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(JSONTreeReader.nodeBound(of:)))
+            try JSONTreeReader(registry: registry).read(bytes, path: path, into: &builder)
         case .directory: preconditionFailure("a directory tree is read from the file system: use importTree(contentsOf:format:)")
         }
         return try finish(builder, path: path)
+    }
+
+    /// An upper bound on the nodes of the document at `path`, by a first pass of `bound`
+    /// over its bytes, and the file's size; no bound (0) for a file that cannot be read
+    /// twice (a pipe), which the parse then reports on if it cannot be read at all.
+    private static func nodeBound(_ path: String, _ bound: (UnsafeBufferPointer<UInt8>) -> Int) throws(ImportError) -> (Int, Int?) {
+        let file = try _FileReader(path: path)
+        guard let size = file.size else { return (0, nil) }
+        return (try file.sum(bound), size)
     }
 
     private func finish(_ builder: consuming ViewTreeBuilder, path: String) throws(ImportError) -> ViewTree {

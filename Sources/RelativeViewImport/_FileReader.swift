@@ -18,20 +18,57 @@ struct _FileReader: ~Copyable {
         if fd < 0 { throw _FileReader.systemError(path, "cannot open") }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
+            // Not closed here: a noncopyable value whose initializer throws once it is
+            // whole is destroyed, so `deinit` closes it (closing twice would close whatever
+            // file another thread opened under the same number in between).
             throw ImportError(path: path, message: "is a directory, not a file")
         }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// The open file's descriptor, valid while the reader lives.
+    var descriptor: Int32 { fd }
+
+    /// The file's size, if the system tells (a regular file).
+    var size: Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
 
     /// Reads up to `buffer.count` bytes; 0 at the end of the file.
     func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws(ImportError) -> Int {
+        try Self.readBytes(fd, path: path, into: buffer)
+    }
+
+    /// Reads up to `buffer.count` bytes from `fd` (the file `path`); 0 at its end.
+    static func readBytes(_ fd: Int32, path: String, into buffer: UnsafeMutableRawBufferPointer) throws(ImportError) -> Int {
         while true {
             let n = read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno != EINTR { throw _FileReader.systemError(path, "cannot read") }
         }
+    }
+
+    /// The sum of `count` over the file's bytes, chunk by chunk (1 MiB), then back at the
+    /// start: a first pass that sizes a builder.
+    func sum(_ count: (UnsafeBufferPointer<UInt8>) -> Int) throws(ImportError) -> Int {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
+        var total = 0
+        while true {
+            let n = try readChunk(into: chunk)
+            if n == 0 { break }
+            total += count(UnsafeBufferPointer(start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
+        }
+        try rewind()
+        return total
+    }
+
+    /// Goes back to the start of the file, for a second pass.
+    func rewind() throws(ImportError) {
+        if lseek(fd, 0, SEEK_SET) != 0 { throw _FileReader.systemError(path, "cannot seek") }
     }
 
     /// The first `count` bytes (fewer if the file is shorter).

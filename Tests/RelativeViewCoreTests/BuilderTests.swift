@@ -119,6 +119,65 @@ import RelativeViewFixtures
         }
     }
 
+    /// Streams long enough to cross the builder's staging batches many times (a flush in
+    /// the middle of open subtrees, exits of nodes flushed long before), with the capacity
+    /// given exactly, too small, too large and not at all: the same tree as `appendChild`
+    /// makes, with a sound index, which mutations afterwards keep sound.
+    @Test(arguments: [nil, 0, 1_000, 25_000, 200_000] as [Int?])
+    func longStreamsAcrossStagingBatches(capacity: Int?) {
+        var rng = SplitMix64(seed: 77)
+        var builder = capacity.map { ViewTreeBuilder(minimumCapacity: $0) } ?? ViewTreeBuilder()
+        var manual = ViewTree()
+        var stack: [NodeID] = []
+        var opened: [NodeID] = []
+        let tags = [0, 1, 2, 3, Int.max, Int(Int32.min), -5]
+        while opened.count < 25_000 || !stack.isEmpty {
+            // Runs of opens (deep paths) and of closes, so that batches end at every depth.
+            let closing = !stack.isEmpty && (opened.count >= 25_000 || Int.random(in: 0 ..< 100, using: &rng) < (stack.count > 40 ? 60 : 47))
+            if closing {
+                builder.close()
+                stack.removeLast()
+            } else {
+                let tag = tags.randomElement(using: &rng)!
+                let type = Ty.all.randomElement(using: &rng)!
+                let b = builder.open(tag: tag, type: type)
+                let m = stack.last.map { manual.appendChild(tag: tag, type: type, to: $0) } ?? manual.makeNode(tag: tag, type: type)
+                #expect(b == m)
+                stack.append(m)
+                opened.append(m)
+            }
+        }
+        #expect(builder.count == 25_000)
+        var built = builder.finish()
+        built._checkInvariants()
+        #expect(built.count == manual.count)
+        #expect(built.roots == manual.roots)
+        var mismatches = 0
+        for node in opened where built.kids(node) != manual.kids(node) || built.parent(of: node) != manual.parent(of: node)
+            || built.tag(of: node) != manual.tag(of: node) || built.type(of: node) != manual.type(of: node)
+            || built.subtreeSize(of: node) != manual.subtreeSize(of: node) {
+            mismatches += 1
+        }
+        #expect(mismatches == 0)
+        for _ in 0 ..< 3000 {
+            let x = opened.randomElement(using: &rng)!
+            let y = opened.randomElement(using: &rng)!
+            #expect(built.isAncestor(x, of: y) == manual.isAncestor(x, of: y))
+        }
+        let root = built.roots[0]
+        #expect(built.groupDescendants(of: root, byTags: tags) == manual.groupDescendants(of: root, byTags: tags))
+        #expect(built.groupDescendants(of: root, byTypes: Ty.all) == manual.groupDescendants(of: root, byTypes: Ty.all))
+        // Mutations split the full blocks a streamed build leaves.
+        for _ in 0 ..< 2000 {
+            let x = opened.randomElement(using: &rng)!
+            let y = built.appendChild(tag: 1, type: Ty.a, to: x)
+            _ = manual.appendChild(tag: 1, type: Ty.a, to: x)
+            #expect(built.isAncestor(x, of: y))
+        }
+        built._checkInvariants()
+        #expect(built.groupDescendants(of: root, byTags: [1]) == manual.groupDescendants(of: root, byTags: [1]))
+    }
+
     @Test func aBuiltTreeCanBeMutatedAfterwards() {
         var b = ViewTreeBuilder()
         let r = b.open(type: Ty.a)
@@ -162,5 +221,74 @@ import RelativeViewFixtures
             b.close()
             b.close()
         }
+    }
+}
+
+/// Attributes: set, read, removed, cleared with their node, copied with the tree, grafted.
+@Suite struct AttributeTests {
+    @Test func setReadAndRemove() {
+        var tree = ViewTree()
+        let r = tree.makeNode(type: Ty.a)
+        let x = tree.appendChild(type: Ty.b, to: r)
+        #expect(tree.attribute(.id, of: x) == nil)
+        tree.setAttribute(.id, "main", of: x)
+        tree.setAttribute(.className, "a b", of: x)
+        #expect(tree.attribute(.id, of: x) == "main")
+        #expect(tree.attribute(.className, of: x) == "a b")
+        #expect(tree.attribute(.key, of: x) == nil)
+        #expect(tree.attribute(.id, of: r) == nil)
+        #expect(tree.attributes(of: x).map { "\($0.0)=\($0.1)" } == ["id=main", "class=a b"])
+        tree.setAttribute(.id, nil, of: x)
+        #expect(tree.attribute(.id, of: x) == nil)
+        #expect(tree.recursiveDescription(of: r).contains(#"class = "a b""#))
+        tree._checkInvariants()
+    }
+
+    @Test func aRemovedNodesSlotComesBackWithout() {
+        var tree = ViewTree()
+        let r = tree.makeNode(type: Ty.a)
+        let x = tree.appendChild(type: Ty.b, to: r)
+        tree.setAttribute(.key, "gone", of: x)
+        tree.removeSubtree(x)
+        tree._checkInvariants()
+        let y = tree.appendChild(type: Ty.b, to: r)
+        #expect(y.index == x.index)
+        #expect(tree.attribute(.key, of: y) == nil)
+    }
+
+    @Test func copiesAreIndependentAndGraftsCarryThem() {
+        var tree = ViewTree()
+        let r = tree.makeNode(type: Ty.a)
+        let x = tree.appendChild(type: Ty.b, to: r)
+        tree.setAttribute(.key, "one", of: x)
+        var copy = tree
+        copy.setAttribute(.key, "two", of: x)
+        #expect(tree.attribute(.key, of: x) == "one")
+        #expect(copy.attribute(.key, of: x) == "two")
+        var other = ViewTree()
+        var copies: [NodeID: NodeID] = [:]
+        other.graft(r, of: tree) { copies[$0] = $1 }
+        #expect(other.attribute(.key, of: copies[x]!) == "one")
+        #expect(other.attribute(.key, of: copies[r]!) == nil)
+    }
+
+    @Test func repeatedTextsAreStoredOnce() {
+        var b = ViewTreeBuilder()
+        b.open(type: Ty.a)
+        for k in 0 ..< 1000 {
+            b.open(type: Ty.b)
+            b.setAttribute(.key, k % 2 == 0 ? "name" : "value")
+            b.close()
+        }
+        b.close()
+        let tree = b.finish()
+        let kids = tree.children(of: tree.roots[0])
+        #expect(kids.map { tree.attribute(.key, of: $0)! } == (0 ..< 1000).map { $0 % 2 == 0 ? "name" : "value" })
+        // 1,001 starts and two short texts, not a thousand.
+        var plain = ViewTreeBuilder()
+        plain.open(type: Ty.a)
+        for _ in 0 ..< 1000 { plain.open(type: Ty.b); plain.close() }
+        plain.close()
+        #expect(tree.memoryFootprint - plain.finish().memoryFootprint < 1001 * 8 + 4096)
     }
 }
