@@ -29,6 +29,9 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "The format of --input: xml, html, json or directory (default: from the path and its first bytes).")
     var inputFormat: ImportFormat?
 
+    @Flag(help: "With --input: import it, report the import (seconds, MB/s, nodes/s, arena bytes per node, peak memory) and stop, building no other tree and running no operation.")
+    var importOnly = false
+
     @Option(help: "Comma-separated operations to run (default: all). One of: \(BenchOperation.allCases.map(\.rawValue).joined(separator: ", ")).", transform: BenchOptions.parseOperations)
     var ops: [BenchOperation] = BenchOperation.allCases
 
@@ -122,6 +125,7 @@ struct BenchOptions: ParsableArguments {
         if minTime < 1 || minTime > Self.longestSeconds * 1000 {
             throw ValidationError("--min-time must be 1 to \(grouped(Self.longestSeconds * 1000)) ms, got \(minTime)")
         }
+        if importOnly && input == nil { throw ValidationError("--import-only needs --input") }
         if input != nil {
             if sizes != nil { throw ValidationError("--sizes and --input cannot be combined: an imported tree has one size") }
             if let types, types.count > TreeSource.maximumImportedTypes {

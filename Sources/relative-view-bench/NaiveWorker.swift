@@ -67,7 +67,7 @@ enum NaiveWorker {
     /// The whole-tree grouping `op` on the root of a freshly built naive tree; the answer
     /// line the child prints: nanoseconds per query, queries, summary digest, first-answer digest.
     static func measureWholeTree(_ op: BenchOperation, options: BenchOptions, nodes: Int) throws(ImportError) -> (Sample, UInt64?) {
-        let source = try TreeSource.make(options, nodes: nodes)
+        let (source, _) = try TreeSource.make(options, nodes: nodes, progress: Progress(total: 1, quiet: true))
         let spec = source.spec
         var naive: [NaiveView] = []
         naive.reserveCapacity(nodes)

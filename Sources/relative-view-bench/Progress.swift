@@ -6,13 +6,17 @@ struct Progress {
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private let total: Int
     private var step = 0
+    /// Writes nothing (the naive worker, whose parent reports progress).
+    private let quiet: Bool
 
-    init(total: Int) {
+    init(total: Int, quiet: Bool = false) {
         self.total = total
+        self.quiet = quiet
     }
 
     mutating func advance(_ what: String) {
         step += 1
+        if quiet { return }
         let line = "[\(step)/\(total)] \(what)"
         if isTerminal {
             FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
@@ -22,6 +26,7 @@ struct Progress {
     }
 
     func note(_ text: String) {
+        if quiet { return }
         if isTerminal {
             FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
         } else {

@@ -44,6 +44,24 @@ struct RelativeViewBench: ParsableCommand {
         try onLargeStack { try Self.run(options) }
     }
 
+    /// `--import-only`: the import's figures, and nothing else.
+    private static func importOnly(_ options: BenchOptions) throws {
+        let progress = Progress(total: 1)
+        progress.note("importing \(options.input ?? "")")
+        let (tree, figures) = try imported { () throws(ImportError) in try TreeSource.importTree(options, progress: progress) }
+        progress.finish()
+        var report = Report(
+            allocator: allocatorName,
+            tree: Report.Tree(source: options.input ?? "", nodes: tree.count, maxDepth: TreeSource.maxDepth(of: tree), seed: options.seed),
+            results: [], skipped: [], memory: Report.Memory(arenaBytesPerNode: figures.arenaBytesPerNode, naiveBytesPerNode: .nan))
+        report.importFigures = figures
+        switch options.format {
+        case .table: print(report.importTable())
+        case .json: print(try report.json())
+        case .csv: print(report.importCSV())
+        }
+    }
+
     private static func run(_ options: BenchOptions) throws {
         if let op = options.naiveWorker {
             let (sample, first) = try imported { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
@@ -56,6 +74,7 @@ struct RelativeViewBench: ParsableCommand {
                 throw ValidationError("--latency-trace \(path): cannot create the file")
             }
         }
+        if options.importOnly { return try importOnly(options) }
         // Operations run in their canonical order: interleavedMutation changes the trees, so it comes last.
         let ops = BenchOperation.allCases.filter(options.ops.contains)
         let layers = options.layer.layers
@@ -65,14 +84,16 @@ struct RelativeViewBench: ParsableCommand {
         var lastTree: Report.Tree?
         var memory = Report.Memory(arenaBytesPerNode: 0, naiveBytesPerNode: 0)
         var facadeBytes: Double?
+        var importFigures: Report.Import?
         for size in options.treeSizes {
             if let input = options.input { progress.note("importing \(input)") }
             let clock = ContinuousClock()
             let start = clock.now
-            let source = try imported { () throws(ImportError) in try TreeSource.make(options, nodes: size) }
+            let (source, figures) = try imported { () throws(ImportError) in try TreeSource.make(options, nodes: size, progress: progress) }
+            importFigures = figures
             let spec = source.spec
             if options.input != nil {
-                progress.note("imported \(grouped(spec.count)) nodes in \(fixed(nanoseconds(clock.now - start) / 1e9, 2)) s; grouping by tags \(source.tags.map(String.init).joined(separator: ",")) and types \(source.typeNames.joined(separator: ","))")
+                progress.note("imported \(grouped(spec.count)) nodes in \(fixed(nanoseconds(clock.now - start) / 1e9, 2)) s (\(figures.map { $0.line } ?? "")); grouping by tags \(source.tags.map(String.init).joined(separator: ",")) and types \(source.typeNames.joined(separator: ","))")
             }
             let work = Workload(source: source, seed: options.seed)
             let minimum = Duration.milliseconds(options.minTime)
@@ -111,6 +132,7 @@ struct RelativeViewBench: ParsableCommand {
         guard let lastTree else { return }
         var report = Report(allocator: allocatorName, tree: lastTree, results: rows, skipped: skipped, memory: memory)
         report.facadeBytesPerNode = facadeBytes
+        report.importFigures = importFigures
         switch options.format {
         case .table: print(report.table())
         case .json: print(try report.json())

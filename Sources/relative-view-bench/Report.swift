@@ -44,9 +44,45 @@ struct Report: Encodable {
     var memory: Memory
     /// Bytes per node of the facade (views, their store and the arena); shown in the table only.
     var facadeBytesPerNode: Double?
+    /// What importing `--input` took, for an imported tree.
+    var importFigures: Import?
+
+    /// One import of `--input`: its size, its speed and the memory it took.
+    struct Import: Encodable {
+        var format: String
+        /// The document's size; `nil` for a directory.
+        var bytes: Int?
+        var nodes: Int
+        var seconds: Double
+        var megabytesPerSecond: Double?
+        var nodesPerSecond: Double
+        /// The imported tree's `memoryFootprint` per node.
+        var arenaBytesPerNode: Double
+        /// The process's peak resident memory after the import.
+        var peakResidentBytes: Int
+
+        init(format: String, bytes: Int?, nodes: Int, seconds: Double, arenaBytesPerNode: Double, peakResidentBytes: Int) {
+            self.format = format
+            self.bytes = bytes
+            self.nodes = nodes
+            self.seconds = seconds
+            megabytesPerSecond = bytes.map { Double($0) / 1e6 / max(seconds, 1e-9) }
+            nodesPerSecond = Double(nodes) / max(seconds, 1e-9)
+            self.arenaBytesPerNode = arenaBytesPerNode
+            self.peakResidentBytes = peakResidentBytes
+        }
+
+        /// One line for the table.
+        var line: String {
+            let size = bytes.map { "\(megabytes($0)) of \(format) " } ?? "\(format) "
+            let speed = megabytesPerSecond.map { "\(fixed($0, 1)) MB/s, " } ?? ""
+            return "import: \(size)in \(fixed(seconds, 3)) s: \(speed)\(fixed(nodesPerSecond / 1e6, 2)) M nodes/s (\(grouped(nodes)) nodes); arena \(fixed(arenaBytesPerNode, 1)) B/node, peak resident \(megabytes(peakResidentBytes))"
+        }
+    }
 
     private enum CodingKeys: String, CodingKey {
         case tool, version, allocator, tree, results, skipped, memory
+        case importFigures = "import"
     }
 
     func json() throws -> String {
@@ -76,6 +112,23 @@ struct Report: Encodable {
             lines.append(([s.op, "", "\(s.nodes)", "", "", "", "", "skipped", "", csvField(s.reason)] + latencyCells(nil) + latencyCells(nil)).joined(separator: ","))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The table of an `--import-only` run: the tree and the import.
+    func importTable() -> String {
+        var out = ["relative-view-bench \(version): \(tree.source), \(grouped(tree.nodes)) nodes, max depth \(grouped(tree.maxDepth)), allocator \(allocator)", ""]
+        if let importFigures { out.append(importFigures.line) }
+        return out.joined(separator: "\n")
+    }
+
+    /// The CSV of an `--import-only` run: a header and one line.
+    func importCSV() -> String {
+        guard let i = importFigures else { return "" }
+        let cells: [String] = [
+            csvField(tree.source), i.format, i.bytes.map(String.init) ?? "", "\(i.nodes)", fixed(i.seconds, 6),
+            i.megabytesPerSecond.map { fixed($0, 2) } ?? "", fixed(i.nodesPerSecond, 0), fixed(i.arenaBytesPerNode, 2), "\(i.peakResidentBytes)",
+        ]
+        return "source,format,bytes,nodes,seconds,megabytesPerSecond,nodesPerSecond,arenaBytesPerNode,peakResidentBytes\n" + cells.joined(separator: ",")
     }
 
     func table() -> String {
@@ -127,6 +180,7 @@ struct Report: Encodable {
         for (note, ops) in opsByNote { out.append("\(ops.joined(separator: ", ")): \(note)") }
         for s in skipped { out.append("\(s.op): skipped: \(s.reason)") }
         out += churnLatencyTable()
+        if let importFigures { out.append(importFigures.line) }
         var memoryLine = "memory per node: arena core \(bytes(memory.arenaBytesPerNode)), naive core \(bytes(memory.naiveBytesPerNode))"
         if let facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(bytes(facadeBytesPerNode))" }
         out.append(memoryLine)
@@ -182,6 +236,11 @@ struct Report: Encodable {
 
 func fixed(_ x: Double, _ digits: Int) -> String {
     x.isFinite ? String(format: "%.\(digits)f", x) : "\(x)"
+}
+
+/// `bytes` in decimal megabytes with one decimal: "154.0 MB".
+func megabytes(_ bytes: Int) -> String {
+    "\(fixed(Double(bytes) / 1e6, 1)) MB"
 }
 
 func grouped(_ n: Int) -> String {

@@ -1,6 +1,7 @@
 import RelativeView
 import RelativeViewFixtures
 import RelativeViewImport
+import Foundation
 
 /// The tree a run measures, generated (`--shape`) or imported (`--input`), as a
 /// `TreeSpec` that every implementation builds node for node, with the tags and types
@@ -26,15 +27,51 @@ struct TreeSource {
     static let maximumImportedTypes = StockCatalog.names.count - 1
 
     /// The tree of `nodes` nodes that `options` describe (`nodes` is ignored for `--input`).
-    static func make(_ options: BenchOptions, nodes: Int) throws(ImportError) -> TreeSource {
+    static func make(_ options: BenchOptions, nodes: Int, progress: Progress) throws(ImportError) -> (TreeSource, Report.Import?) {
         guard let input = options.input else {
             let types = options.types ?? ["Button", "Label"]
-            return TreeSource(
+            return (TreeSource(
                 spec: TreeSpec(shape: options.shape, nodes: nodes, seed: options.seed), tags: options.tags ?? [7, 13],
-                typeNames: types, typeIndices: types.compactMap(StockCatalog.index(named:)), typeIDs: StockCatalog.typeIDs())
+                typeNames: types, typeIndices: types.compactMap(StockCatalog.index(named:)), typeIDs: StockCatalog.typeIDs()), nil)
         }
-        let tree = try TreeImporter().importTree(contentsOf: input, format: options.inputFormat)
-        return imported(tree, source: input, options: options)
+        let (tree, figures) = try importTree(options, progress: progress)
+        return (imported(tree, source: input, options: options), figures)
+    }
+
+    /// The tree of `--input`, and what its import took. Reports progress through `progress`
+    /// (bytes parsed of the total) every half second once the import has run a second.
+    static func importTree(_ options: BenchOptions, progress: Progress) throws(ImportError) -> (tree: ViewTree, figures: Report.Import) {
+        let input = options.input ?? ""
+        let format = options.inputFormat ?? ImportFormat.detect(path: input)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var lastNote = start
+        let tree = try TreeImporter().importTree(contentsOf: input, format: format) { read, total in
+            let now = clock.now
+            guard now - start > .seconds(1), now - lastNote > .milliseconds(500) else { return }
+            lastNote = now
+            let of = total.map { " of \(megabytes($0)) (\(fixed(100 * Double(read) / Double(max(1, $0)), 0))%)" } ?? ""
+            progress.note("importing \(input): \(megabytes(read))\(of) parsed")
+        }
+        let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+        let bytes: Int? = format == .directory ? nil : (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? nil
+        let figures = Report.Import(
+            format: format.map { "\($0)" } ?? "unknown", bytes: bytes, nodes: tree.count, seconds: seconds,
+            arenaBytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)), peakResidentBytes: MemoryProbe.peakResidentBytes())
+        return (tree, figures)
+    }
+
+    /// The depth of the deepest node of an imported tree, in one pass over its slots (which
+    /// are pre-order numbers: a parent's slot comes before its children's).
+    static func maxDepth(of tree: ViewTree) -> Int {
+        var depth = [Int32](repeating: 0, count: tree.slotCount)
+        var deepest: Int32 = 0
+        for slot in 0 ..< tree.slotCount {
+            guard let node = tree.node(atSlot: slot), let parent = tree.parent(of: node) else { continue }
+            depth[slot] = depth[Int(parent.index)] + 1
+            deepest = max(deepest, depth[slot])
+        }
+        return Int(deepest)
     }
 
     /// An imported tree (slots are pre-order numbers: the builder never frees one).

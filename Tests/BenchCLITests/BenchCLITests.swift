@@ -80,6 +80,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         (["--tags", "7,x"], "'x' in '7,x' is not an integer"),
         (["--input", "/tmp", "--sizes", "10,100"], "cannot be combined"),
         (["--input-format", "json"], "needs --input"),
+        (["--import-only"], "--import-only needs --input"),
     ])
     func badArgumentsAreRejectedWithAReason(arguments: [String], words: String) throws {
         let run = try BenchRun(arguments)
@@ -93,16 +94,52 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         let run = try BenchRun(["--input", path, "--format", "json", "--min-time", "1", "--queries", "50"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(Set(report.keys) == ["tool", "version", "allocator", "tree", "results", "skipped", "memory"])
+        #expect(Set(report.keys) == ["tool", "version", "allocator", "tree", "results", "skipped", "memory", "import"])
         let tree = try #require(report["tree"] as? [String: Any])
         #expect(tree["source"] as? String == path)
         #expect(tree["nodes"] as? Int == 901)
+        let figures = try #require(report["import"] as? [String: Any])
+        #expect(figures["nodes"] as? Int == 901 && figures["format"] as? String == "xml")
+        #expect(figures["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
         #expect(tree["maxDepth"] as? Int == 2)
         let results = try #require(report["results"] as? [[String: Any]])
         #expect(results.count == 28)
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["nodes"] as? Int == 901 })
         // Grouping by the document's own names and tags: the progress says which were chosen.
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
+    }
+
+    /// `--import-only`: the import's figures in each format, and no operation run.
+    @Test(arguments: ["table", "json", "csv"])
+    func importOnlyReportsTheImportAndNothingElse(format: String) throws {
+        let members = (0 ..< 500).map { "\"k\($0)\": [\($0), true]" }.joined(separator: ", ")
+        let path = try temporaryFile("doc.json", "{\(members)}")
+        let run = try BenchRun(["--input", path, "--import-only", "--format", format])
+        #expect(run.status == 0, "\(run.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        switch format {
+        case "json":
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            #expect((report["results"] as? [Any])?.isEmpty == true)
+            let figures = try #require(report["import"] as? [String: Any])
+            #expect(figures["nodes"] as? Int == 1501)
+            #expect(figures["bytes"] as? Int == size)
+            #expect(figures["format"] as? String == "json")
+            let seconds = try #require(figures["seconds"] as? Double)
+            let rate = try #require(figures["megabytesPerSecond"] as? Double)
+            #expect(seconds > 0 && abs(rate - Double(size) / 1e6 / seconds) < 1e-6 * rate)
+            #expect((figures["peakResidentBytes"] as? Int ?? 0) > 0)
+            #expect((figures["arenaBytesPerNode"] as? Double ?? 0) > 0)
+            #expect((report["tree"] as? [String: Any])?["maxDepth"] as? Int == 2)
+        case "csv":
+            let rows = csvRows(run.stdout)
+            #expect(rows.count == 1)
+            #expect(rows.first?["nodes"] == "1501" && rows.first?["bytes"] == "\(size)" && rows.first?["format"] == "json")
+        default:
+            #expect(run.stdout.contains("import: 0.0 MB of json in"), "\(run.stdout)")
+            #expect(run.stdout.contains("(1,501 nodes)"), "\(run.stdout)")
+            #expect(!run.stdout.contains("isRelativeAncestor"))
+        }
     }
 
     @Test(arguments: ["table", "json", "csv"])

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Imports the same seeded XML and JSON documents with relative-view-bench --import-only and
+# with the best parsers of each format, side by side, best of RUNS each (default 3), and
+# writes what it measured as JSON (default docs/data/import-vs-peers.json).
+# Usage: scripts/import-vs-peers.sh [OUTPUT.json] [RUNS]
+#   Environment: WORK (default .build-peers/): documents and the peers' drivers;
+#   XML_ELEMENTS (1,000,000), JSON_VALUES (23,300,000), SEED (1).
+# Installs Debian's libpugixml-dev and libsimdjson-dev (and g++), builds the two drivers in
+# scripts/peers/ against them, builds relative-view-bench in release. Each run of each
+# program is its own process; the runs alternate between programs, so that a busy moment
+# of this shared machine falls on all of them. Also reports, for our side only, the XML
+# document read as HTML (libxml2's lenient parser) and /usr as a directory tree against
+# `find /usr | wc -l`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+output=${1:-docs/data/import-vs-peers.json}
+runs=${2:-3}
+work=${WORK:-.build-peers}
+mkdir -p "$work"
+
+need=()
+for package in libpugixml-dev libsimdjson-dev g++; do
+    dpkg -s "$package" > /dev/null 2>&1 || need+=("$package")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    echo "== apt-get install ${need[*]}" >&2
+    apt-get update -qq > /dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" > /dev/null
+fi
+
+echo "== building the peers' drivers" >&2
+g++ -O2 -std=c++17 -o "$work/pugixml-load" scripts/peers/pugixml-load.cpp -lpugixml
+g++ -O2 -std=c++17 -o "$work/simdjson-load" scripts/peers/simdjson-load.cpp -lsimdjson
+echo "== building relative-view-bench (release)" >&2
+swift build -c release --product relative-view-bench 2>&1 | grep -E "error|warning:" >&2 || true
+bench=$(swift build -c release --show-bin-path)/relative-view-bench
+
+echo "== writing the documents" >&2
+python3 scripts/make-documents.py "$work" --xml-elements "${XML_ELEMENTS:-1000000}" \
+    --json-values "${JSON_VALUES:-23300000}" --seed "${SEED:-1}" >&2
+
+python3 - "$work" "$bench" "$runs" "$output" <<'PY'
+import json, os, platform, subprocess, sys, time
+work, bench, runs, output = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+xml, js = os.path.join(work, "doc.xml"), os.path.join(work, "doc.json")
+
+def ours(path, fmt=None):
+    cmd = [bench, "--input", path, "--import-only", "--format", "json"] + (["--input-format", fmt] if fmt else [])
+    figures = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)["import"]
+    return {"seconds": figures["seconds"], "nodes": figures["nodes"], "peakResidentBytes": figures["peakResidentBytes"],
+            "arenaBytesPerNode": figures["arenaBytesPerNode"]}
+
+def peer(driver, path):
+    return json.loads(subprocess.run([os.path.join(work, driver), path], check=True, capture_output=True, text=True).stdout)
+
+programs = [
+    ("xml", "pugixml", lambda: peer("pugixml-load", xml), xml),
+    ("xml", "relative-view", lambda: ours(xml), xml),
+    ("json", "simdjson", lambda: peer("simdjson-load", js), js),
+    ("json", "relative-view", lambda: ours(js), js),
+    ("html", "relative-view", lambda: ours(xml, "html"), xml),
+]
+samples = {(f, p): [] for f, p, _, _ in programs}
+for run in range(runs):
+    for fmt, name, call, _ in programs:
+        print(f"== run {run + 1}/{runs}: {fmt} with {name}", file=sys.stderr)
+        samples[(fmt, name)].append(call())
+
+rows = []
+for fmt, name, _, path in programs:
+    best = min(samples[(fmt, name)], key=lambda s: s["seconds"])
+    size = os.path.getsize(path)
+    row = {"format": fmt, "program": name, "bytes": size, "nodes": best["nodes"], "seconds": best["seconds"],
+           "megabytesPerSecond": size / 1e6 / best["seconds"], "nodesPerSecond": best["nodes"] / best["seconds"],
+           "peakResidentBytes": best["peakResidentBytes"], "secondsOfEachRun": [s["seconds"] for s in samples[(fmt, name)]]}
+    for key in ("arenaBytesPerNode", "kernel"):
+        if key in best: row[key] = best[key]
+    rows.append(row)
+
+# Directory trees: /usr, ours against find(1), each best of the same number of runs.
+dir_rows = []
+find_best = ours_best = None
+for run in range(runs):
+    start = time.monotonic()
+    entries = int(subprocess.run("find /usr | wc -l", shell=True, check=True, capture_output=True, text=True).stdout)
+    elapsed = time.monotonic() - start
+    find_best = min(find_best or (elapsed, entries), (elapsed, entries))
+    o = ours("/usr", "directory")
+    ours_best = min(ours_best or (o["seconds"], o["nodes"]), (o["seconds"], o["nodes"]))
+for name, (seconds, entries) in (("find /usr | wc -l", find_best), ("relative-view", ours_best)):
+    dir_rows.append({"format": "directory", "program": name, "path": "/usr", "nodes": entries, "seconds": seconds,
+                     "nodesPerSecond": entries / seconds})
+
+def ratio(fmt, peer_name):
+    p = next(r for r in rows if r["format"] == fmt and r["program"] == peer_name)
+    o = next(r for r in rows if r["format"] == fmt and r["program"] == "relative-view")
+    return o["megabytesPerSecond"] / p["megabytesPerSecond"]
+
+report = {
+    "tool": "scripts/import-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "best": "fastest of the runs",
+    "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
+                "cores": os.cpu_count()},
+    "documents": {"seed": int(os.environ.get("SEED", "1")), "xml": os.path.getsize(xml), "json": os.path.getsize(js)},
+    "results": rows + dir_rows,
+    "ratios": {"xmlVsPugixml": ratio("xml", "pugixml"), "jsonVsSimdjson": ratio("json", "simdjson")},
+}
+os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
+with open(output, "w") as f:
+    json.dump(report, f, indent=2, sort_keys=True)
+    f.write("\n")
+
+print(f"{'format':9} {'program':18} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12}")
+for r in rows + dir_rows:
+    mb = f"{r['bytes'] / 1e6:8.1f}" if "bytes" in r else f"{'':8}"
+    mbs = f"{r['megabytesPerSecond']:8.1f}" if "megabytesPerSecond" in r else f"{'':8}"
+    rss = f"{r['peakResidentBytes'] / 1e6:12.1f}" if "peakResidentBytes" in r else f"{'':12}"
+    print(f"{r['format']:9} {r['program']:18} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss}")
+print(f"ours / pugixml (XML): {report['ratios']['xmlVsPugixml']:.2f}x; ours / simdjson (JSON): {report['ratios']['jsonVsSimdjson']:.2f}x")
+print(f"written to {output}")
+PY

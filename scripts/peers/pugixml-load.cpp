@@ -1,0 +1,32 @@
+// Peer driver for scripts/import-vs-peers.sh: pugixml (Debian's libpugixml-dev) loads an
+// XML file into its DOM, as relative-view-bench --import-only loads one into a ViewTree.
+// Prints one JSON object: seconds (the load only), elements, peak resident bytes.
+#include <pugixml.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+static long peak_resident_bytes() {
+    FILE *f = std::fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    while (f && std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atol(line + 6);
+    if (f) std::fclose(f);
+    return kb * 1024;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) { std::fprintf(stderr, "usage: pugixml-load FILE\n"); return 64; }
+    auto start = std::chrono::steady_clock::now();
+    pugi::xml_document doc;
+    pugi::xml_parse_result result = doc.load_file(argv[1]);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!result) { std::fprintf(stderr, "%s: %s at offset %td\n", argv[1], result.description(), result.offset); return 1; }
+    struct Counter : pugi::xml_tree_walker {
+        long elements = 0;
+        bool for_each(pugi::xml_node &node) override { if (node.type() == pugi::node_element) elements++; return true; }
+    } counter;
+    doc.traverse(counter);
+    std::printf("{\"seconds\": %.6f, \"nodes\": %ld, \"peakResidentBytes\": %ld}\n", seconds, counter.elements, peak_resident_bytes());
+}
