@@ -99,6 +99,77 @@ public struct ViewTreeBuilder: Sendable {
         if staged.count >= Self.batch { flush() }
     }
 
+    /// Where a stream stood: what ``rollBack(to:)`` returns the builder to.
+    package struct Mark {
+        fileprivate var nodes: Int32
+        fileprivate var tokens: Int
+        fileprivate var depth: Int
+    }
+
+    /// The builder's state now, to return to if what follows is abandoned (an importer's
+    /// fast path handing a document over to another parser).
+    ///
+    /// - Complexity: O(1)
+    package var mark: Mark {
+        Mark(nodes: nodes, tokens: tree._storage.tour.token.count + staged.count, depth: open.count)
+    }
+
+    /// Forgets every event since `mark` was taken: the nodes opened since, and the closes
+    /// of nodes opened before it. The builder is then as it was (attribute texts stored
+    /// since stay in their tables, unreferenced).
+    ///
+    /// - Complexity: O(events since the mark)
+    package mutating func rollBack(to mark: Mark) {
+        let s = tree._storage
+        let flushedTokens = s.tour.token.count
+        if mark.tokens >= flushedTokens {
+            staged.removeLast(staged.count - (mark.tokens - flushedTokens))
+        } else {
+            // The mark is inside the columns: undo the flushed events after it.
+            staged.removeAll(keepingCapacity: true)
+            let flushedNodes = s.parent.count
+            var roots = 0
+            for x in Int(mark.nodes) ..< flushedNodes where s.parent[x] == _TreeStorage.none { roots += 1 }
+            let removed = flushedNodes - Int(mark.nodes)
+            for column in [\_TreeStorage.parent, \.typeID, \.narrowTag] as [ReferenceWritableKeyPath<_TreeStorage, [Int32]>] {
+                s[keyPath: column].removeLast(removed)
+            }
+            s.generation.removeLast(removed)
+            s.tour.span.removeLast(removed)
+            let tokens = flushedTokens - mark.tokens
+            s.tour.token.removeLast(tokens)
+            s.tour.tag.removeLast(tokens)
+            s.tour.type.removeLast(tokens)
+            s.liveCount -= removed
+            s.rootCount -= roots
+        }
+        for x in s.wideTags.keys where x >= mark.nodes { s.wideTags[x] = nil }
+        for a in s.attributes.indices where s.attributes[a].start.count > Int(mark.nodes) {
+            s.attributes[a].start.removeLast(s.attributes[a].start.count - Int(mark.nodes))
+        }
+        // The open stack at the mark: every node open then is an ancestor-or-self of the
+        // last node opened before it (it was open when that node opened), so the stack is
+        // the first `depth` nodes of that node's path from its root.
+        nodes = mark.nodes
+        var path: [Int32] = []
+        if mark.depth > 0 {
+            var y = mark.nodes - 1
+            while y != _TreeStorage.none {
+                path.append(y)
+                y = parentOf(y)
+            }
+        }
+        open = Array(path.reversed().prefix(mark.depth))
+    }
+
+    /// The parent of node `x`, staged or flushed.
+    private func parentOf(_ x: Int32) -> Int32 {
+        let s = tree._storage
+        if Int(x) < s.parent.count { return s.parent[Int(x)] }
+        for e in staged where e.token == x { return e.parent }
+        preconditionFailure("node \(x) is neither flushed nor staged")
+    }
+
     /// The finished tree, its index ready. Traps if a node is still open.
     ///
     /// - Complexity: O(1) amortized over the nodes built (the last staged events are copied).

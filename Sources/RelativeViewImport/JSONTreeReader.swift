@@ -1,10 +1,5 @@
 import RelativeViewCore
 internal import CByteCount
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Streams a JSON document (RFC 8259) into a `ViewTreeBuilder`: every object, array and
 /// value becomes a node as it is scanned, with no document tree in between. Iterative, so
@@ -88,27 +83,13 @@ func _isJSONWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
 }
 
-/// Where the scanner's bytes come from.
-enum _JSONSource {
-    case memory(UnsafeBufferPointer<UInt8>)
-    case file(Int32, path: String)
-}
-
 /// The scanner proper: a loop over values with an explicit stack of open containers, over
 /// a buffer that holds the document's bytes from the start of the token being scanned on,
 /// with a NUL byte after the last (a sentinel no scanning loop goes past: NUL is never
 /// valid where they look). A token cut by the buffer's end is scanned again after a refill.
 struct _JSONScanner: ~Copyable {
-    private let source: _JSONSource
-    private var sourceOffset = 0
+    private var w: _ByteWindow
     private let t: (object: TypeID, array: TypeID, string: TypeID, number: TypeID, bool: TypeID, null: TypeID)
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes in the buffer (the sentinel is at `buffer[count]`).
-    private var count = 0
-    /// The document offset of `buffer[0]`.
-    private var base = 0
-    private var atEnd = false
     private var i = 0
     private var stack: [Bool] = []  // true: an object
     /// The last member name scanned (escapes decoded), waiting for its value to open.
@@ -118,23 +99,16 @@ struct _JSONScanner: ~Copyable {
     private var keyPending = false
     /// Per byte: whether it stands for itself inside a string (0x20 ... 0x7F but `"` and `\`).
     private let plain: UnsafeMutablePointer<Bool>
-    private(set) var readError: ImportError?
 
-    static let bufferSize = 1 << 20
-
-    init(source: _JSONSource, types: [TypeID]) {
-        self.source = source
+    init(source: _ByteSource, types: [TypeID]) {
+        w = _ByteWindow(source: source)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
-        capacity = Self.bufferSize
-        buffer = .allocate(capacity: capacity + 1)
-        buffer[0] = 0
         key = .allocate(capacity: keyCapacity)
         plain = .allocate(capacity: 256)
         for b in 0 ..< 256 { plain[b] = b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C }
     }
 
     deinit {
-        buffer.deallocate()
         key.deallocate()
         plain.deallocate()
     }
@@ -144,78 +118,28 @@ struct _JSONScanner: ~Copyable {
         do {
             try scanDocument(into: &builder, progress: progress)
         } catch {
-            if let readError { throw readError }
-            let (line, column) = lineAndColumn(of: error.offset)
+            if let readError = w.readError { throw readError }
+            let (line, column) = w.lineAndColumn(of: error.offset)
             throw ImportError(path: path, line: line, column: column, message: error.message)
         }
-        if let readError { throw readError }
+        if let readError = w.readError { throw readError }
     }
 
-    /// The line and column (from 1; the column in bytes) of a document offset: the
-    /// newlines before it are counted only now, when an error needs them, from the
-    /// document itself (a file is read again up to the offset).
-    private func lineAndColumn(of offset: Int) -> (Int, Int) {
-        var line = 1
-        var lineStart = 0
-        func count(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
-            for (j, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = start + j + 1
-            }
-        }
-        switch source {
-        case .memory(let memory):
-            count(UnsafeBufferPointer(rebasing: memory[..<min(offset, memory.count)]), from: 0)
-        case .file(let fd, _):
-            let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
-            defer { chunk.deallocate() }
-            var at = 0
-            while at < offset {
-                let n = pread(fd, chunk.baseAddress, min(chunk.count, offset - at), off_t(at))
-                if n <= 0 { break }
-                count(UnsafeBufferPointer(rebasing: chunk[..<n]), from: at)
-                at += n
-            }
-        }
-        return (line, offset - lineStart + 1)
-    }
-
-    /// Moves the bytes from `keep` on to the front and reads more after them: false at the
-    /// end of the document (nothing more was read). `i` keeps pointing at the same byte.
+    /// Refills the window keeping the bytes from `keep` on (`i` follows them): false at
+    /// the end of the document.
     private mutating func refill(keep: Int, progress: (Int) -> Void = { _ in }) -> Bool {
-        if atEnd { return false }
-        let kept = count - keep
-        if keep > 0 { buffer.update(from: buffer + keep, count: kept) }
-        base += keep
-        count = kept
+        if w.atEnd { return false }
+        let more = w.refill(keep: keep)
         i -= keep
-        if kept == capacity {
-            // One token fills the buffer (a long string): make room for more of it.
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity + 1)
-            bigger.update(from: buffer, count: count)
-            buffer.deallocate()
-            (buffer, capacity) = (bigger, 2 * capacity)
-        }
-        let n: Int
-        switch source {
-        case .memory(let memory):
-            n = min(capacity - count, memory.count - sourceOffset)
-            (buffer + count).update(from: memory.baseAddress! + sourceOffset, count: n)
-        case .file(let fd, let path):
-            do {
-                n = try _FileReader.readBytes(fd, path: path, into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
-            } catch {
-                readError = error
-                n = 0
-            }
-        }
-        sourceOffset += n
-        count += n
-        buffer[count] = 0
-        if n == 0 { atEnd = true }
-        progress(sourceOffset)
-        return n > 0
+        if more { progress(w.sourceOffset) }
+        return more
     }
+
+    /// The buffer, its byte count and the document offset of its first byte.
+    private var buffer: UnsafeMutablePointer<UInt8> { w.buffer }
+    private var count: Int { w.count }
+    private var base: Int { w.base }
+    private var atEnd: Bool { w.atEnd }
 
     private mutating func scanDocument(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) throws(_JSONSyntaxError) {
         _ = refill(keep: 0, progress: progress)

@@ -292,3 +292,61 @@ import RelativeViewFixtures
         #expect(tree.memoryFootprint - plain.finish().memoryFootprint < 1001 * 8 + 4096)
     }
 }
+
+/// `rollBack(to:)`: events after a mark vanish, whether still staged or already copied
+/// into the columns, with marks taken at any depth.
+@Suite struct BuilderRollBackTests {
+    @Test(arguments: [(1, 10), (2, 3_000), (3, 9_000), (4, 20_000)] as [(UInt64, Int)])
+    func abandonedEventsLeaveNoTrace(seed: UInt64, abandoned: Int) {
+        var rng = SplitMix64(seed: seed)
+        var builder = ViewTreeBuilder()
+        var reference = ViewTreeBuilder()
+        var depth = 0
+        /// One random event on both builders (or only on `builder`, when abandoning).
+        func step(_ both: Bool) {
+            if depth > 0 && Int.random(in: 0 ..< 100, using: &rng) < 48 {
+                builder.close()
+                if both { reference.close() }
+                depth -= 1
+            } else {
+                let tag = Int.random(in: -3 ..< 4, using: &rng)
+                let type = Ty.all.randomElement(using: &rng)!
+                builder.open(tag: tag, type: type)
+                if tag == 2 { builder.setAttribute(.id, "x\(builder.count)") }
+                if both {
+                    reference.open(tag: tag, type: type)
+                    if tag == 2 { reference.setAttribute(.id, "x\(reference.count)") }
+                }
+                depth += 1
+            }
+        }
+        for _ in 0 ..< 5_000 { step(true) }
+        let mark = builder.mark
+        let depthAtMark = depth
+        for _ in 0 ..< abandoned { step(false) }
+        builder.rollBack(to: mark)
+        depth = depthAtMark
+        #expect(builder.count == reference.count)
+        #expect(builder.depth == reference.depth)
+        for _ in 0 ..< 5_000 { step(true) }
+        while depth > 0 {
+            builder.close()
+            reference.close()
+            depth -= 1
+        }
+        let a = builder.finish()
+        let b = reference.finish()
+        a._checkInvariants()
+        #expect(a.count == b.count)
+        #expect(a.roots == b.roots)
+        var differences = 0
+        for slot in 0 ..< b.slotCount {
+            let x = b.node(atSlot: slot)!
+            if a.parent(of: x) != b.parent(of: x) || a.tag(of: x) != b.tag(of: x) || a.type(of: x) != b.type(of: x)
+                || a.subtreeSize(of: x) != b.subtreeSize(of: x) || a.attribute(.id, of: x) != b.attribute(.id, of: x) {
+                differences += 1
+            }
+        }
+        #expect(differences == 0)
+    }
+}

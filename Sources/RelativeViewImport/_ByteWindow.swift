@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where a scanner's bytes come from.
+enum _ByteSource {
+    case memory(UnsafeBufferPointer<UInt8>)
+    case file(Int32, path: String)
+}
+
+/// A window on a document's bytes for the importers' scanners: a buffer that holds the
+/// bytes from the start of the token being scanned on, with a NUL byte after the last (a
+/// sentinel that no scanning loop goes past: NUL is never valid where they look). A token
+/// cut by the buffer's end is scanned again after ``refill(keep:)``; a token longer than
+/// the buffer doubles it. Line and column are worked out only when an error needs them,
+/// from the document itself.
+struct _ByteWindow: ~Copyable {
+    let source: _ByteSource
+    /// Bytes read from the source so far.
+    private(set) var sourceOffset = 0
+    private(set) var buffer: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// Bytes in the buffer (the sentinel is at `buffer[count]`).
+    private(set) var count = 0
+    /// The document offset of `buffer[0]`.
+    private(set) var base = 0
+    /// Whether the source has no more bytes.
+    private(set) var atEnd = false
+    /// Why the source could not be read, if it could not (the window then ends there).
+    private(set) var readError: ImportError?
+
+    init(source: _ByteSource, capacity: Int = 1 << 20) {
+        self.source = source
+        self.capacity = capacity
+        buffer = .allocate(capacity: capacity + 1)
+        buffer[0] = 0
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Moves the bytes from `keep` on to the front (indices into the buffer go down by
+    /// `keep`) and reads more after them: false at the end of the document.
+    mutating func refill(keep: Int) -> Bool {
+        if atEnd { return false }
+        let kept = count - keep
+        if keep > 0 { buffer.update(from: buffer + keep, count: kept) }
+        base += keep
+        count = kept
+        if kept == capacity {
+            // One token fills the buffer: make room for more of it.
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity + 1)
+            bigger.update(from: buffer, count: count)
+            buffer.deallocate()
+            (buffer, capacity) = (bigger, 2 * capacity)
+        }
+        let n: Int
+        switch source {
+        case .memory(let memory):
+            n = min(capacity - count, memory.count - sourceOffset)
+            if n > 0 { (buffer + count).update(from: memory.baseAddress! + sourceOffset, count: n) }
+        case .file(let fd, let path):
+            do {
+                n = try _FileReader.readBytes(fd, path: path, into: UnsafeMutableRawBufferPointer(start: buffer + count, count: capacity - count))
+            } catch {
+                readError = error
+                n = 0
+            }
+        }
+        sourceOffset += n
+        count += n
+        buffer[count] = 0
+        if n == 0 { atEnd = true }
+        return n > 0
+    }
+
+    /// The line and column (from 1; the column in bytes) of a document offset, counting
+    /// the newlines before it in the document (a file is read again up to the offset).
+    func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        func count(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
+            for (j, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = start + j + 1
+            }
+        }
+        switch source {
+        case .memory(let memory):
+            count(UnsafeBufferPointer(rebasing: memory[..<min(offset, memory.count)]), from: 0)
+        case .file(let fd, _):
+            let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+            defer { chunk.deallocate() }
+            var at = 0
+            while at < offset {
+                let n = pread(fd, chunk.baseAddress, min(chunk.count, offset - at), off_t(at))
+                if n <= 0 { break }
+                count(UnsafeBufferPointer(rebasing: chunk[..<n]), from: at)
+                at += n
+            }
+        }
+        return (line, offset - lineStart + 1)
+    }
+}
