@@ -101,7 +101,10 @@ struct _TextColumn {
 
     /// Gives `slot` the text `utf8`.
     mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
-        if slot >= start.count { start.append(contentsOf: repeatElement(-1, count: slot + 1 - start.count)) }
+        // One element at a time: a streamed import sets a node's text right after the
+        // node opened, so this appends a few starts, and a generic append of a repeated
+        // element would cost more than they do.
+        while start.count <= slot { start.append(-1) }
         start[slot] = store(utf8)
     }
 

@@ -35,13 +35,17 @@ public struct ViewTreeBuilder: Sendable {
     private var staged: [Event] = []
     /// The slot of the next node opened: the nodes so far, flushed or staged.
     private var nodes: Int32 = 0
+    /// The nodes the builder was told to expect: an attribute column is reserved for as
+    /// many when it is made.
+    private let capacity: Int
 
     /// A builder with room for `minimumCapacity` nodes.
     ///
     /// - Complexity: O(1): the memory is reserved, not written.
     public init(minimumCapacity: Int = 0) {
         tree = ViewTree()
-        tree._storage.reserveStreamed(nodes: max(0, minimumCapacity))
+        capacity = max(0, minimumCapacity)
+        tree._storage.reserveStreamed(nodes: capacity)
         staged.reserveCapacity(Self.batch)
     }
 
@@ -78,7 +82,11 @@ public struct ViewTreeBuilder: Sendable {
     /// - Complexity: O(utf8.count) amortized.
     public mutating func setAttribute(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>) {
         precondition(nodes > 0, "setAttribute(_:utf8:) before any open()")
-        tree._storage.attributes[attribute.rawValue].set(utf8, at: Int(nodes) - 1)
+        let s = tree._storage
+        if s.attributes[attribute.rawValue].start.capacity < capacity {
+            s.attributes[attribute.rawValue].start.reserveCapacity(capacity)
+        }
+        s.attributes[attribute.rawValue].set(utf8, at: Int(nodes) - 1)
     }
 
     /// Gives the node opened last the text `text` as its `attribute`. Traps if no node was

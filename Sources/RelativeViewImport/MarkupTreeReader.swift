@@ -12,6 +12,14 @@ import Musl
 /// opened in the builder when its start tag is read and closed at its end tag, with no
 /// document tree in between; text, comments and processing instructions are skipped.
 ///
+/// XML goes through a scanner of the reader's own first, which builds the tree straight
+/// from the bytes for the documents most files are (UTF-8, no document type declaration,
+/// ASCII names, references to characters and the five predefined entities) several times
+/// faster than libxml2's SAX interface, and hands every other document, and every
+/// document with an error, to libxml2 from the start: libxml2 alone decides what is
+/// well-formed and what an error says. A document handed over is read twice (progress
+/// starts again).
+///
 /// An element's type is its name as written (`svg:rect` keeps its prefix; HTML names are
 /// lowercase), its tag the integer value of its `tag` attribute, else 0, and its `id` and
 /// `class` attributes (without a namespace prefix) its ``NodeAttribute/id`` and
@@ -47,11 +55,38 @@ public struct MarkupTreeReader: Sendable {
     /// - Complexity: O(1)
     public let registry: TypeRegistry
 
-    /// A reader registering element names in `registry`.
+    /// Whether XML goes through the reader's own scanner first (see above); when false,
+    /// libxml2 reads every document. The trees are the same either way (tested); only the
+    /// time differs.
     ///
     /// - Complexity: O(1)
-    public init(registry: TypeRegistry = .shared) {
+    public let fastPath: Bool
+
+    /// A reader registering element names in `registry`, reading XML through its own
+    /// scanner first unless `fastPath` is false.
+    ///
+    /// - Complexity: O(1)
+    public init(registry: TypeRegistry = .shared, fastPath: Bool = true) {
         self.registry = registry
+        self.fastPath = fastPath
+    }
+
+    /// The tree of the XML in `bytes` if the fast path reads it whole, `nil` if it hands
+    /// the document to libxml2 (for tests that check which documents it reads).
+    package func fastPathTree(_ bytes: [UInt8]) -> ViewTree? {
+        fastPath(bytes).tree
+    }
+
+    /// The fast path on the XML in `bytes`: its tree, or the offset where it gave up.
+    /// Tests give a small `bufferSize`, so that every token is cut somewhere.
+    package func fastPath(_ bytes: [UInt8], bufferSize: Int = 1 << 20) -> (tree: ViewTree?, gaveUpAt: Int?) {
+        var builder = ViewTreeBuilder()
+        let gaveUpAt = bytes.withUnsafeBufferPointer { memory in
+            var scanner = _XMLScanner(source: .memory(memory), registry: registry, bufferSize: bufferSize)
+            if case .built = scanner.run(into: &builder, progress: { _ in }) { return nil as Int? }
+            return scanner.gaveUpAt
+        }
+        return gaveUpAt == nil && builder.count > 0 ? (builder.finish(), nil) : (nil, gaveUpAt)
     }
 
     /// The most entity text the reader expands for a document of which it has read
@@ -72,6 +107,13 @@ public struct MarkupTreeReader: Sendable {
         progress: (_ bytesRead: Int) -> Void = { _ in }
     ) throws(ImportError) {
         let file = try _FileReader(path: path)
+        if dialect == .xml && fastPath {
+            let mark = builder.mark
+            var scanner = _XMLScanner(source: .file(file.descriptor, path: path), registry: registry)
+            if case .built = scanner.run(into: &builder, progress: progress) { return }
+            builder.rollBack(to: mark)
+            try file.rewind()
+        }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         defer { chunk.deallocate() }
         var total = 0
@@ -98,6 +140,16 @@ public struct MarkupTreeReader: Sendable {
     /// - Throws: ``ImportError`` with the line and column of the first fatal XML error.
     /// - Complexity: O(bytes.count)
     public func read(_ bytes: [UInt8], path: String, dialect: Dialect, into builder: inout ViewTreeBuilder) throws(ImportError) {
+        if dialect == .xml && fastPath {
+            let mark = builder.mark
+            let built = bytes.withUnsafeBufferPointer { memory in
+                var scanner = _XMLScanner(source: .memory(memory), registry: registry)
+                if case .built = scanner.run(into: &builder, progress: { _ in }) { return true }
+                return false
+            }
+            if built { return }
+            builder.rollBack(to: mark)
+        }
         // `withUnsafeBytes` rethrows untyped errors, so the typed one travels in a Result.
         let result = bytes.withUnsafeBytes { all in
             var offset = 0

@@ -14,7 +14,8 @@ enum _ByteSource {
 /// bytes from the start of the token being scanned on, with a NUL byte after the last (a
 /// sentinel that no scanning loop goes past: NUL is never valid where they look). A token
 /// cut by the buffer's end is scanned again after ``refill(keep:)``; a token longer than
-/// the buffer doubles it. Line and column are worked out only when an error needs them,
+/// the buffer doubles it. The sentinel is the first of ``padding`` zero bytes, so a
+/// scanner may look that far past the end without a check. Line and column are worked out only when an error needs them,
 /// from the document itself.
 struct _ByteWindow: ~Copyable {
     let source: _ByteSource
@@ -31,11 +32,14 @@ struct _ByteWindow: ~Copyable {
     /// Why the source could not be read, if it could not (the window then ends there).
     private(set) var readError: ImportError?
 
+    /// Zero bytes after the last byte read: the sentinel and what a scanner may peek at.
+    static let padding = 16
+
     init(source: _ByteSource, capacity: Int = 1 << 20) {
         self.source = source
         self.capacity = capacity
-        buffer = .allocate(capacity: capacity + 1)
-        buffer[0] = 0
+        buffer = .allocate(capacity: capacity + Self.padding)
+        buffer.initialize(repeating: 0, count: Self.padding)
     }
 
     deinit { buffer.deallocate() }
@@ -50,7 +54,7 @@ struct _ByteWindow: ~Copyable {
         count = kept
         if kept == capacity {
             // One token fills the buffer: make room for more of it.
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity + 1)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity + Self.padding)
             bigger.update(from: buffer, count: count)
             buffer.deallocate()
             (buffer, capacity) = (bigger, 2 * capacity)
@@ -70,7 +74,7 @@ struct _ByteWindow: ~Copyable {
         }
         sourceOffset += n
         count += n
-        buffer[count] = 0
+        (buffer + count).update(repeating: 0, count: Self.padding)
         if n == 0 { atEnd = true }
         return n > 0
     }

@@ -1,0 +1,547 @@
+import RelativeViewCore
+
+/// The XML reader's fast path: a scanner of its own for the documents most files are
+/// (UTF-8, no document type declaration, names in ASCII, references that are character
+/// references or XML's five predefined entities), which builds the tree straight from the
+/// bytes, several times faster than libxml2's SAX interface with its callbacks.
+///
+/// It checks what XML 1.0 requires of such a document (nesting, names, attribute syntax
+/// and uniqueness, references, characters, comments, CDATA sections, processing
+/// instructions, one root) and gives up on anything else, saying so: then the reader rolls
+/// the builder back and parses the document again with libxml2, which accepts what it
+/// accepts and reports errors with its messages and positions. So the fast path decides
+/// nothing about errors and no document is read differently: a test and a fuzz target
+/// compare the two on every document they both read.
+///
+/// Given up on: a document type declaration; an XML declaration other than version 1.0 in
+/// UTF-8; a name with a byte past ASCII, or with a colon not between two parts; an `id`,
+/// `class` or `tag` value holding a reference or a tab, newline or carriage return (whose
+/// normalization is libxml2's business); an `xmlns:` declaration with an empty value; and
+/// every error.
+struct _XMLScanner: ~Copyable {
+    enum Outcome { case built, givenUp }
+
+    private var w: _ByteWindow
+    private var i = 0
+    private let registry: TypeRegistry
+    /// The names of the open elements, back to back, and where each ends.
+    private var names: [UInt8] = []
+    private var nameEnds: [Int] = []
+    /// Type ids by element name: a small hash table of names seen (checked byte by byte).
+    private var cacheNames: [UInt8] = []
+    private var cache: [(start: Int32, length: Int32, type: TypeID)?]
+    /// Per byte: a character that text can hold without a closer look (not `<`, `&`, `]`,
+    /// a control character or a byte past ASCII); and one that can be in an ASCII name
+    /// after its first (a colon aside, which names check on their own).
+    private let plainText: UnsafeMutablePointer<Bool>
+    private let nameByte: UnsafeMutablePointer<Bool>
+    private var sawRoot = false
+    /// The attribute names of the start tag being read (kept to reuse its storage).
+    private var attributes: [Range<Int>] = []
+
+    private static let cacheSize = 1024
+
+    init(source: _ByteSource, registry: TypeRegistry, bufferSize: Int = 1 << 20) {
+        w = _ByteWindow(source: source, capacity: bufferSize)
+        self.registry = registry
+        cache = Array(repeating: nil, count: Self.cacheSize)
+        plainText = .allocate(capacity: 256)
+        nameByte = .allocate(capacity: 256)
+        for b in 0 ..< 256 {
+            plainText[b] = (b >= 0x20 && b < 0x80 && b != 0x3C && b != 0x26 && b != 0x5D) || b == 0x09 || b == 0x0A || b == 0x0D
+            nameByte[b] = (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
+                || b == 0x5F || b == 0x2E || b == 0x2D
+        }
+    }
+
+    deinit {
+        plainText.deallocate()
+        nameByte.deallocate()
+    }
+
+    /// The document offset where it gave up, if it did (for tests).
+    private(set) var gaveUpAt: Int?
+
+    /// Reads the whole document into `builder`, or gives up (leaving whatever it built).
+    mutating func run(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) -> Outcome {
+        if scan(into: &builder, progress: progress) { return .built }
+        gaveUpAt = w.base + i
+        return .givenUp
+    }
+
+    private var buffer: UnsafeMutablePointer<UInt8> { w.buffer }
+    private var count: Int { w.count }
+
+    /// Refills the window keeping the bytes from `keep` on (`i` follows): false at the end.
+    private mutating func refill(keep: Int, _ progress: (Int) -> Void) -> Bool {
+        if w.atEnd { return false }
+        let more = w.refill(keep: keep)
+        i -= keep
+        if more { progress(w.sourceOffset) }
+        return more
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+
+    /// The scan; false to give up.
+    private mutating func scan(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) -> Bool {
+        _ = refill(keep: 0, progress)
+        while count < 6 && refill(keep: 0, progress) {}
+        if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { i = 3 }
+        if count - i >= 5 && buffer[i] == UInt8(ascii: "<") && buffer[i + 1] == UInt8(ascii: "?")
+            && buffer[i + 2] == UInt8(ascii: "x") && buffer[i + 3] == UInt8(ascii: "m") && buffer[i + 4] == UInt8(ascii: "l") {
+            guard declaration(progress) else { return false }
+        }
+        while true {
+            // Text: in the root, anything well-formed; outside it, whitespace only.
+            let depth = nameEnds.count
+            let buffer = self.buffer
+            var k = i
+            if depth > 0 {
+                let plainText = self.plainText
+                while plainText[Int(buffer[k])] { k += 1 }
+            } else {
+                while Self.isSpace(buffer[k]) { k += 1 }
+            }
+            i = k
+            let c = buffer[i]
+            if c == UInt8(ascii: "<") {
+                if count - i < 10 && !w.atEnd {
+                    _ = refill(keep: i, progress)
+                    continue
+                }
+                guard markup(&builder, progress) else { return false }
+            } else if i == count {
+                // The sentinel: more of the document, or its end.
+                if refill(keep: i, progress) { continue }
+                return w.readError == nil && sawRoot && nameEnds.isEmpty
+            } else if depth == 0 {
+                return false  // text outside the root
+            } else if c == UInt8(ascii: "&") {
+                guard let r = withWhole(progress, { $0.reference(at: $0.i) }) else { return false }
+                i = r
+            } else if c == UInt8(ascii: "]") {
+                if count - i < 3 && !w.atEnd {
+                    _ = refill(keep: i, progress)
+                    continue
+                }
+                if buffer[i + 1] == UInt8(ascii: "]") && buffer[i + 2] == UInt8(ascii: ">") { return false }
+                i += 1
+            } else if c >= 0x80 {
+                if count - i < 4 && !w.atEnd {
+                    _ = refill(keep: i, progress)
+                    continue
+                }
+                guard let next = utf8(at: i), next <= count else { return false }
+                i = next
+            } else {
+                return false  // a control character
+            }
+        }
+    }
+
+    /// Runs `part` (which returns where it ended, or `nil` if the bytes are wrong or run
+    /// out) on a window holding its whole token: while it runs out and more of the document
+    /// follows, refills keeping the token and runs it again.
+    private mutating func withWhole(_ progress: (Int) -> Void, _ part: (inout _XMLScanner) -> Int?) -> Int? {
+        while true {
+            guard let end = part(&self) else { return nil }  // wrong
+            if end <= count { return end }
+            // Cut by the buffer's end: again with more of the document, if there is more.
+            if !refill(keep: i, progress) { return nil }
+        }
+    }
+
+    /// The markup at `i` (a `<`): a tag, a comment, a CDATA section or a processing
+    /// instruction, each read whole (refilling while it runs past the buffer).
+    private mutating func markup(_ builder: inout ViewTreeBuilder, _ progress: (Int) -> Void) -> Bool {
+        let next = buffer[i + 1]
+        if next == UInt8(ascii: "/") {
+            guard let end = withWhole(progress, { $0.endTag(at: $0.i) }) else { return false }
+            // The end tag matched the innermost open element.
+            names.removeLast(names.count - (nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0))
+            nameEnds.removeLast()
+            builder.close()
+            i = end
+            return true
+        }
+        if next == UInt8(ascii: "!") {
+            if buffer[i + 2] == UInt8(ascii: "-") && buffer[i + 3] == UInt8(ascii: "-") {
+                guard let end = withWhole(progress, { $0.comment(at: $0.i) }) else { return false }
+                i = end
+                return true
+            }
+            let cdata: [UInt8] = Array("[CDATA[".utf8)
+            if !nameEnds.isEmpty && (0 ..< 7).allSatisfy({ buffer[i + 2 + $0] == cdata[$0] }) {
+                guard let end = withWhole(progress, { $0.cdata(at: $0.i) }) else { return false }
+                i = end
+                return true
+            }
+            return false  // a document type declaration, or not XML
+        }
+        if next == UInt8(ascii: "?") {
+            guard let end = withWhole(progress, { $0.processingInstruction(at: $0.i) }) else { return false }
+            i = end
+            return true
+        }
+        if nameEnds.isEmpty && sawRoot { return false }  // a second root
+        var tag = _StartTag()
+        guard let end = withWhole(progress, { s in
+            tag = _StartTag()
+            return s.startTag(at: s.i, into: &tag)
+        }) else { return false }
+        let type = typeID(at: i + 1, length: tag.nameLength)
+        builder.open(tag: tag.tag, type: type)
+        if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
+        if let c = tag.className { builder.setAttribute(.className, utf8: UnsafeBufferPointer(start: buffer + c.lowerBound, count: c.count)) }
+        sawRoot = true
+        if tag.empty {
+            builder.close()
+        } else {
+            names.append(contentsOf: UnsafeBufferPointer(start: buffer + i + 1, count: tag.nameLength))
+            nameEnds.append(names.count)
+        }
+        i = end
+        return true
+    }
+
+    /// What a start tag holds that the tree keeps (ranges of buffer indices).
+    struct _StartTag {
+        var nameLength = 0
+        var empty = false
+        var tag = 0
+        var id: Range<Int>?
+        var className: Range<Int>?
+    }
+
+    /// The end of an ASCII name starting at `j`: a colon only between two parts, at most
+    /// one. `nil` if there is no name there or it is one the scanner leaves to libxml2.
+    private func name(at j: Int) -> Int? {
+        // Locals, so that the loop reads registers rather than the scanner.
+        let buffer = self.buffer
+        let nameByte = self.nameByte
+        let count = self.count
+        let first = buffer[j]
+        if j >= count { return j }
+        guard (first >= 0x61 && first <= 0x7A) || (first >= 0x41 && first <= 0x5A) || first == 0x5F else { return nil }
+        var k = j + 1
+        var colon = -1
+        while true {
+            while nameByte[Int(buffer[k])] { k += 1 }
+            // Stopped at a byte that is not in a name, or at a colon (not in `nameByte`).
+            guard buffer[k] == UInt8(ascii: ":") else { break }
+            if colon >= 0 { return nil }
+            colon = k
+            k += 1
+        }
+        if k >= count { return k }  // cut: the caller asks for more
+        if buffer[k] >= 0x80 { return nil }
+        if colon >= 0 {
+            // The local part must start as a name does.
+            let l = buffer[colon + 1]
+            guard colon + 1 < k, (l >= 0x61 && l <= 0x7A) || (l >= 0x41 && l <= 0x5A) || l == 0x5F else { return nil }
+        }
+        return k
+    }
+
+    /// `<name (S attribute)* S? (/)?>` at `j`; the index after it, or `nil`.
+    private mutating func startTag(at j: Int, into tag: inout _StartTag) -> Int? {
+        let buffer = self.buffer
+        let count = self.count
+        guard let nameEnd = name(at: j + 1) else { return nil }
+        tag.nameLength = nameEnd - j - 1
+        var k = nameEnd
+        attributes.removeAll(keepingCapacity: true)
+        while true {
+            let spaced = Self.isSpace(buffer[k])
+            while Self.isSpace(buffer[k]) { k += 1 }
+            if buffer[k] == UInt8(ascii: ">") { return k + 1 }
+            if buffer[k] == UInt8(ascii: "/") {
+                guard buffer[k + 1] == UInt8(ascii: ">") else { return k + 1 >= count ? count + 1 : nil }
+                tag.empty = true
+                return k + 2
+            }
+            if k == count { return k + 1 }  // cut: ask for more
+            guard spaced, let attributeEnd = name(at: k) else { return nil }
+            let attribute = k ..< attributeEnd
+            k = attributeEnd
+            while Self.isSpace(buffer[k]) { k += 1 }
+            guard buffer[k] == UInt8(ascii: "=") else { return k == count ? k + 1 : nil }
+            k += 1
+            while Self.isSpace(buffer[k]) { k += 1 }
+            let quote = buffer[k]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return k == count ? k + 1 : nil }
+            k += 1
+            let valueStart = k
+            var plain = true  // no reference, tab, newline or carriage return
+            while true {
+                let b = buffer[k]
+                if b == quote { break }
+                if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "<") && b != UInt8(ascii: "&") {
+                    k += 1
+                } else if b == UInt8(ascii: "&") {
+                    guard let r = reference(at: k) else { return nil }
+                    if r > count { return r }
+                    plain = false
+                    k = r
+                } else if b == 0x09 || b == 0x0A || b == 0x0D {
+                    plain = false
+                    k += 1
+                } else if b >= 0x80 {
+                    guard let next = utf8(at: k) else { return nil }
+                    if next > count { return next }
+                    k = next
+                } else {
+                    return k == count ? k + 1 : nil  // `<`, a control character, or the sentinel
+                }
+            }
+            let value = valueStart ..< k
+            k += 1
+            // Unique names (compared as written: two prefixes for one namespace are left
+            // to libxml2 by giving up on prefixed names that share a local part).
+            for other in attributes {
+                if equal(other, attribute) { return nil }
+                if let a = localPart(other), let b = localPart(attribute), equal(a, b) { return nil }
+            }
+            attributes.append(attribute)
+            if attribute.count == 3 && equal(attribute, "tag") {
+                guard plain else { return nil }
+                tag.tag = _integerValue(UnsafeBufferPointer(start: buffer + value.lowerBound, count: value.count)) ?? 0
+            } else if attribute.count == 2 && equal(attribute, "id") {
+                guard plain else { return nil }
+                tag.id = value
+            } else if attribute.count == 5 && equal(attribute, "class") {
+                guard plain else { return nil }
+                tag.className = value
+            } else if attribute.count > 6 && equal(attribute.prefix(6), "xmlns:") {
+                let declared = attribute.dropFirst(6)
+                if value.isEmpty || equal(declared, "xml") || equal(declared, "xmlns") { return nil }
+            }
+        }
+    }
+
+    /// The part after the colon of a prefixed name, or `nil`.
+    private func localPart(_ name: Range<Int>) -> Range<Int>? {
+        for k in name where buffer[k] == UInt8(ascii: ":") { return (k + 1) ..< name.upperBound }
+        return nil
+    }
+
+    private func equal(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        a.count == b.count && (0 ..< a.count).allSatisfy { buffer[a.lowerBound + $0] == buffer[b.lowerBound + $0] }
+    }
+
+    private func equal(_ a: Range<Int>, _ text: StaticString) -> Bool {
+        a.count == text.utf8CodeUnitCount && (0 ..< a.count).allSatisfy { buffer[a.lowerBound + $0] == text.utf8Start[$0] }
+    }
+
+    /// `</name S?>` at `j`, matching the innermost open element; the index after it.
+    private func endTag(at j: Int) -> Int? {
+        guard let open = nameEnds.last else { return nil }
+        let start = nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0
+        let length = open - start
+        var k = j + 2
+        for n in 0 ..< length {
+            if buffer[k + n] != names[start + n] { return k + n >= count ? count + 1 : nil }
+        }
+        k += length
+        if nameByte[Int(buffer[k])] || buffer[k] == UInt8(ascii: ":") || buffer[k] >= 0x80 { return nil }  // a longer name
+        while Self.isSpace(buffer[k]) { k += 1 }
+        if buffer[k] == UInt8(ascii: ">") { return k + 1 }
+        return k >= count ? k + 1 : nil
+    }
+
+    /// `<!-- ... -->` at `j` (no `--` inside); the index after it.
+    private func comment(at j: Int) -> Int? {
+        var k = j + 4
+        while true {
+            let b = buffer[k]
+            if b == UInt8(ascii: "-") {
+                if k + 2 > count { return count + 1 }
+                if buffer[k + 1] == UInt8(ascii: "-") { return buffer[k + 2] == UInt8(ascii: ">") ? k + 3 : (k + 2 >= count ? count + 1 : nil) }
+                k += 1
+            } else {
+                guard let next = character(at: k) else { return k >= count ? count + 1 : nil }
+                if next > count { return next }
+                k = next
+            }
+        }
+    }
+
+    /// `<![CDATA[ ... ]]>` at `j`; the index after it.
+    private func cdata(at j: Int) -> Int? {
+        var k = j + 9
+        while true {
+            if buffer[k] == UInt8(ascii: "]") {
+                if k + 3 > count { return count + 1 }
+                if buffer[k + 1] == UInt8(ascii: "]") && buffer[k + 2] == UInt8(ascii: ">") { return k + 3 }
+                k += 1
+            } else {
+                guard let next = character(at: k) else { return k >= count ? count + 1 : nil }
+                if next > count { return next }
+                k = next
+            }
+        }
+    }
+
+    /// `<?target ... ?>` at `j` (not the XML declaration); the index after it.
+    private func processingInstruction(at j: Int) -> Int? {
+        guard let targetEnd = name(at: j + 2) else { return nil }
+        let target = (j + 2) ..< targetEnd
+        if target.count == 3 && (0 ..< 3).allSatisfy({ buffer[j + 2 + $0] | 0x20 == Array("xml".utf8)[$0] }) { return nil }
+        if target.contains(where: { buffer[$0] == UInt8(ascii: ":") }) { return nil }
+        var k = targetEnd
+        if buffer[k] == UInt8(ascii: "?") { return buffer[k + 1] == UInt8(ascii: ">") ? k + 2 : (k + 1 >= count ? count + 1 : nil) }
+        guard Self.isSpace(buffer[k]) else { return k >= count ? count + 1 : nil }
+        while true {
+            if buffer[k] == UInt8(ascii: "?") {
+                if k + 2 > count { return count + 1 }
+                if buffer[k + 1] == UInt8(ascii: ">") { return k + 2 }
+                k += 1
+            } else {
+                guard let next = character(at: k) else { return k >= count ? count + 1 : nil }
+                if next > count { return next }
+                k = next
+            }
+        }
+    }
+
+    /// The index after the character at `k` if it is one XML allows (`nil` at the sentinel;
+    /// past `count` if it is cut).
+    private func character(at k: Int) -> Int? {
+        let b = buffer[k]
+        if b >= 0x20 && b < 0x80 { return k + 1 }
+        if b == 0x09 || b == 0x0A || b == 0x0D { return k + 1 }
+        if b >= 0x80 { return utf8(at: k) }
+        return nil
+    }
+
+    /// The index after the well-formed UTF-8 sequence at `k` (a byte from 0x80 on) of a
+    /// character XML allows (not U+FFFE or U+FFFF); `nil` if it is not one; past `count`
+    /// if it is cut.
+    private func utf8(at k: Int) -> Int? {
+        let length: Int
+        let second: ClosedRange<UInt8>
+        switch buffer[k] {
+        case 0xC2 ... 0xDF: (length, second) = (2, 0x80 ... 0xBF)
+        case 0xE0: (length, second) = (3, 0xA0 ... 0xBF)
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: (length, second) = (3, 0x80 ... 0xBF)
+        case 0xED: (length, second) = (3, 0x80 ... 0x9F)
+        case 0xF0: (length, second) = (4, 0x90 ... 0xBF)
+        case 0xF1 ... 0xF3: (length, second) = (4, 0x80 ... 0xBF)
+        case 0xF4: (length, second) = (4, 0x80 ... 0x8F)
+        default: return nil
+        }
+        for n in 1 ..< length {
+            if k + n >= count { return count + 1 }  // cut
+            guard (n == 1 ? second : 0x80 ... 0xBF).contains(buffer[k + n]) else { return nil }
+        }
+        if length == 3 && buffer[k] == 0xEF && buffer[k + 1] == 0xBF && buffer[k + 2] >= 0xBE { return nil }
+        return k + length
+    }
+
+    /// `&name;` at `k`: a character reference to a character XML allows, or one of the
+    /// five predefined entities; the index after it. Past `count` when cut.
+    private func reference(at k: Int) -> Int? {
+        var j = k + 1
+        if buffer[j] == UInt8(ascii: "#") {
+            j += 1
+            var value: UInt32 = 0
+            let hex = buffer[j] == UInt8(ascii: "x")
+            if hex { j += 1 }
+            let digitsStart = j
+            while true {
+                let b = buffer[j]
+                let digit: UInt32
+                if b >= 0x30 && b <= 0x39 { digit = UInt32(b - 0x30) }
+                else if hex && (b | 0x20) >= 0x61 && (b | 0x20) <= 0x66 { digit = UInt32((b | 0x20) - 0x61 + 10) }
+                else { break }
+                value = value &* (hex ? 16 : 10) &+ digit
+                if value > 0x10FFFF { return nil }
+                j += 1
+            }
+            if j == count { return count + 1 }
+            guard j > digitsStart, buffer[j] == UInt8(ascii: ";") else { return nil }
+            let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20 ... 0xD7FF).contains(value)
+                || (0xE000 ... 0xFFFD).contains(value) || (0x10000 ... 0x10FFFF).contains(value)
+            return allowed ? j + 1 : nil
+        }
+        while nameByte[Int(buffer[j])] { j += 1 }
+        if j == count { return count + 1 }
+        guard buffer[j] == UInt8(ascii: ";") else { return nil }
+        let entity = (k + 1) ..< j
+        return equal(entity, "amp") || equal(entity, "lt") || equal(entity, "gt") || equal(entity, "quot") || equal(entity, "apos") ? j + 1 : nil
+    }
+
+    /// `<?xml version="1.0" (encoding="UTF-8")? (standalone="yes|no")? ?>` at `i`.
+    private mutating func declaration(_ progress: (Int) -> Void) -> Bool {
+        guard let end = withWhole(progress, { s in s.declarationEnd(at: s.i) }) else { return false }
+        i = end
+        return true
+    }
+
+    private func declarationEnd(at j: Int) -> Int? {
+        var k = j + 5
+        var seen: [String] = []
+        while true {
+            let spaced = Self.isSpace(buffer[k])
+            while Self.isSpace(buffer[k]) { k += 1 }
+            if buffer[k] == UInt8(ascii: "?") {
+                guard buffer[k + 1] == UInt8(ascii: ">"), seen.first == "version" else { return k + 1 >= count ? count + 1 : nil }
+                return k + 2
+            }
+            if k >= count { return count + 1 }
+            guard spaced, let nameEnd = name(at: k) else { return nil }
+            let key = String(decoding: UnsafeBufferPointer(start: buffer + k, count: nameEnd - k), as: UTF8.self)
+            k = nameEnd
+            while Self.isSpace(buffer[k]) { k += 1 }
+            guard buffer[k] == UInt8(ascii: "=") else { return k >= count ? count + 1 : nil }
+            k += 1
+            while Self.isSpace(buffer[k]) { k += 1 }
+            let quote = buffer[k]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return k >= count ? count + 1 : nil }
+            var e = k + 1
+            while buffer[e] != quote && buffer[e] >= 0x20 && buffer[e] < 0x80 { e += 1 }
+            guard buffer[e] == quote else { return e >= count ? count + 1 : nil }
+            let value = String(decoding: UnsafeBufferPointer(start: buffer + k + 1, count: e - k - 1), as: UTF8.self)
+            k = e + 1
+            let order = ["version", "encoding", "standalone"]
+            guard let rank = order.firstIndex(of: key), seen.allSatisfy({ order.firstIndex(of: $0)! < rank }) else { return nil }
+            seen.append(key)
+            switch key {
+            case "version": if value != "1.0" { return nil }
+            case "encoding": if value.lowercased() != "utf-8" { return nil }
+            default: if value != "yes" && value != "no" { return nil }
+            }
+        }
+    }
+
+    /// The type id of the element name at `j`, through the cache.
+    private mutating func typeID(at j: Int, length: Int) -> TypeID {
+        var hash: UInt32 = 2_166_136_261
+        for n in 0 ..< length { hash = (hash ^ UInt32(buffer[j + n])) &* 16_777_619 }
+        let slot = Int(hash % UInt32(Self.cacheSize))
+        if let entry = cache[slot], Int(entry.length) == length {
+            var same = true
+            for n in 0 ..< length where cacheNames[Int(entry.start) + n] != buffer[j + n] {
+                same = false
+                break
+            }
+            if same { return entry.type }
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: buffer + j, count: length), as: UTF8.self)
+        let type = registry.typeID(named: text)
+        if cacheNames.count + length < Int(Int32.max) {
+            cache[slot] = (Int32(cacheNames.count), Int32(length), type)
+            cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
+        }
+        return type
+    }
+}
+
+/// The integer in an attribute value (surrounding whitespace allowed), or `nil`.
+func _integerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var text = Substring(String(decoding: bytes, as: UTF8.self))
+    while let c = text.first, c == " " || c == "\t" || c == "\n" || c == "\r" { text.removeFirst() }
+    while let c = text.last, c == " " || c == "\t" || c == "\n" || c == "\r" { text.removeLast() }
+    return Int(text)
+}

@@ -1,0 +1,193 @@
+import Foundation
+import RelativeViewCore
+@testable import RelativeViewImport
+import RelativeViewFixtures
+import Testing
+
+/// The XML reader's own scanner against libxml2: every document it reads gives the tree
+/// libxml2 gives, and every document it gives up on is libxml2's to accept or reject.
+@Suite struct XMLFastPathTests {
+    /// Each node as one line: parent slot, type name, tag, id, class.
+    static func lines(_ tree: ViewTree) -> [String] {
+        (0 ..< tree.slotCount).map { slot in
+            let x = tree.node(atSlot: slot)!
+            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.type(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "·") \(tree.attribute(.className, of: x) ?? "·")"
+        }
+    }
+
+    /// What libxml2 alone makes of `bytes`: the tree's lines, or the error.
+    static func libxml2(_ bytes: [UInt8]) -> Result<[String], ImportError> {
+        var builder = ViewTreeBuilder()
+        do {
+            try MarkupTreeReader(fastPath: false).read(bytes, path: "doc", dialect: .xml, into: &builder)
+        } catch {
+            return .failure(error)
+        }
+        guard builder.count > 0 else { return .failure(ImportError(path: "doc", message: "no element")) }
+        return .success(lines(builder.finish()))
+    }
+
+    /// The fast path's tree of `bytes` agrees with libxml2's; returns whether it read it.
+    @discardableResult
+    static func agree(_ bytes: [UInt8], _ comment: Comment? = nil) -> Bool {
+        guard let fast = MarkupTreeReader().fastPathTree(bytes) else { return false }
+        fast._checkInvariants()
+        switch libxml2(bytes) {
+        case .success(let expected):
+            #expect(lines(fast) == expected, comment)
+        case .failure(let error):
+            Issue.record("the fast path read a document libxml2 rejects (\(error)): \(String(decoding: bytes, as: UTF8.self).prefix(300))")
+        }
+        return true
+    }
+
+    /// A random document using everything the fast path reads.
+    static func document(_ rng: inout SplitMix64, elements: Int) -> String {
+        let names = ["div", "a", "svg:rect", "x_1", "Item.b", "n-2", "g"]
+        let texts = ["text", " x &amp; y ", "&#233;t&#xE9;", "é😀", "&lt;&gt;&quot;&apos;", "<!-- a - comment -->", "<?pi some data?>", "<![CDATA[ <raw> & ]] ]]>", "\n\t"]
+        var out = ["", "<?xml version=\"1.0\"?>\n", "<?xml version='1.0' encoding='utf-8' standalone=\"yes\" ?>", "\u{FEFF}"].randomElement(using: &rng)!
+        out += Bool.random(using: &rng) ? "<!-- before -->\n" : ""
+        var open: [String] = []
+        var made = 0
+        repeat {
+            if !open.isEmpty && (made >= elements || Int.random(in: 0 ..< 100, using: &rng) < 40) {
+                out += "</\(open.removeLast())\(Bool.random(using: &rng) ? "" : " \n")>"
+                continue
+            }
+            let name = open.isEmpty ? "root" : names.randomElement(using: &rng)!
+            var attributes = ""
+            if Int.random(in: 0 ..< 4, using: &rng) == 0 { attributes += " id=\"n\(made)\"" }
+            if Int.random(in: 0 ..< 5, using: &rng) == 0 { attributes += " class='b  c'" }
+            if Int.random(in: 0 ..< 6, using: &rng) == 0 { attributes += " tag = \" \(Int.random(in: -9 ..< 99, using: &rng)) \"" }
+            if Int.random(in: 0 ..< 6, using: &rng) == 0 { attributes += " data-x=\"1 &amp; 2\" xmlns:svg=\"urn:s\"" }
+            made += 1
+            if !open.isEmpty && Bool.random(using: &rng) {
+                out += "<\(name)\(attributes)/>"
+            } else {
+                out += "<\(name)\(attributes)>"
+                open.append(name)
+            }
+            if !open.isEmpty && Int.random(in: 0 ..< 3, using: &rng) == 0 { out += texts.randomElement(using: &rng)! }
+        } while !open.isEmpty
+        return out + (Bool.random(using: &rng) ? "\n<!-- after -->\n" : "")
+    }
+
+    @Test func documentsOfEveryFeatureAreReadByTheFastPathAsByLibxml2() {
+        var rng = SplitMix64(seed: 5)
+        var read = 0
+        for n in 0 ..< 300 {
+            if Self.agree(Array(Self.document(&rng, elements: 1 + n % 60).utf8)) { read += 1 }
+        }
+        #expect(read == 300, "the fast path should read every generated document")
+    }
+
+    /// With a buffer of a few bytes every token is cut, at every place: the same trees,
+    /// and the same documents handed over.
+    @Test(arguments: [1, 2, 3, 5, 8, 13, 64])
+    func tokensCutByTheBufferAreReadWhole(bufferSize: Int) {
+        var rng = SplitMix64(seed: 17)
+        for n in 0 ..< 60 {
+            var bytes = Array(Self.document(&rng, elements: 1 + n % 30).utf8)
+            if n % 3 == 2 { bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = Array("<&]/\"".utf8).randomElement(using: &rng)! }
+            let whole = MarkupTreeReader().fastPath(bytes)
+            let cut = MarkupTreeReader().fastPath(bytes, bufferSize: bufferSize)
+            #expect((cut.tree == nil) == (whole.tree == nil), "buffer \(bufferSize), document \(n)")
+            #expect(cut.gaveUpAt == whole.gaveUpAt, "buffer \(bufferSize), document \(n)")
+            if let a = cut.tree, let b = whole.tree { #expect(Self.lines(a) == Self.lines(b)) }
+        }
+    }
+
+    @Test func theCommittedSeedsAgree() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/corpus/xml").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!files.isEmpty)
+        for file in files {
+            let bytes = Array(try Data(contentsOf: dir.appendingPathComponent(file)))
+            Self.agree(bytes, "\(file)")
+        }
+    }
+
+    /// What the fast path hands over, each rule once: libxml2 then reads it as before.
+    @Test(arguments: [
+        "<!DOCTYPE r><r/>",
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r/>",
+        "<?xml version=\"1.1\"?><r/>",
+        "<r><é/></r>",
+        "<r><a:b:c/></r>",
+        "<r id=\"a&amp;b\"/>",
+        "<r class=\"a\tb\"/>",
+        "<r tag=\"&#52;\"/>",
+        "<r xmlns:p=\"\"/>",
+        "<r>&undefined;</r>",
+        "<r a=\"1\" a=\"2\"/>",
+        "<r p:a=\"1\" q:a=\"2\" xmlns:p=\"u\" xmlns:q=\"u\"/>",
+        "<r><a></b></r>",
+        "<r/><r/>",
+        "text<r/>",
+        "<r>]]></r>",
+        "<r>\u{1}</r>",
+        "<r>\u{FFFF}</r>",
+        "<r><!-- a -- b --></r>",
+        "<r/><?xml version=\"1.0\"?>",
+        "<r><a>",
+        "",
+        "   ",
+        "<r a=\"<\"/>",
+        "<r a='1'b='2'/>",
+        "<r/ >",
+        "< r/>",
+        "<r>&#0;</r>",
+        "<r>&#xD800;</r>",
+        "<:r/>",
+        "<r:/>",
+    ])
+    func documentsTheFastPathHandsToLibxml2(text: String) {
+        #expect(MarkupTreeReader().fastPathTree(Array(text.utf8)) == nil)
+    }
+
+    @Test func invalidUTF8IsHandedOver() {
+        for bytes: [UInt8] in [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x82]] {
+            #expect(MarkupTreeReader().fastPathTree(Array("<r>".utf8) + bytes + Array("</r>".utf8)) == nil)
+            #expect(MarkupTreeReader().fastPathTree(Array("<r a=\"".utf8) + bytes + Array("\"/>".utf8)) == nil)
+        }
+    }
+
+    /// Random documents with random bytes changed: whatever the fast path still reads,
+    /// libxml2 reads to the same tree.
+    @Test func mutatedDocumentsAgree() {
+        var rng = SplitMix64(seed: 11)
+        let alphabet = Array("<>&;\"'/!?-]:=#x \n\tabé".utf8) + [0x00, 0x80, 0xC3, 0xEF, 0xBF]
+        var read = 0
+        for _ in 0 ..< 3_000 {
+            var bytes = Array(Self.document(&rng, elements: Int.random(in: 1 ..< 12, using: &rng)).utf8)
+            for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) where !bytes.isEmpty {
+                let at = Int.random(in: 0 ..< bytes.count, using: &rng)
+                switch Int.random(in: 0 ..< 3, using: &rng) {
+                case 0: bytes[at] = alphabet.randomElement(using: &rng)!
+                case 1: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+                default: bytes.remove(at: at)
+                }
+            }
+            if Self.agree(bytes) { read += 1 }
+        }
+        #expect(read > 300, "most mutated documents are handed over, but some should still be read: \(read)")
+    }
+
+    /// A file larger than the scanner's buffer, with every kind of markup across its
+    /// boundaries: the fast path reads it, as libxml2 does.
+    @Test func aFileLargerThanTheBufferAgrees() throws {
+        var rng = SplitMix64(seed: 3)
+        var body = ""
+        while body.utf8.count < 3 << 20 { body += Self.document(&rng, elements: 40).replacingOccurrences(of: "<?xml", with: "<?pi").replacingOccurrences(of: "\u{FEFF}", with: "") }
+        // One root around the documents, whose declarations became processing instructions.
+        let text = "<all>" + body.replacingOccurrences(of: "<?pi version", with: "<?pi-x version") + "</all>"
+        let bytes = Array(text.utf8)
+        #expect(Self.agree(bytes))
+        try withTemporaryDirectory { (dir) throws in
+            let path = dir + "/big.xml"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let fromFile = try TreeImporter().importTree(contentsOf: path)
+            #expect(Self.lines(fromFile) == (try? Self.libxml2(bytes).get()))
+        }
+    }
+}
