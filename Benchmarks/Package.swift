@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "RelativeView", package: "RelativeView"),
                 .product(name: "RelativeViewNaive", package: "RelativeView"),
                 .product(name: "RelativeViewFixtures", package: "RelativeView"),
+                .product(name: "RelativeViewImport", package: "RelativeView"),
             ],
             path: "Benchmarks/RelativeViewBenchmarks",
             plugins: [

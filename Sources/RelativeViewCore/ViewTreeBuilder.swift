@@ -18,7 +18,11 @@
 /// (`init(minimumCapacity:)`, an upper bound is fine) never grows a column, and its tree
 /// takes no more memory than that many nodes need; one that is not grows its columns by
 /// doubling, as arrays do.
-public struct ViewTreeBuilder: Sendable {
+///
+/// A builder is noncopyable: it owns its staging memory, and a stream has one consumer.
+public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
+    // Sendable: the raw buffers are owned by this value alone, which cannot be copied.
+
     /// One event: a node's enter token (with its tag, type and parent) or an exit token.
     private struct Event {
         var token: Int32
@@ -31,8 +35,12 @@ public struct ViewTreeBuilder: Sendable {
     private static let batch = 4096
 
     private var tree: ViewTree
-    private var open: [Int32] = []
-    private var staged: [Event] = []
+    /// The open nodes, innermost last.
+    private var open: UnsafeMutablePointer<Int32>
+    private var openCount = 0
+    private var openCapacity = 64
+    private var staged: UnsafeMutablePointer<Event>
+    private var stagedCount = 0
     /// The slot of the next node opened: the nodes so far, flushed or staged.
     private var nodes: Int32 = 0
     /// The nodes the builder was told to expect: an attribute column is reserved for as
@@ -46,13 +54,19 @@ public struct ViewTreeBuilder: Sendable {
         tree = ViewTree()
         capacity = max(0, minimumCapacity)
         tree._storage.reserveStreamed(nodes: capacity)
-        staged.reserveCapacity(Self.batch)
+        staged = .allocate(capacity: Self.batch)
+        open = .allocate(capacity: openCapacity)
+    }
+
+    deinit {
+        staged.deallocate()
+        open.deallocate()
     }
 
     /// How many nodes are open (the depth of the next node opened).
     ///
     /// - Complexity: O(1)
-    public var depth: Int { open.count }
+    public var depth: Int { openCount }
 
     /// The number of nodes so far.
     ///
@@ -70,10 +84,32 @@ public struct ViewTreeBuilder: Sendable {
         nodes &+= 1
         let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
         if narrow == _TreeStorage.wideTagSentinel { tree._storage.wideTags[i] = tag }
-        staged.append(Event(token: i, tag: narrow, type: type.rawValue, parent: open.last ?? _TreeStorage.none))
-        open.append(i)
-        if staged.count >= Self.batch { flush() }
+        stage(Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount - 1] : _TreeStorage.none))
+        if openCount == openCapacity {
+            let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * openCapacity)
+            bigger.moveInitialize(from: open, count: openCount)
+            open.deallocate()
+            (open, openCapacity) = (bigger, 2 * openCapacity)
+        }
+        open[openCount] = i
+        openCount += 1
         return NodeID(index: i, generation: 0)
+    }
+
+    /// Closes the innermost open node. Traps if none is open.
+    ///
+    /// - Complexity: O(1) amortized.
+    public mutating func close() {
+        guard openCount > 0 else { preconditionFailure("close() without a matching open()") }
+        openCount -= 1
+        stage(Event(token: ~open[openCount], tag: Int32.min, type: _TourBlocks.exitType, parent: 0))
+    }
+
+    @inline(__always)
+    private mutating func stage(_ event: Event) {
+        staged[stagedCount] = event
+        stagedCount += 1
+        if stagedCount == Self.batch { flush() }
     }
 
     /// Gives the node opened last the text `utf8` (well-formed UTF-8, which is not checked)
@@ -98,15 +134,6 @@ public struct ViewTreeBuilder: Sendable {
         text.withUTF8 { setAttribute(attribute, utf8: $0) }
     }
 
-    /// Closes the innermost open node. Traps if none is open.
-    ///
-    /// - Complexity: O(1) amortized.
-    public mutating func close() {
-        guard let node = open.popLast() else { preconditionFailure("close() without a matching open()") }
-        staged.append(Event(token: ~node, tag: Int32.min, type: _TourBlocks.exitType, parent: 0))
-        if staged.count >= Self.batch { flush() }
-    }
-
     /// Where a stream stood: what ``rollBack(to:)`` returns the builder to.
     package struct Mark {
         fileprivate var nodes: Int32
@@ -119,7 +146,7 @@ public struct ViewTreeBuilder: Sendable {
     ///
     /// - Complexity: O(1)
     package var mark: Mark {
-        Mark(nodes: nodes, tokens: tree._storage.tour.token.count + staged.count, depth: open.count)
+        Mark(nodes: nodes, tokens: tree._storage.tour.token.count + stagedCount, depth: openCount)
     }
 
     /// Forgets every event since `mark` was taken: the nodes opened since, and the closes
@@ -131,10 +158,10 @@ public struct ViewTreeBuilder: Sendable {
         let s = tree._storage
         let flushedTokens = s.tour.token.count
         if mark.tokens >= flushedTokens {
-            staged.removeLast(staged.count - (mark.tokens - flushedTokens))
+            stagedCount = mark.tokens - flushedTokens
         } else {
             // The mark is inside the columns: undo the flushed events after it.
-            staged.removeAll(keepingCapacity: true)
+            stagedCount = 0
             let flushedNodes = s.parent.count
             var roots = 0
             for x in Int(mark.nodes) ..< flushedNodes where s.parent[x] == _TreeStorage.none { roots += 1 }
@@ -167,14 +194,15 @@ public struct ViewTreeBuilder: Sendable {
                 y = parentOf(y)
             }
         }
-        open = Array(path.reversed().prefix(mark.depth))
+        for (k, x) in path.reversed().prefix(mark.depth).enumerated() { open[k] = x }
+        openCount = mark.depth
     }
 
     /// The parent of node `x`, staged or flushed.
     private func parentOf(_ x: Int32) -> Int32 {
         let s = tree._storage
         if Int(x) < s.parent.count { return s.parent[Int(x)] }
-        for e in staged where e.token == x { return e.parent }
+        for k in 0 ..< stagedCount where staged[k].token == x { return staged[k].parent }
         preconditionFailure("node \(x) is neither flushed nor staged")
     }
 
@@ -182,7 +210,7 @@ public struct ViewTreeBuilder: Sendable {
     ///
     /// - Complexity: O(1) amortized over the nodes built (the last staged events are copied).
     public consuming func finish() -> ViewTree {
-        precondition(open.isEmpty, "finish() with \(open.count) node(s) still open")
+        precondition(openCount == 0, "finish() with \(openCount) node(s) still open")
         flush()
         let s = tree._mutableStorage()
         s.tour.finishStreamed()
@@ -194,13 +222,14 @@ public struct ViewTreeBuilder: Sendable {
     /// node's two positions. In a streamed build the tour is one contiguous run from slot
     /// 0, so a token's position is its slot.
     private mutating func flush() {
-        guard !staged.isEmpty else { return }
+        guard stagedCount > 0 else { return }
         // The builder's tree is its own: no copy, and no version to bump until `finish()`.
         let s = tree._storage
         let firstNode = s.parent.count
         let firstSlot = s.tour.token.count
         let newNodes = Int(nodes) - firstNode
-        staged.withUnsafeBufferPointer { events in
+        do {
+            let events = UnsafeBufferPointer(start: staged, count: stagedCount)
             s.parent.append(contentsOf: repeatElement(0, count: newNodes))
             s.typeID.append(contentsOf: repeatElement(0, count: newNodes))
             s.narrowTag.append(contentsOf: repeatElement(0, count: newNodes))
@@ -238,6 +267,6 @@ public struct ViewTreeBuilder: Sendable {
             s.liveCount += newNodes
             s.rootCount += roots
         }
-        staged.removeAll(keepingCapacity: true)
+        stagedCount = 0
     }
 }

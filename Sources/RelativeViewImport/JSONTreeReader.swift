@@ -91,7 +91,10 @@ struct _JSONScanner: ~Copyable {
     private var w: _ByteWindow
     private let t: (object: TypeID, array: TypeID, string: TypeID, number: TypeID, bool: TypeID, null: TypeID)
     private var i = 0
-    private var stack: [Bool] = []  // true: an object
+    /// The open containers, innermost last: true for an object.
+    private var stack: UnsafeMutablePointer<Bool>
+    private var depth = 0
+    private var stackCapacity = 256
     /// The last member name scanned (escapes decoded), waiting for its value to open.
     private var key: UnsafeMutablePointer<UInt8>
     private var keyCapacity = 256
@@ -102,6 +105,7 @@ struct _JSONScanner: ~Copyable {
 
     init(source: _ByteSource, types: [TypeID]) {
         w = _ByteWindow(source: source)
+        stack = .allocate(capacity: stackCapacity)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
         key = .allocate(capacity: keyCapacity)
         plain = .allocate(capacity: 256)
@@ -109,6 +113,7 @@ struct _JSONScanner: ~Copyable {
     }
 
     deinit {
+        stack.deallocate()
         key.deallocate()
         plain.deallocate()
     }
@@ -156,12 +161,12 @@ struct _JSONScanner: ~Copyable {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let object = c == UInt8(ascii: "{")
                 open(object ? t.object : t.array, &builder)
-                stack.append(object)
+                push(object)
                 i += 1
                 skipWhitespace(progress)
                 if i < count && buffer[i] == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
-                    stack.removeLast()
+                    depth -= 1
                     builder.close()
                 } else {
                     if object { try scanMemberName(progress) }
@@ -201,7 +206,8 @@ struct _JSONScanner: ~Copyable {
                 throw unexpected("a value")
             }
             // After a value: a separator, the end of containers, or the end of the document.
-            while let object = stack.last {
+            while depth > 0 {
+                let object = stack[depth - 1]
                 skipWhitespace(progress)
                 guard i < count else { throw endOfInput(object ? "',' or '}'" : "',' or ']'") }
                 let byte = buffer[i]
@@ -217,13 +223,24 @@ struct _JSONScanner: ~Copyable {
                     throw unexpected(object ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
                 i += 1
-                stack.removeLast()
+                depth -= 1
                 builder.close()
             }
             skipWhitespace(progress)
             if i < count { throw unexpected("the end of the document after the top-level value") }
             return
         }
+    }
+
+    private mutating func push(_ object: Bool) {
+        if depth == stackCapacity {
+            let bigger = UnsafeMutablePointer<Bool>.allocate(capacity: 2 * stackCapacity)
+            bigger.moveInitialize(from: stack, count: depth)
+            stack.deallocate()
+            (stack, stackCapacity) = (bigger, 2 * stackCapacity)
+        }
+        stack[depth] = object
+        depth += 1
     }
 
     /// Opens a node of `type`, giving it the pending member name.
@@ -467,7 +484,7 @@ struct _JSONScanner: ~Copyable {
     }
 
     private func endOfInput(_ expected: String, at j: Int? = nil) -> _JSONSyntaxError {
-        let open = stack.count
+        let open = depth
         let context = open > 0 ? " (\(open) array(s) or object(s) still open)" : ""
         return _JSONSyntaxError(offset: base + (j ?? i), message: "unexpected end of the document, expected \(expected)\(context)")
     }

@@ -126,7 +126,7 @@ import RelativeViewFixtures
     @Test(arguments: [nil, 0, 1_000, 25_000, 200_000] as [Int?])
     func longStreamsAcrossStagingBatches(capacity: Int?) {
         var rng = SplitMix64(seed: 77)
-        var builder = capacity.map { ViewTreeBuilder(minimumCapacity: $0) } ?? ViewTreeBuilder()
+        var builder = ViewTreeBuilder(minimumCapacity: capacity ?? 0)
         var manual = ViewTree()
         var stack: [NodeID] = []
         var opened: [NodeID] = []
@@ -303,7 +303,7 @@ import RelativeViewFixtures
         var reference = ViewTreeBuilder()
         var depth = 0
         /// One random event on both builders (or only on `builder`, when abandoning).
-        func step(_ both: Bool) {
+        func step(_ both: Bool, _ builder: inout ViewTreeBuilder, _ reference: inout ViewTreeBuilder) {
             if depth > 0 && Int.random(in: 0 ..< 100, using: &rng) < 48 {
                 builder.close()
                 if both { reference.close() }
@@ -320,15 +320,15 @@ import RelativeViewFixtures
                 depth += 1
             }
         }
-        for _ in 0 ..< 5_000 { step(true) }
+        for _ in 0 ..< 5_000 { step(true, &builder, &reference) }
         let mark = builder.mark
         let depthAtMark = depth
-        for _ in 0 ..< abandoned { step(false) }
+        for _ in 0 ..< abandoned { step(false, &builder, &reference) }
         builder.rollBack(to: mark)
         depth = depthAtMark
         #expect(builder.count == reference.count)
         #expect(builder.depth == reference.depth)
-        for _ in 0 ..< 5_000 { step(true) }
+        for _ in 0 ..< 5_000 { step(true, &builder, &reference) }
         while depth > 0 {
             builder.close()
             reference.close()

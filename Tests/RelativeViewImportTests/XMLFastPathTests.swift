@@ -97,6 +97,21 @@ import Testing
         }
     }
 
+    /// The benchmarks' sample documents: read by the fast path, as libxml2 reads them; the
+    /// JSON one has the values asked for, plus its array and the rest of the containers
+    /// open when the count was reached.
+    @Test func theSampleDocumentsImport() throws {
+        let xml = SampleDocuments.xml(elements: 3_000, seed: 1)
+        #expect(Self.agree(xml))
+        #expect(MarkupTreeReader().fastPathTree(xml)?.count == 3_000)
+        #expect(SampleDocuments.xml(elements: 3_000, seed: 1) == xml)
+        let json = SampleDocuments.json(values: 5_000, seed: 1)
+        let tree = try TreeImporter().importTree(json, format: .json)
+        #expect((5_001 ..< 5_600).contains(tree.count), "\(tree.count)")
+        let keyed = tree.descendants(of: tree.roots[0]).filter { tree.attribute(.key, of: $0) != nil }.count
+        #expect(keyed > 500)
+    }
+
     @Test func theCommittedSeedsAgree() throws {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/corpus/xml").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)

@@ -1,6 +1,7 @@
 import Benchmark
 import RelativeView
 import RelativeViewFixtures
+import RelativeViewImport
 import RelativeViewNaive
 
 // The operations of `relative-view-bench` (Sources/relative-view-bench), on the same tree and
@@ -143,11 +144,40 @@ var mutationConfiguration: Benchmark.Configuration {
 // MARK: Benchmarks
 
 let benchmarks: @Sendable () -> Void = {
+    importBenchmarks()
     buildBenchmarks()
     coreBenchmarks()
     facadeBenchmarks()
     naiveBenchmarks()
     mutationBenchmarks()
+}
+
+/// One import per iteration of a seeded document held in memory (`SampleDocuments`, the
+/// shapes of `scripts/make-documents.py`), into a `ViewTree` with its index: XML through
+/// the reader's fast path and through libxml2 alone, and JSON. Throughput is in nodes.
+var importConfiguration: Benchmark.Configuration {
+    .init(metrics: queryMetrics + [.peakMemoryResident], scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 20)
+}
+
+func importBenchmarks() {
+    for (name, fastPath) in [("import/xml", true), ("import/xml-libxml2", false)] {
+        Benchmark(name, configuration: importConfiguration) { benchmark, document in
+            for _ in benchmark.scaledIterations {
+                var builder = ViewTreeBuilder(minimumCapacity: document.withUnsafeBufferPointer(MarkupTreeReader.nodeBound(of:)))
+                try MarkupTreeReader(fastPath: fastPath).read(document, path: "sample.xml", dialect: .xml, into: &builder)
+                blackHole(builder.finish().count)
+            }
+        } setup: {
+            SampleDocuments.xml(elements: nodeCount, seed: treeSeed)
+        }
+    }
+    Benchmark("import/json", configuration: importConfiguration) { benchmark, document in
+        for _ in benchmark.scaledIterations {
+            blackHole(try TreeImporter().importTree(document, format: .json, path: "sample.json").count)
+        }
+    } setup: {
+        SampleDocuments.json(values: nodeCount, seed: treeSeed)
+    }
 }
 
 func buildBenchmarks() {
