@@ -23,9 +23,11 @@ for package in libpugixml-dev libsimdjson-dev g++; do
     dpkg -s "$package" > /dev/null 2>&1 || need+=("$package")
 done
 if [ ${#need[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
     echo "== apt-get install ${need[*]}" >&2
-    apt-get update -qq > /dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" > /dev/null
+    $sudo apt-get update -qq > /dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" > /dev/null
 fi
 
 echo "== building the peers' drivers" >&2
