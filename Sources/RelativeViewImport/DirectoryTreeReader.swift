@@ -37,24 +37,26 @@ public struct DirectoryTreeReader: Sendable {
     ///   with the system's reason.
     /// - Complexity: O(number of entries · log of the largest directory's size)
     public func read(contentsOf path: String, into builder: inout ViewTreeBuilder) throws(ImportError) {
-        // Each open directory: its path and its entries' names still to visit, reversed.
-        var stack: [(path: [UInt8], pending: [[UInt8]])] = []
-        var next: [UInt8]? = Array(path.utf8)
+        // Each open directory: its path and its entries still to visit, reversed, with the
+        // type the directory listing gave (DT_UNKNOWN where the file system gives none).
+        var stack: [(path: [UInt8], pending: [(name: [UInt8], type: UInt8)])] = []
+        var next: (path: [UInt8], type: UInt8)? = (Array(path.utf8), UInt8(DT_UNKNOWN))
         while true {
             if let entry = next {
                 next = nil
-                let type = try kind(of: entry)
+                let type = try kind(of: entry.path, listed: entry.type)
                 builder.open(type: type)
                 if type == directory {
-                    stack.append((entry, try names(in: entry).reversed()))
+                    stack.append((entry.path, try entries(in: entry.path).reversed()))
                 } else {
                     builder.close()
                 }
             }
             guard let top = stack.indices.last else { return }
-            if let name = stack[top].pending.popLast() {
+            if let entry = stack[top].pending.popLast() {
                 let parent = stack[top].path
-                next = parent.last == UInt8(ascii: "/") ? parent + name : parent + [UInt8(ascii: "/")] + name
+                let name = entry.name
+                next = (parent.last == UInt8(ascii: "/") ? parent + name : parent + [UInt8(ascii: "/")] + name, entry.type)
             } else {
                 stack.removeLast()
                 builder.close()
@@ -72,7 +74,16 @@ public struct DirectoryTreeReader: Sendable {
     /// `path` for an error message.
     private func shown(_ path: [UInt8]) -> String { String(decoding: path, as: UTF8.self) }
 
-    private func kind(of path: [UInt8]) throws(ImportError) -> TypeID {
+    /// The type of the entry at `path`: from the directory listing's `d_type` when it gave
+    /// one (no `lstat` then: what `find` does too), else from `lstat`.
+    private func kind(of path: [UInt8], listed: UInt8) throws(ImportError) -> TypeID {
+        switch Int32(listed) {
+        case Int32(DT_DIR): return directory
+        case Int32(DT_REG): return file
+        case Int32(DT_LNK): return symlink
+        case Int32(DT_UNKNOWN): break
+        default: return other
+        }
         var info = stat()
         guard withCString(path, { lstat($0, &info) }) == 0 else { throw _FileReader.systemError(shown(path), "cannot examine") }
         switch info.st_mode & S_IFMT {
@@ -83,16 +94,16 @@ public struct DirectoryTreeReader: Sendable {
         }
     }
 
-    private func names(in path: [UInt8]) throws(ImportError) -> [[UInt8]] {
+    private func entries(in path: [UInt8]) throws(ImportError) -> [(name: [UInt8], type: UInt8)] {
         guard let listing = withCString(path, { opendir($0) }) else { throw _FileReader.systemError(shown(path), "cannot list the directory") }
         defer { closedir(listing) }
-        var names: [[UInt8]] = []
+        var entries: [(name: [UInt8], type: UInt8)] = []
         errno = 0
         while let entry = readdir(listing) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
+            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { entries.append((name, entry.pointee.d_type)) }
         }
         if errno != 0 { throw _FileReader.systemError(shown(path), "cannot list the directory") }
-        return names.sorted { $0.lexicographicallyPrecedes($1) }
+        return entries.sorted { $0.name.lexicographicallyPrecedes($1.name) }
     }
 }
