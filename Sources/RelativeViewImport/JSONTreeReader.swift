@@ -37,8 +37,14 @@ public struct JSONTreeReader: Sendable {
     /// - Throws: ``ImportError`` with the line and column of the first syntax error.
     /// - Complexity: O(bytes.count)
     public func read(_ bytes: [UInt8], path: String, into builder: inout ViewTreeBuilder) throws(ImportError) {
+        try read(bytes, path: path, into: &builder, bufferSize: 1 << 20)
+    }
+
+    /// ``read(_:path:into:)`` through a buffer of `bufferSize` bytes: tests give a few, so
+    /// that every token is cut by the buffer's end somewhere.
+    package func read(_ bytes: [UInt8], path: String, into builder: inout ViewTreeBuilder, bufferSize: Int) throws(ImportError) {
         try bytes.withUnsafeBufferPointer { (memory) throws(ImportError) in
-            var scanner = _JSONScanner(source: .memory(memory), types: types)
+            var scanner = _JSONScanner(source: .memory(memory), types: types, bufferSize: bufferSize)
             try scanner.run(path: path, into: &builder)
         }
     }
@@ -103,8 +109,8 @@ struct _JSONScanner: ~Copyable {
     /// Per byte: whether it stands for itself inside a string (0x20 ... 0x7F but `"` and `\`).
     private let plain: UnsafeMutablePointer<Bool>
 
-    init(source: _ByteSource, types: [TypeID]) {
-        w = _ByteWindow(source: source)
+    init(source: _ByteSource, types: [TypeID], bufferSize: Int = 1 << 20) {
+        w = _ByteWindow(source: source, capacity: bufferSize)
         stack = .allocate(capacity: stackCapacity)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
         key = .allocate(capacity: keyCapacity)

@@ -1,6 +1,7 @@
 import Foundation
 import RelativeViewCore
-import RelativeViewImport
+@testable import RelativeViewImport
+import RelativeViewFixtures
 import Testing
 
 /// The JSON reader's member names, and its streaming through a buffer smaller than the
@@ -61,6 +62,46 @@ import Testing
             #expect(reports == reports.sorted())
             #expect(reports.last == bytes.count)
             #expect(totals == [bytes.count])
+        }
+    }
+
+    /// What a read makes of `bytes` through a buffer of `size` bytes: each node as its
+    /// parent, type and key, or the error.
+    static func read(_ bytes: [UInt8], bufferSize size: Int) -> Result<[String], ImportError> {
+        var builder = ViewTreeBuilder()
+        do {
+            try JSONTreeReader().read(bytes, path: "doc", into: &builder, bufferSize: size)
+        } catch {
+            return .failure(error)
+        }
+        let tree = builder.finish()
+        return .success((0 ..< tree.slotCount).map { slot in
+            let x = tree.node(atSlot: slot)!
+            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.type(of: x))) \(tree.attribute(.key, of: x) ?? "·")"
+        })
+    }
+
+    /// With a buffer of a few bytes every token is cut somewhere (escapes, UTF-8 sequences,
+    /// numbers, literals, member names): the same trees and the same errors, positions
+    /// included, as through a buffer that holds the whole document.
+    @Test(arguments: [1, 2, 3, 5, 8, 13])
+    func tokensCutByTheBufferAreReadWhole(bufferSize: Int) {
+        var rng = SplitMix64(seed: 23)
+        let extras = [#"{"\u00e9\n\ud83d\ude00": "é😀\"", "e": -0.5e+10, "t": [true, false, null], "": {}}"#, "[1e5, 0, -0, 12.25E-3]"]
+        for n in 0 ..< 80 {
+            var bytes = n < extras.count ? Array(extras[n].utf8) : SampleDocuments.json(values: 1 + n % 40, seed: UInt64(n))
+            if n % 3 == 2 {
+                // A damaged copy: the same error wherever the buffer ends.
+                let at = Int.random(in: 0 ..< bytes.count, using: &rng)
+                bytes[at] = Array("\"\\{}[],:0e-tu\u{1}".utf8).randomElement(using: &rng)!
+            }
+            let whole = Self.read(bytes, bufferSize: 1 << 20)
+            let cut = Self.read(bytes, bufferSize: bufferSize)
+            switch (whole, cut) {
+            case (.success(let a), .success(let b)): #expect(a == b, "document \(n)")
+            case (.failure(let a), .failure(let b)): #expect(a == b, "document \(n)")
+            default: Issue.record("document \(n): \(whole) through a whole buffer, \(cut) through \(bufferSize) bytes")
+            }
         }
     }
 
