@@ -74,7 +74,7 @@ struct _TextColumn {
     /// among them is stored once.
     private var recent: [Int] = []
 
-    static let recentSlots = 256
+    static let recentSlots = 1024  // a power of two
 
     var isEmpty: Bool { start.isEmpty }
 
@@ -113,22 +113,34 @@ struct _TextColumn {
         if slot < start.count { start[slot] = -1 }
     }
 
-    /// Where `utf8` is in `bytes`: a recent copy, or a new one appended.
+    /// Where `utf8` is in `bytes`: a recent copy, or a new one appended. Raw loops: a
+    /// streamed import stores a text per node, most of them a few bytes long.
     private mutating func store(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         if recent.isEmpty { recent = Array(repeating: -1, count: Self.recentSlots) }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(utf8.count)
-        for byte in utf8.prefix(16) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        let r = Int(truncatingIfNeeded: hash >> 56)
+        let n = utf8.count
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(n)
+        if let p = utf8.baseAddress {
+            for k in 0 ..< min(n, 16) { hash = (hash ^ UInt64(p[k])) &* 0x100_0000_01B3 }
+        }
+        // FNV-1a leaves the high bits of a short text's hash nearly alike (every one-letter
+        // text fell in one slot); a final mix (MurmurHash3's) spreads them.
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        let r = Int(truncatingIfNeeded: hash) & (Self.recentSlots - 1)
         let candidate = recent[r]
         if candidate >= 0 {
-            let same = bytes.withUnsafeBufferPointer { b in
+            let same = bytes.withUnsafeBufferPointer { b -> Bool in
                 let (count, from) = Self.length(in: b, at: candidate)
-                return count == utf8.count && b[from ..< from + count].elementsEqual(utf8)
+                guard count == n else { return false }
+                guard let p = utf8.baseAddress, let q = b.baseAddress else { return true }
+                for k in 0 ..< n where p[k] != q[from &+ k] { return false }
+                return true
             }
             if same { return candidate }
         }
         let at = bytes.count
-        var count = utf8.count
+        var count = n
         repeat {
             bytes.append(UInt8(count & 0x7F) | (count >= 0x80 ? 0x80 : 0))
             count >>= 7
