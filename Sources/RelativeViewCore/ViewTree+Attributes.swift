@@ -5,7 +5,7 @@
 /// Each attribute is a column of the arena, made when a node of the tree first gets that
 /// attribute: 8 bytes per node slot (where the node's text starts, or none), plus the text's
 /// bytes, which are stored once for a text repeated among recently stored ones (the same
-/// member name in every object of an array). Reading a node's attribute is O(1) to find,
+/// member name in every object of an array; an `id`, meant to be unique, is not looked for). Reading a node's attribute is O(1) to find,
 /// O(its length) to copy out.
 public enum NodeAttribute: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// The member name of a JSON value inside an object.
@@ -48,7 +48,7 @@ extension ViewTree {
         let s = _storage
         let slot = Int(node.index)
         if var text {
-            text.withUTF8 { s.attributes[attribute.rawValue].set($0, at: slot) }
+            text.withUTF8 { s.attributes[attribute.rawValue].set($0, at: slot, repeats: attribute != .id) }
         } else {
             s.attributes[attribute.rawValue].clear(at: slot)
         }
@@ -99,13 +99,14 @@ struct _TextColumn {
         }
     }
 
-    /// Gives `slot` the text `utf8`.
-    mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
+    /// Gives `slot` the text `utf8`, looked for among the recent texts first unless it is
+    /// not expected to repeat (`repeats`: false for an `id`).
+    mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int, repeats: Bool = true) {
         // One element at a time: a streamed import sets a node's text right after the
         // node opened, so this appends a few starts, and a generic append of a repeated
         // element would cost more than they do.
         while start.count <= slot { start.append(-1) }
-        start[slot] = store(utf8)
+        start[slot] = repeats ? store(utf8) : append(utf8)
     }
 
     /// Removes `slot`'s text.
@@ -139,14 +140,20 @@ struct _TextColumn {
             }
             if same { return candidate }
         }
+        let at = append(utf8)
+        recent[r] = at
+        return at
+    }
+
+    /// Appends `utf8` to `bytes` (its length first); where it starts.
+    private mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         let at = bytes.count
-        var count = n
+        var count = utf8.count
         repeat {
             bytes.append(UInt8(count & 0x7F) | (count >= 0x80 ? 0x80 : 0))
             count >>= 7
         } while count > 0
         bytes.append(contentsOf: utf8)
-        recent[r] = at
         return at
     }
 

@@ -122,7 +122,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         if s.attributes[attribute.rawValue].start.capacity < capacity {
             s.attributes[attribute.rawValue].start.reserveCapacity(capacity)
         }
-        s.attributes[attribute.rawValue].set(utf8, at: Int(nodes) - 1)
+        s.attributes[attribute.rawValue].set(utf8, at: Int(nodes) - 1, repeats: attribute != .id)
     }
 
     /// Gives the node opened last the text `text` as its `attribute`. Traps if no node was

@@ -24,9 +24,9 @@ struct _XMLScanner: ~Copyable {
     private var w: _ByteWindow
     private var i = 0
     private let registry: TypeRegistry
-    /// The names of the open elements, back to back, and where each ends.
-    private var names: [UInt8] = []
-    private var nameEnds: [Int] = []
+    /// The names of the open elements, innermost last, as ranges of `cacheNames` (which only
+    /// grows, so a range stays valid when its cache slot is taken by another name).
+    private var open: [(start: Int32, length: Int32)] = []
     /// Type ids by element name: a small hash table of names seen (checked byte by byte).
     private var cacheNames: [UInt8] = []
     private var cache: [(start: Int32, length: Int32, type: TypeID)?]
@@ -94,7 +94,7 @@ struct _XMLScanner: ~Copyable {
         }
         while true {
             // Text: in the root, anything well-formed; outside it, whitespace only.
-            let depth = nameEnds.count
+            let depth = open.count
             let buffer = self.buffer
             var k = i
             if depth > 0 {
@@ -114,7 +114,7 @@ struct _XMLScanner: ~Copyable {
             } else if i == count {
                 // The sentinel: more of the document, or its end.
                 if refill(keep: i, progress) { continue }
-                return w.readError == nil && sawRoot && nameEnds.isEmpty
+                return w.readError == nil && sawRoot && open.isEmpty
             } else if depth == 0 {
                 return false  // text outside the root
             } else if c == UInt8(ascii: "&") {
@@ -159,8 +159,7 @@ struct _XMLScanner: ~Copyable {
         if next == UInt8(ascii: "/") {
             guard let end = withWhole(progress, { $0.endTag(at: $0.i) }) else { return false }
             // The end tag matched the innermost open element.
-            names.removeLast(names.count - (nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0))
-            nameEnds.removeLast()
+            open.removeLast()
             builder.close()
             i = end
             return true
@@ -172,7 +171,7 @@ struct _XMLScanner: ~Copyable {
                 return true
             }
             let cdata: [UInt8] = Array("[CDATA[".utf8)
-            if !nameEnds.isEmpty && (0 ..< 7).allSatisfy({ buffer[i + 2 + $0] == cdata[$0] }) {
+            if !open.isEmpty && (0 ..< 7).allSatisfy({ buffer[i + 2 + $0] == cdata[$0] }) {
                 guard let end = withWhole(progress, { $0.cdata(at: $0.i) }) else { return false }
                 i = end
                 return true
@@ -184,13 +183,13 @@ struct _XMLScanner: ~Copyable {
             i = end
             return true
         }
-        if nameEnds.isEmpty && sawRoot { return false }  // a second root
+        if open.isEmpty && sawRoot { return false }  // a second root
         var tag = _StartTag()
         guard let end = withWhole(progress, { s in
             tag = _StartTag()
             return s.startTag(at: s.i, into: &tag)
         }) else { return false }
-        let type = typeID(at: i + 1, length: tag.nameLength)
+        guard let (type, cached) = typeID(at: i + 1, length: tag.nameLength) else { return false }
         builder.open(tag: tag.tag, type: type)
         if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
         if let c = tag.className { builder.setAttribute(.className, utf8: UnsafeBufferPointer(start: buffer + c.lowerBound, count: c.count)) }
@@ -198,8 +197,7 @@ struct _XMLScanner: ~Copyable {
         if tag.empty {
             builder.close()
         } else {
-            names.append(contentsOf: UnsafeBufferPointer(start: buffer + i + 1, count: tag.nameLength))
-            nameEnds.append(names.count)
+            open.append(cached)
         }
         i = end
         return true
@@ -251,7 +249,7 @@ struct _XMLScanner: ~Copyable {
         guard let nameEnd = name(at: j + 1) else { return nil }
         tag.nameLength = nameEnd - j - 1
         var k = nameEnd
-        attributes.removeAll(keepingCapacity: true)
+        var attributeCount = 0  // the names in `attributes` that are this tag's
         while true {
             let spaced = Self.isSpace(buffer[k])
             while Self.isSpace(buffer[k]) { k += 1 }
@@ -299,21 +297,25 @@ struct _XMLScanner: ~Copyable {
             k += 1
             // Unique names (compared as written: two prefixes for one namespace are left
             // to libxml2 by giving up on prefixed names that share a local part).
-            for other in attributes {
+            for n in 0 ..< attributeCount {
+                let other = attributes[n]
                 if equal(other, attribute) { return nil }
                 if let a = localPart(other), let b = localPart(attribute), equal(a, b) { return nil }
             }
-            attributes.append(attribute)
-            if attribute.count == 3 && equal(attribute, "tag") {
+            // Kept, not cleared per tag: removing would cost more than the tag's scan.
+            if attributeCount < attributes.count { attributes[attributeCount] = attribute } else { attributes.append(attribute) }
+            attributeCount += 1
+            let a = attribute.lowerBound
+            if attribute.count == 3 && buffer[a] == UInt8(ascii: "t") && buffer[a + 1] == UInt8(ascii: "a") && buffer[a + 2] == UInt8(ascii: "g") {
                 guard plain else { return nil }
                 tag.tag = _integerValue(UnsafeBufferPointer(start: buffer + value.lowerBound, count: value.count)) ?? 0
-            } else if attribute.count == 2 && equal(attribute, "id") {
+            } else if attribute.count == 2 && buffer[a] == UInt8(ascii: "i") && buffer[a + 1] == UInt8(ascii: "d") {
                 guard plain else { return nil }
                 tag.id = value
-            } else if attribute.count == 5 && equal(attribute, "class") {
+            } else if attribute.count == 5 && buffer[a] == UInt8(ascii: "c") && equal(attribute, "class") {
                 guard plain else { return nil }
                 tag.className = value
-            } else if attribute.count > 6 && equal(attribute.prefix(6), "xmlns:") {
+            } else if attribute.count > 6 && buffer[a] == UInt8(ascii: "x") && equal(attribute.prefix(6), "xmlns:") {
                 let declared = attribute.dropFirst(6)
                 if value.isEmpty || equal(declared, "xml") || equal(declared, "xmlns") { return nil }
             }
@@ -336,12 +338,12 @@ struct _XMLScanner: ~Copyable {
 
     /// `</name S?>` at `j`, matching the innermost open element; the index after it.
     private func endTag(at j: Int) -> Int? {
-        guard let open = nameEnds.last else { return nil }
-        let start = nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0
-        let length = open - start
+        guard let innermost = open.last else { return nil }
+        let start = Int(innermost.start)
+        let length = Int(innermost.length)
         var k = j + 2
         for n in 0 ..< length {
-            if buffer[k + n] != names[start + n] { return k + n >= count ? count + 1 : nil }
+            if buffer[k + n] != cacheNames[start + n] { return k + n >= count ? count + 1 : nil }
         }
         k += length
         if nameByte[Int(buffer[k])] || buffer[k] == UInt8(ascii: ":") || buffer[k] >= 0x80 { return nil }  // a longer name
@@ -515,33 +517,54 @@ struct _XMLScanner: ~Copyable {
         }
     }
 
-    /// The type id of the element name at `j`, through the cache.
-    private mutating func typeID(at j: Int, length: Int) -> TypeID {
+    /// The type id of the element name at `j`, through the cache, and where its bytes are
+    /// in `cacheNames`; `nil` (give up) once 2 GiB of distinct names would not fit there.
+    private mutating func typeID(at j: Int, length: Int) -> (TypeID, (start: Int32, length: Int32))? {
+        let buffer = self.buffer
         var hash: UInt32 = 2_166_136_261
         for n in 0 ..< length { hash = (hash ^ UInt32(buffer[j + n])) &* 16_777_619 }
-        let slot = Int(hash % UInt32(Self.cacheSize))
+        hash ^= hash >> 15
+        let slot = Int(hash) & (Self.cacheSize - 1)
         if let entry = cache[slot], Int(entry.length) == length {
-            var same = true
-            for n in 0 ..< length where cacheNames[Int(entry.start) + n] != buffer[j + n] {
-                same = false
-                break
+            let same = cacheNames.withUnsafeBufferPointer { names in
+                for n in 0 ..< length where names[Int(entry.start) + n] != buffer[j + n] { return false }
+                return true
             }
-            if same { return entry.type }
+            if same { return (entry.type, (entry.start, entry.length)) }
         }
+        guard cacheNames.count + length < Int(Int32.max) else { return nil }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + j, count: length), as: UTF8.self)
         let type = registry.typeID(named: text)
-        if cacheNames.count + length < Int(Int32.max) {
-            cache[slot] = (Int32(cacheNames.count), Int32(length), type)
-            cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
-        }
-        return type
+        let range = (Int32(cacheNames.count), Int32(length))
+        cache[slot] = (range.0, range.1, type)
+        cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
+        return (type, range)
     }
 }
 
-/// The integer in an attribute value (surrounding whitespace allowed), or `nil`.
+/// The integer in an attribute value that holds no tab, newline or carriage return
+/// (spaces around it allowed), or `nil`: what `Int(String)` makes of it once trimmed, read
+/// from the bytes (an optional sign, ASCII digits, no overflow).
 func _integerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    var text = Substring(String(decoding: bytes, as: UTF8.self))
-    while let c = text.first, c == " " || c == "\t" || c == "\n" || c == "\r" { text.removeFirst() }
-    while let c = text.last, c == " " || c == "\t" || c == "\n" || c == "\r" { text.removeLast() }
-    return Int(text)
+    var lo = 0
+    var hi = bytes.count
+    while lo < hi && bytes[lo] == UInt8(ascii: " ") { lo += 1 }
+    while hi > lo && bytes[hi - 1] == UInt8(ascii: " ") { hi -= 1 }
+    guard lo < hi else { return nil }
+    var negative = false
+    if bytes[lo] == UInt8(ascii: "-") || bytes[lo] == UInt8(ascii: "+") {
+        negative = bytes[lo] == UInt8(ascii: "-")
+        lo += 1
+    }
+    guard lo < hi else { return nil }
+    var value = 0
+    for k in lo ..< hi {
+        let digit = Int(bytes[k]) - 0x30
+        guard digit >= 0 && digit <= 9 else { return nil }
+        let (times, o1) = value.multipliedReportingOverflow(by: 10)
+        let (next, o2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+        if o1 || o2 { return nil }
+        value = next
+    }
+    return value
 }
