@@ -4,8 +4,9 @@
 ///
 /// Each attribute is a column of the arena, made when a node of the tree first gets that
 /// attribute: 8 bytes per node slot (where the node's text starts, or none), plus the text's
-/// bytes, which are stored once for a text repeated among recently stored ones (the same
-/// member name in every object of an array; an `id`, meant to be unique, is not looked for). Reading a node's attribute is O(1) to find,
+/// bytes. A ``ViewTreeBuilder`` (an import) stores a text repeated among the recent ones
+/// once (the same member name in every object of an array; an `id`, meant to be unique, is
+/// not looked for); ``ViewTree/setAttribute(_:_:of:)`` stores each text it is given. Reading a node's attribute is O(1) to find,
 /// O(its length) to copy out.
 public enum NodeAttribute: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// The member name of a JSON value inside an object.
@@ -48,7 +49,7 @@ extension ViewTree {
         let s = _storage
         let slot = Int(node.index)
         if var text {
-            text.withUTF8 { s.attributes[attribute.rawValue].set($0, at: slot, repeats: attribute != .id) }
+            text.withUTF8 { s.attributes[attribute.rawValue].set($0, at: slot) }
         } else {
             s.attributes[attribute.rawValue].clear(at: slot)
         }
@@ -65,16 +66,12 @@ extension ViewTree {
 }
 
 /// One attribute's column: per node slot, where its text starts in `bytes` (a LEB128 byte
-/// count, then the UTF-8), or -1 for none. Slots past the end of `start` have none.
+/// count, then the UTF-8), or -1 for none. Slots past the end of `start` have none. A
+/// builder stores a text repeated among recent ones once (see `ViewTreeBuilder`).
 @usableFromInline
 struct _TextColumn {
     var start: [Int] = []
     var bytes: [UInt8] = []
-    /// Starts of recently stored texts by a hash of their bytes, so that a text repeated
-    /// among them is stored once.
-    private var recent: [Int] = []
-
-    static let recentSlots = 1024  // a power of two
 
     var isEmpty: Bool { start.isEmpty }
 
@@ -88,7 +85,8 @@ struct _TextColumn {
     }
 
     /// The byte count stored at `i` and where the text's bytes start.
-    private static func length(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, Int) {
+    @inline(__always)
+    static func length(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, Int) {
         var (count, shift, j) = (0, 0, i)
         while true {
             let byte = b[j]
@@ -99,14 +97,10 @@ struct _TextColumn {
         }
     }
 
-    /// Gives `slot` the text `utf8`, looked for among the recent texts first unless it is
-    /// not expected to repeat (`repeats`: false for an `id`).
-    mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int, repeats: Bool = true) {
-        // One element at a time: a streamed import sets a node's text right after the
-        // node opened, so this appends a few starts, and a generic append of a repeated
-        // element would cost more than they do.
-        while start.count <= slot { start.append(-1) }
-        start[slot] = repeats ? store(utf8) : append(utf8)
+    /// Gives `slot` the text `utf8`, appended to the table.
+    mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
+        if slot >= start.count { start.append(contentsOf: repeatElement(-1, count: slot + 1 - start.count)) }
+        start[slot] = append(utf8)
     }
 
     /// Removes `slot`'s text.
@@ -114,39 +108,19 @@ struct _TextColumn {
         if slot < start.count { start[slot] = -1 }
     }
 
-    /// Where `utf8` is in `bytes`: a recent copy, or a new one appended. Raw loops: a
-    /// streamed import stores a text per node, most of them a few bytes long.
-    private mutating func store(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        if recent.isEmpty { recent = Array(repeating: -1, count: Self.recentSlots) }
-        let n = utf8.count
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(n)
-        if let p = utf8.baseAddress {
-            for k in 0 ..< min(n, 16) { hash = (hash ^ UInt64(p[k])) &* 0x100_0000_01B3 }
+    /// Whether the text stored at `at` is `utf8`.
+    func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            let (count, from) = Self.length(in: b, at: at)
+            guard count == utf8.count else { return false }
+            guard let p = utf8.baseAddress, let q = b.baseAddress else { return true }
+            for k in 0 ..< count where p[k] != q[from &+ k] { return false }
+            return true
         }
-        // FNV-1a leaves the high bits of a short text's hash nearly alike (every one-letter
-        // text fell in one slot); a final mix (MurmurHash3's) spreads them.
-        hash ^= hash >> 33
-        hash &*= 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        let r = Int(truncatingIfNeeded: hash) & (Self.recentSlots - 1)
-        let candidate = recent[r]
-        if candidate >= 0 {
-            let same = bytes.withUnsafeBufferPointer { b -> Bool in
-                let (count, from) = Self.length(in: b, at: candidate)
-                guard count == n else { return false }
-                guard let p = utf8.baseAddress, let q = b.baseAddress else { return true }
-                for k in 0 ..< n where p[k] != q[from &+ k] { return false }
-                return true
-            }
-            if same { return candidate }
-        }
-        let at = append(utf8)
-        recent[r] = at
-        return at
     }
 
     /// Appends `utf8` to `bytes` (its length first); where it starts.
-    private mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         let at = bytes.count
         var count = utf8.count
         repeat {
@@ -157,8 +131,8 @@ struct _TextColumn {
         return at
     }
 
-    /// The bytes it takes: its starts (by capacity), texts and recent table.
+    /// The bytes it takes: its starts (by capacity) and texts.
     var memoryFootprint: Int {
-        start.capacity * MemoryLayout<Int>.stride + bytes.capacity + recent.capacity * MemoryLayout<Int>.stride
+        start.capacity * MemoryLayout<Int>.stride + bytes.capacity
     }
 }

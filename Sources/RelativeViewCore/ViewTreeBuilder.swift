@@ -46,6 +46,14 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// The nodes the builder was told to expect: an attribute column is reserved for as
     /// many when it is made.
     private let capacity: Int
+    /// The attribute columns while the build runs (the tree gets them in `finish()`), and
+    /// per attribute a table of the starts of recently stored texts by a hash of their
+    /// bytes, so that a text repeated among them is stored once.
+    private var keyColumn = _TextColumn()
+    private var idColumn = _TextColumn()
+    private var classColumn = _TextColumn()
+    private let recent: UnsafeMutablePointer<Int>
+    private static let recentSlots = 1024  // a power of two
 
     /// A builder with room for `minimumCapacity` nodes.
     ///
@@ -56,11 +64,14 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         tree._storage.reserveStreamed(nodes: capacity)
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
+        recent = .allocate(capacity: NodeAttribute.allCases.count * Self.recentSlots)
+        recent.initialize(repeating: -1, count: NodeAttribute.allCases.count * Self.recentSlots)
     }
 
     deinit {
         staged.deallocate()
         open.deallocate()
+        recent.deallocate()
     }
 
     /// How many nodes are open (the depth of the next node opened).
@@ -118,12 +129,63 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(utf8.count) amortized.
     public mutating func setAttribute(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>) {
         precondition(nodes > 0, "setAttribute(_:utf8:) before any open()")
-        let s = tree._storage
-        if s.attributes[attribute.rawValue].start.capacity < capacity {
-            s.attributes[attribute.rawValue].start.reserveCapacity(capacity)
+        let slot = Int(nodes) - 1
+        let recent = self.recent + attribute.rawValue * Self.recentSlots
+        // Each column a stored property, borrowed in place (an array of columns would copy
+        // the element it reads).
+        switch attribute {
+        case .key: Self.set(utf8, at: slot, in: &keyColumn, recent: recent, capacity: capacity)
+        case .id: Self.set(utf8, at: slot, in: &idColumn, recent: nil, capacity: capacity)
+        case .className: Self.set(utf8, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
-        s.attributes[attribute.rawValue].set(utf8, at: Int(nodes) - 1, repeats: attribute != .id)
     }
+
+    /// Gives `slot` of `column` the text `utf8`: the copy found through `recent` (a table
+    /// of the starts of recently stored texts by a hash of their bytes) if it holds the
+    /// same bytes, else a new one. No table: always a new one (an `id`, meant to be unique).
+    @inline(__always)
+    private static func set(
+        _ utf8: UnsafeBufferPointer<UInt8>, at slot: Int, in column: inout _TextColumn,
+        recent: UnsafeMutablePointer<Int>?, capacity: Int
+    ) {
+        if column.start.count <= slot {
+            // Made, or extended a batch past the node at once (not a start per node opened
+            // since the last text): `finish()` and `rollBack(to:)` cut it back to the nodes.
+            if column.start.capacity < capacity { column.start.reserveCapacity(capacity) }
+            column.start.append(contentsOf: repeatElement(-1, count: slot + batch - column.start.count))
+        }
+        guard let recent else {
+            column.start[slot] = column.append(utf8)
+            return
+        }
+        // FNV-1a over the first 16 bytes, then MurmurHash3's final mix: FNV alone leaves
+        // the high bits of short texts' hashes nearly alike.
+        let n = utf8.count
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(n)
+        if let p = utf8.baseAddress {
+            for k in 0 ..< min(n, 16) { hash = (hash ^ UInt64(p[k])) &* 0x100_0000_01B3 }
+        }
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        let r = Int(truncatingIfNeeded: hash) & (recentSlots - 1)
+        let candidate = recent[r]
+        if candidate >= 0 && column.holds(utf8, at: candidate) {
+            column.start[slot] = candidate
+        } else {
+            let at = column.append(utf8)
+            recent[r] = at
+            column.start[slot] = at
+        }
+    }
+
+    /// Forgets the starts of `column` past `nodes`.
+    private static func cut(_ column: inout _TextColumn, to nodes: Int) {
+        if column.start.count > nodes { column.start.removeLast(column.start.count - nodes) }
+    }
+
+    /// The three attribute columns, in ``NodeAttribute`` order.
+    private var columns: [_TextColumn] { [keyColumn, idColumn, classColumn] }
 
     /// Gives the node opened last the text `text` as its `attribute`. Traps if no node was
     /// opened yet.
@@ -179,9 +241,9 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             s.rootCount -= roots
         }
         for x in s.wideTags.keys where x >= mark.nodes { s.wideTags[x] = nil }
-        for a in s.attributes.indices where s.attributes[a].start.count > Int(mark.nodes) {
-            s.attributes[a].start.removeLast(s.attributes[a].start.count - Int(mark.nodes))
-        }
+        Self.cut(&keyColumn, to: Int(mark.nodes))
+        Self.cut(&idColumn, to: Int(mark.nodes))
+        Self.cut(&classColumn, to: Int(mark.nodes))
         // The open stack at the mark: every node open then is an ancestor-or-self of the
         // last node opened before it (it was open when that node opened), so the stack is
         // the first `depth` nodes of that node's path from its root.
@@ -214,6 +276,10 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         flush()
         let s = tree._mutableStorage()
         s.tour.finishStreamed()
+        Self.cut(&keyColumn, to: Int(nodes))
+        Self.cut(&idColumn, to: Int(nodes))
+        Self.cut(&classColumn, to: Int(nodes))
+        for (a, column) in columns.enumerated() where !column.isEmpty { s.attributes[a] = column }
         return tree
     }
 
