@@ -7,7 +7,7 @@ internal import CByteCount
 ///
 /// Node types are `object`, `array`, `string`, `number`, `bool` and `null`; an object's
 /// members are its children in document order, each with its member name as its
-/// ``NodeAttribute/key`` attribute (escapes decoded; an escaped lone surrogate becomes
+/// `NodeAttribute.key` attribute (escapes decoded; an escaped lone surrogate becomes
 /// U+FFFD); tags are 0.
 ///
 /// The document must be UTF-8, as RFC 8259 requires of JSON exchanged between systems:

@@ -22,8 +22,8 @@ import Musl
 ///
 /// An element's type is its name as written (`svg:rect` keeps its prefix; HTML names are
 /// lowercase), its tag the integer value of its `tag` attribute, else 0, and its `id` and
-/// `class` attributes (without a namespace prefix) its ``NodeAttribute/id`` and
-/// ``NodeAttribute/className`` attributes, as the parser gives their values (character and
+/// `class` attributes (without a namespace prefix) its `NodeAttribute.id` and
+/// `NodeAttribute.className` attributes, as the parser gives their values (character and
 /// predefined entity references decoded, whitespace normalized as XML requires).
 ///
 /// XML must be well-formed: the first fatal error is thrown with its line and column.

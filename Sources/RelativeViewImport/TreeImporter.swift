@@ -30,9 +30,12 @@ public struct TreeImporter: Sendable {
     /// memory speed), so that the tree's columns are allocated once, at their size, and
     /// never copied while they grow; the second pass parses it.
     ///
-    /// - Parameter progress: called as the document is parsed (every 1 MiB for JSON, every
-    ///   64 KiB for markup; not for a directory) with the bytes parsed so far and the
-    ///   file's size (`nil` if it has none, as a pipe).
+    /// - Parameters:
+    ///   - path: the document or directory.
+    ///   - format: how to read it; `nil` to tell from the path and the first bytes.
+    ///   - progress: called as the document is parsed (every 1 MiB for JSON, every 64 KiB
+    ///     for markup; not for a directory) with the bytes parsed so far and the file's
+    ///     size (`nil` if it has none, as a pipe).
     /// - Throws: ``ImportError`` if the format cannot be told, the input cannot be read,
     ///   is malformed (XML, JSON), or holds no node.
     /// - Complexity: O(size of the input)
