@@ -214,6 +214,7 @@ struct _XMLScanner: ~Copyable {
 
     /// The end of an ASCII name starting at `j`: a colon only between two parts, at most
     /// one. `nil` if there is no name there or it is one the scanner leaves to libxml2.
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func name(at j: Int) -> Int? {
         // Locals, so that the loop reads registers rather than the scanner.
         let buffer = self.buffer
@@ -323,20 +324,24 @@ struct _XMLScanner: ~Copyable {
     }
 
     /// The part after the colon of a prefixed name, or `nil`.
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func localPart(_ name: Range<Int>) -> Range<Int>? {
         for k in name where buffer[k] == UInt8(ascii: ":") { return (k + 1) ..< name.upperBound }
         return nil
     }
 
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func equal(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         a.count == b.count && (0 ..< a.count).allSatisfy { buffer[a.lowerBound + $0] == buffer[b.lowerBound + $0] }
     }
 
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func equal(_ a: Range<Int>, _ text: StaticString) -> Bool {
         a.count == text.utf8CodeUnitCount && (0 ..< a.count).allSatisfy { buffer[a.lowerBound + $0] == text.utf8Start[$0] }
     }
 
     /// `</name S?>` at `j`, matching the innermost open element; the index after it.
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func endTag(at j: Int) -> Int? {
         guard let innermost = open.last else { return nil }
         let start = Int(innermost.start)
@@ -409,6 +414,7 @@ struct _XMLScanner: ~Copyable {
 
     /// The index after the character at `k` if it is one XML allows (`nil` at the sentinel;
     /// past `count` if it is cut).
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func character(at k: Int) -> Int? {
         let b = buffer[k]
         if b >= 0x20 && b < 0x80 { return k + 1 }
@@ -420,6 +426,7 @@ struct _XMLScanner: ~Copyable {
     /// The index after the well-formed UTF-8 sequence at `k` (a byte from 0x80 on) of a
     /// character XML allows (not U+FFFE or U+FFFF); `nil` if it is not one; past `count`
     /// if it is cut.
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func utf8(at k: Int) -> Int? {
         let length: Int
         let second: ClosedRange<UInt8>
@@ -443,6 +450,7 @@ struct _XMLScanner: ~Copyable {
 
     /// `&name;` at `k`: a character reference to a character XML allows, or one of the
     /// five predefined entities; the index after it. Past `count` when cut.
+    @inline(__always)  // a call would copy the scanner to borrow it
     private func reference(at k: Int) -> Int? {
         var j = k + 1
         if buffer[j] == UInt8(ascii: "#") {
