@@ -151,8 +151,10 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         if column.start.count <= slot {
             // Made, or extended a batch past the node at once (not a start per node opened
             // since the last text): `finish()` and `rollBack(to:)` cut it back to the nodes.
+            // Never past the capacity reserved: that would double the column.
             if column.start.capacity < capacity { column.start.reserveCapacity(capacity) }
-            column.start.append(contentsOf: repeatElement(-1, count: slot + batch - column.start.count))
+            let end = max(slot + 1, min(slot + batch, column.start.capacity))
+            column.start.append(contentsOf: repeatElement(-1, count: end - column.start.count))
         }
         guard let recent else {
             column.start[slot] = column.append(utf8)

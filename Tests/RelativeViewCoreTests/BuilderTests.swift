@@ -350,3 +350,25 @@ import RelativeViewFixtures
         #expect(differences == 0)
     }
 }
+
+/// A builder given its capacity takes no more memory for an attribute column than that
+/// many nodes need: the batch it extends a column by stops at the capacity.
+@Suite struct BuilderCapacityTests {
+    @Test(arguments: [1, 100, 4_095, 4_096, 10_000])
+    func anAttributeColumnStaysWithinTheCapacity(nodes: Int) {
+        var b = ViewTreeBuilder(minimumCapacity: nodes)
+        b.open(type: Ty.a)
+        b.setAttribute(.key, "root")
+        for k in 1 ..< nodes {
+            b.open(type: Ty.b)
+            b.setAttribute(.key, "k\(k % 7)")
+            b.close()
+        }
+        b.close()
+        let tree = b.finish()
+        let column = tree._storage.attributes[NodeAttribute.key.rawValue]
+        #expect(column.start.count == nodes)
+        #expect(column.start.capacity < nodes + 64, "\(column.start.capacity) starts for \(nodes) nodes")
+        #expect(tree._storage.parent.capacity < nodes + 64)
+    }
+}
