@@ -29,7 +29,7 @@ struct _XMLScanner: ~Copyable {
     private var open: [(start: Int32, length: Int32)] = []
     /// Type ids by element name: a small hash table of names seen (checked byte by byte).
     private var cacheNames: [UInt8] = []
-    private var cache: [(start: Int32, length: Int32, type: TypeID)?]
+    private var cache: [(start: Int32, length: Int32, type: TypeID, prefix: UInt64)?]
     /// Per byte: a character that text can hold without a closer look (not `<`, `&`, `]`,
     /// a control character or a byte past ASCII); and one that can be in an ASCII name
     /// after its first (a colon aside, which names check on their own).
@@ -527,24 +527,31 @@ struct _XMLScanner: ~Copyable {
 
     /// The type id of the element name at `j`, through the cache, and where its bytes are
     /// in `cacheNames`; `nil` (give up) once 2 GiB of distinct names would not fit there.
+    /// A name's first 8 bytes, read as one word (the buffer's padding makes that safe at
+    /// its end), make its hash and settle most comparisons.
     private mutating func typeID(at j: Int, length: Int) -> (TypeID, (start: Int32, length: Int32))? {
         let buffer = self.buffer
-        var hash: UInt32 = 2_166_136_261
-        for n in 0 ..< length { hash = (hash ^ UInt32(buffer[j + n])) &* 16_777_619 }
-        hash ^= hash >> 15
-        let slot = Int(hash) & (Self.cacheSize - 1)
-        if let entry = cache[slot], Int(entry.length) == length {
-            let same = cacheNames.withUnsafeBufferPointer { names in
-                for n in 0 ..< length where names[Int(entry.start) + n] != buffer[j + n] { return false }
+        let word = UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self)
+        let prefix = length >= 8 ? UInt64(littleEndian: word) : UInt64(littleEndian: word) & ((1 << UInt64(8 * length)) - 1)
+        var hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
+        for n in min(length, 8) ..< length { hash = (hash ^ UInt64(buffer[j + n])) &* 0x100_0000_01B3 }
+        // Two ways: a name is looked for in its slot and the one next to it, so that two
+        // frequent names whose hashes collide do not evict each other in turn.
+        let home = Int(truncatingIfNeeded: hash >> 54) & (Self.cacheSize - 1)
+        for slot in [home, home ^ 1] {
+            guard let entry = cache[slot], Int(entry.length) == length, entry.prefix == prefix else { continue }
+            let same = length <= 8 || cacheNames.withUnsafeBufferPointer { names in
+                for n in 8 ..< length where names[Int(entry.start) + n] != buffer[j + n] { return false }
                 return true
             }
             if same { return (entry.type, (entry.start, entry.length)) }
         }
+        let slot = cache[home] == nil || cache[home ^ 1] != nil ? home : home ^ 1
         guard cacheNames.count + length < Int(Int32.max) else { return nil }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + j, count: length), as: UTF8.self)
         let type = registry.typeID(named: text)
         let range = (Int32(cacheNames.count), Int32(length))
-        cache[slot] = (range.0, range.1, type)
+        cache[slot] = (range.0, range.1, type, prefix)
         cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
         return (type, range)
     }
