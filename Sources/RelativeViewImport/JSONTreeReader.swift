@@ -418,23 +418,10 @@ struct _JSONScanner: ~Copyable {
     /// exchanged between systems to be UTF-8; the error names the first byte that is not.
     /// Never reads past the sentinel: a cut sequence stops at it.
     private func endOfUTF8Sequence(at j: Int) throws(_JSONSyntaxError) -> Int {
-        let length: Int
-        let second: ClosedRange<UInt8>
-        switch buffer[j] {
-        case 0xC2 ... 0xDF: (length, second) = (2, 0x80 ... 0xBF)
-        case 0xE0: (length, second) = (3, 0xA0 ... 0xBF)
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: (length, second) = (3, 0x80 ... 0xBF)
-        case 0xED: (length, second) = (3, 0x80 ... 0x9F)
-        case 0xF0: (length, second) = (4, 0x90 ... 0xBF)
-        case 0xF1 ... 0xF3: (length, second) = (4, 0x80 ... 0xBF)
-        case 0xF4: (length, second) = (4, 0x80 ... 0x8F)
-        default: throw invalidUTF8(at: j)
+        switch _utf8Sequence(in: buffer, at: j, count: count) {
+        case .wellFormed(let end): return end
+        case .illFormed(let at), .cut(let at): throw invalidUTF8(at: at)
         }
-        for k in 1 ..< length {
-            guard j + k < count else { throw invalidUTF8(at: j + k) }
-            guard (k == 1 ? second : 0x80 ... 0xBF).contains(buffer[j + k]) else { throw invalidUTF8(at: j + k) }
-        }
-        return j + length
     }
 
     private func invalidUTF8(at j: Int) -> _JSONSyntaxError {

@@ -107,3 +107,38 @@ struct _ByteWindow: ~Copyable {
         return (line, offset - lineStart + 1)
     }
 }
+
+/// What the UTF-8 sequence at an index turned out to be.
+enum _UTF8Sequence {
+    /// Well-formed; the index after it.
+    case wellFormed(end: Int)
+    /// Not well-formed; the index of the first byte that is wrong.
+    case illFormed(at: Int)
+    /// Cut by the end of the bytes at hand; the index where they end.
+    case cut(at: Int)
+}
+
+/// The UTF-8 sequence at `k` in `bytes` (which holds `count` bytes), a byte from 0x80 on,
+/// checked as Unicode's table 3-7 has it: no overlong form, no surrogate, nothing past
+/// U+10FFFF. Shared by the JSON and XML scanners, each of which says what a bad or cut
+/// sequence means to it.
+@inline(__always)
+func _utf8Sequence(in bytes: UnsafePointer<UInt8>, at k: Int, count: Int) -> _UTF8Sequence {
+    let length: Int
+    let second: ClosedRange<UInt8>
+    switch bytes[k] {
+    case 0xC2 ... 0xDF: (length, second) = (2, 0x80 ... 0xBF)
+    case 0xE0: (length, second) = (3, 0xA0 ... 0xBF)
+    case 0xE1 ... 0xEC, 0xEE ... 0xEF: (length, second) = (3, 0x80 ... 0xBF)
+    case 0xED: (length, second) = (3, 0x80 ... 0x9F)
+    case 0xF0: (length, second) = (4, 0x90 ... 0xBF)
+    case 0xF1 ... 0xF3: (length, second) = (4, 0x80 ... 0xBF)
+    case 0xF4: (length, second) = (4, 0x80 ... 0x8F)
+    default: return .illFormed(at: k)
+    }
+    for n in 1 ..< length {
+        if k + n >= count { return .cut(at: k + n) }
+        guard (n == 1 ? second : 0x80 ... 0xBF).contains(bytes[k + n]) else { return .illFormed(at: k + n) }
+    }
+    return .wellFormed(end: k + length)
+}

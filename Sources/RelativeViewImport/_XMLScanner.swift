@@ -428,24 +428,14 @@ struct _XMLScanner: ~Copyable {
     /// if it is cut.
     @inline(__always)  // a call would copy the scanner to borrow it
     private func utf8(at k: Int) -> Int? {
-        let length: Int
-        let second: ClosedRange<UInt8>
-        switch buffer[k] {
-        case 0xC2 ... 0xDF: (length, second) = (2, 0x80 ... 0xBF)
-        case 0xE0: (length, second) = (3, 0xA0 ... 0xBF)
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: (length, second) = (3, 0x80 ... 0xBF)
-        case 0xED: (length, second) = (3, 0x80 ... 0x9F)
-        case 0xF0: (length, second) = (4, 0x90 ... 0xBF)
-        case 0xF1 ... 0xF3: (length, second) = (4, 0x80 ... 0xBF)
-        case 0xF4: (length, second) = (4, 0x80 ... 0x8F)
-        default: return nil
+        switch _utf8Sequence(in: buffer, at: k, count: count) {
+        case .wellFormed(let end):
+            // U+FFFE and U+FFFF are not XML characters.
+            if end - k == 3 && buffer[k] == 0xEF && buffer[k + 1] == 0xBF && buffer[k + 2] >= 0xBE { return nil }
+            return end
+        case .illFormed: return nil
+        case .cut: return count + 1
         }
-        for n in 1 ..< length {
-            if k + n >= count { return count + 1 }  // cut
-            guard (n == 1 ? second : 0x80 ... 0xBF).contains(buffer[k + n]) else { return nil }
-        }
-        if length == 3 && buffer[k] == 0xEF && buffer[k + 1] == 0xBF && buffer[k + 2] >= 0xBE { return nil }
-        return k + length
     }
 
     /// `&name;` at `k`: a character reference to a character XML allows, or one of the

@@ -5,16 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-
-static long peak_resident_bytes() {
-    FILE *f = std::fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = 0;
-    while (f && std::fgets(line, sizeof line, f))
-        if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atol(line + 6);
-    if (f) std::fclose(f);
-    return kb * 1024;
-}
+#include "peak-resident.h"
 
 int main(int argc, char **argv) {
     if (argc != 2) { std::fprintf(stderr, "usage: pugixml-load FILE\n"); return 64; }
