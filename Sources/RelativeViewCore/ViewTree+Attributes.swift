@@ -6,8 +6,8 @@
 /// attribute: 8 bytes per node slot (where the node's text starts, or none), plus the text's
 /// bytes. A ``ViewTreeBuilder`` (an import) stores a text repeated among the recent ones
 /// once (the same member name in every object of an array; an `id`, meant to be unique, is
-/// not looked for); ``ViewTree/setAttribute(_:_:of:)`` stores each text it is given. Reading a node's attribute is O(1) to find,
-/// O(its length) to copy out.
+/// not looked for); ``ViewTree/setAttribute(_:_:of:)`` stores each text it is given.
+/// Reading a node's attribute is O(1) to find, O(its length) to copy out.
 public enum NodeAttribute: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// The member name of a JSON value inside an object.
     case key

@@ -230,9 +230,9 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             var roots = 0
             for x in Int(mark.nodes) ..< flushedNodes where s.parent[x] == _TreeStorage.none { roots += 1 }
             let removed = flushedNodes - Int(mark.nodes)
-            for column in [\_TreeStorage.parent, \.typeID, \.narrowTag] as [ReferenceWritableKeyPath<_TreeStorage, [Int32]>] {
-                s[keyPath: column].removeLast(removed)
-            }
+            s.parent.removeLast(removed)
+            s.typeID.removeLast(removed)
+            s.narrowTag.removeLast(removed)
             s.generation.removeLast(removed)
             s.tour.span.removeLast(removed)
             let tokens = flushedTokens - mark.tokens
@@ -296,45 +296,43 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         let firstNode = s.parent.count
         let firstSlot = s.tour.token.count
         let newNodes = Int(nodes) - firstNode
-        do {
-            let events = UnsafeBufferPointer(start: staged, count: stagedCount)
-            s.parent.append(contentsOf: repeatElement(0, count: newNodes))
-            s.typeID.append(contentsOf: repeatElement(0, count: newNodes))
-            s.narrowTag.append(contentsOf: repeatElement(0, count: newNodes))
-            s.generation.append(contentsOf: repeatElement(0, count: newNodes))
-            s.tour.span.append(contentsOf: repeatElement(_TourBlocks.Span(enter: 0, exit: 0), count: newNodes))
-            s.tour.token.append(contentsOf: repeatElement(0, count: events.count))
-            s.tour.tag.append(contentsOf: repeatElement(0, count: events.count))
-            s.tour.type.append(contentsOf: repeatElement(0, count: events.count))
-            var roots = 0
-            s.parent.withUnsafeMutableBufferPointer { parent in
-            s.typeID.withUnsafeMutableBufferPointer { typeID in
-            s.narrowTag.withUnsafeMutableBufferPointer { narrowTag in
-            s.tour.token.withUnsafeMutableBufferPointer { token in
-            s.tour.tag.withUnsafeMutableBufferPointer { tag in
-            s.tour.type.withUnsafeMutableBufferPointer { type in
-            s.tour.span.withUnsafeMutableBufferPointer { span in
-                for (k, e) in events.enumerated() {
-                    let slot = firstSlot &+ k
-                    precondition(slot < Int(UInt32.max), "the index holds at most 2^32 - 1 tokens")
-                    token[slot] = e.token
-                    tag[slot] = e.tag
-                    type[slot] = e.type
-                    if e.token >= 0 {
-                        let x = Int(e.token)
-                        parent[x] = e.parent
-                        typeID[x] = e.type
-                        narrowTag[x] = e.tag
-                        span[x].enter = UInt32(truncatingIfNeeded: slot)
-                        if e.parent == _TreeStorage.none { roots &+= 1 }
-                    } else {
-                        span[Int(~e.token)].exit = UInt32(truncatingIfNeeded: slot)
-                    }
+        let events = UnsafeBufferPointer(start: staged, count: stagedCount)
+        s.parent.append(contentsOf: repeatElement(0, count: newNodes))
+        s.typeID.append(contentsOf: repeatElement(0, count: newNodes))
+        s.narrowTag.append(contentsOf: repeatElement(0, count: newNodes))
+        s.generation.append(contentsOf: repeatElement(0, count: newNodes))
+        s.tour.span.append(contentsOf: repeatElement(_TourBlocks.Span(enter: 0, exit: 0), count: newNodes))
+        s.tour.token.append(contentsOf: repeatElement(0, count: events.count))
+        s.tour.tag.append(contentsOf: repeatElement(0, count: events.count))
+        s.tour.type.append(contentsOf: repeatElement(0, count: events.count))
+        var roots = 0
+        s.parent.withUnsafeMutableBufferPointer { parent in
+        s.typeID.withUnsafeMutableBufferPointer { typeID in
+        s.narrowTag.withUnsafeMutableBufferPointer { narrowTag in
+        s.tour.token.withUnsafeMutableBufferPointer { token in
+        s.tour.tag.withUnsafeMutableBufferPointer { tag in
+        s.tour.type.withUnsafeMutableBufferPointer { type in
+        s.tour.span.withUnsafeMutableBufferPointer { span in
+            for (k, e) in events.enumerated() {
+                let slot = firstSlot &+ k
+                precondition(slot < Int(UInt32.max), "the index holds at most 2^32 - 1 tokens")
+                token[slot] = e.token
+                tag[slot] = e.tag
+                type[slot] = e.type
+                if e.token >= 0 {
+                    let x = Int(e.token)
+                    parent[x] = e.parent
+                    typeID[x] = e.type
+                    narrowTag[x] = e.tag
+                    span[x].enter = UInt32(truncatingIfNeeded: slot)
+                    if e.parent == _TreeStorage.none { roots &+= 1 }
+                } else {
+                    span[Int(~e.token)].exit = UInt32(truncatingIfNeeded: slot)
                 }
-            }}}}}}}
-            s.liveCount += newNodes
-            s.rootCount += roots
-        }
+            }
+        }}}}}}}
+        s.liveCount += newNodes
+        s.rootCount += roots
         stagedCount = 0
     }
 }

@@ -31,7 +31,7 @@ struct _TourBlocks {
 
     /// A node's two positions: block number << ``offsetBits`` | offset.
     @usableFromInline
-    struct Span: BitwiseCopyable {
+    struct Span {
         @usableFromInline var enter: UInt32
         @usableFromInline var exit: UInt32
 

@@ -97,16 +97,17 @@ final class _TreeStorage: @unchecked Sendable {
     /// `_TourBlocks.reserveCapacity(nodes:live:)`).
     func reserveCapacity(_ n: Int) {
         tour.reserveCapacity(nodes: n, live: liveCount)
-        parent.reserveCapacity(n)
-        generation.reserveCapacity(n)
-        typeID.reserveCapacity(n)
-        narrowTag.reserveCapacity(n)
+        reserveNodeColumns(n)
     }
 
     /// Room for a streamed build (``ViewTreeBuilder``) of `n` nodes: each column and the
     /// index exactly, reserved, not written.
     func reserveStreamed(nodes n: Int) {
         tour.reserveStreamed(nodes: n)
+        reserveNodeColumns(n)
+    }
+
+    private func reserveNodeColumns(_ n: Int) {
         parent.reserveCapacity(n)
         generation.reserveCapacity(n)
         typeID.reserveCapacity(n)
@@ -212,4 +213,3 @@ final class _TreeStorage: @unchecked Sendable {
         tour.setTag(narrowTag[Int(i)], of: i)
     }
 }
-

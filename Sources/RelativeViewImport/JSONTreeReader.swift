@@ -37,7 +37,7 @@ public struct JSONTreeReader: Sendable {
     /// - Throws: ``ImportError`` with the line and column of the first syntax error.
     /// - Complexity: O(bytes.count)
     public func read(_ bytes: [UInt8], path: String, into builder: inout ViewTreeBuilder) throws(ImportError) {
-        try read(bytes, path: path, into: &builder, bufferSize: 1 << 20)
+        try read(bytes, path: path, into: &builder, bufferSize: _ByteWindow.defaultCapacity)
     }
 
     /// ``read(_:path:into:)`` through a buffer of `bufferSize` bytes: tests give a few, so
@@ -97,7 +97,8 @@ struct _JSONScanner: ~Copyable {
     private var w: _ByteWindow
     private let t: (object: TypeID, array: TypeID, string: TypeID, number: TypeID, bool: TypeID, null: TypeID)
     private var i = 0
-    /// The open containers, innermost last: true for an object.
+    /// The open containers, innermost last: true for an object. Raw memory the scanner
+    /// owns: an array's uniqueness checks cost 15 instructions per value (callgrind).
     private var stack: UnsafeMutablePointer<Bool>
     private var depth = 0
     private var stackCapacity = 256
@@ -109,7 +110,7 @@ struct _JSONScanner: ~Copyable {
     /// Per byte: whether it stands for itself inside a string (0x20 ... 0x7F but `"` and `\`).
     private let plain: UnsafeMutablePointer<Bool>
 
-    init(source: _ByteSource, types: [TypeID], bufferSize: Int = 1 << 20) {
+    init(source: _ByteSource, types: [TypeID], bufferSize: Int = _ByteWindow.defaultCapacity) {
         w = _ByteWindow(source: source, capacity: bufferSize)
         stack = .allocate(capacity: stackCapacity)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
@@ -139,11 +140,10 @@ struct _JSONScanner: ~Copyable {
     /// Refills the window keeping the bytes from `keep` on (`i` follows them): false at
     /// the end of the document.
     private mutating func refill(keep: Int, progress: (Int) -> Void = { _ in }) -> Bool {
-        if w.atEnd { return false }
-        let more = w.refill(keep: keep)
+        // `i` is not handed over as `inout`: that kept it in memory in every scanning loop.
+        guard !w.atEnd else { return false }
         i -= keep
-        if more { progress(w.sourceOffset) }
-        return more
+        return w.refill(keep: keep, progress: progress)
     }
 
     /// The buffer, its byte count and the document offset of its first byte.
@@ -193,15 +193,6 @@ struct _JSONScanner: ~Copyable {
                     i += 5
                     leaf(t.bool, &builder)
                 } else if count - i >= 4 && word(at: i) == Self.nullWord {
-                    i += 4
-                    leaf(t.null, &builder)
-                } else if matches("true") {
-                    i += 4
-                    leaf(t.bool, &builder)
-                } else if matches("false") {
-                    i += 5
-                    leaf(t.bool, &builder)
-                } else if matches("null") {
                     i += 4
                     leaf(t.null, &builder)
                 } else {
@@ -274,13 +265,6 @@ struct _JSONScanner: ~Copyable {
     @inline(__always)
     private func word(at j: Int) -> UInt32 {
         UInt32(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt32.self))
-    }
-
-    private func matches(_ word: StaticString) -> Bool {
-        let n = word.utf8CodeUnitCount
-        guard count - i >= n else { return false }
-        for k in 0 ..< n where buffer[i + k] != word.utf8Start[k] { return false }
-        return true
     }
 
     @inline(__always)

@@ -79,14 +79,24 @@ public struct MarkupTreeReader: Sendable {
 
     /// The fast path on the XML in `bytes`: its tree, or the offset where it gave up.
     /// Tests give a small `bufferSize`, so that every token is cut somewhere.
-    package func fastPath(_ bytes: [UInt8], bufferSize: Int = 1 << 20) -> (tree: ViewTree?, gaveUpAt: Int?) {
+    package func fastPath(_ bytes: [UInt8], bufferSize: Int = _ByteWindow.defaultCapacity) -> (tree: ViewTree?, gaveUpAt: Int?) {
         var builder = ViewTreeBuilder()
-        let gaveUpAt = bytes.withUnsafeBufferPointer { memory in
-            var scanner = _XMLScanner(source: .memory(memory), registry: registry, bufferSize: bufferSize)
-            if case .built = scanner.run(into: &builder, progress: { _ in }) { return nil as Int? }
-            return scanner.gaveUpAt
-        }
+        let gaveUpAt = bytes.withUnsafeBufferPointer { scanFast(.memory($0), bufferSize: bufferSize, into: &builder) }
         return gaveUpAt == nil && builder.count > 0 ? (builder.finish(), nil) : (nil, gaveUpAt)
+    }
+
+    /// Reads the XML from `source` into `builder` through the fast path: `nil` when it read
+    /// the whole document; else the builder is as it was and the result is the document
+    /// offset where the fast path gave up.
+    private func scanFast(
+        _ source: _ByteSource, bufferSize: Int = _ByteWindow.defaultCapacity, into builder: inout ViewTreeBuilder,
+        progress: (Int) -> Void = { _ in }
+    ) -> Int? {
+        let mark = builder.mark
+        var scanner = _XMLScanner(source: source, registry: registry, bufferSize: bufferSize)
+        guard let gaveUpAt = scanner.run(into: &builder, progress: progress) else { return nil }
+        builder.rollBack(to: mark)
+        return gaveUpAt
     }
 
     /// The most entity text the reader expands for a document of which it has read
@@ -108,10 +118,7 @@ public struct MarkupTreeReader: Sendable {
     ) throws(ImportError) {
         let file = try _FileReader(path: path)
         if dialect == .xml && fastPath {
-            let mark = builder.mark
-            var scanner = _XMLScanner(source: .file(file.descriptor, path: path), registry: registry)
-            if case .built = scanner.run(into: &builder, progress: progress) { return }
-            builder.rollBack(to: mark)
+            if scanFast(.file(file.descriptor, path: path), into: &builder, progress: progress) == nil { return }
             try file.rewind()
         }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
@@ -140,15 +147,8 @@ public struct MarkupTreeReader: Sendable {
     /// - Throws: ``ImportError`` with the line and column of the first fatal XML error.
     /// - Complexity: O(bytes.count)
     public func read(_ bytes: [UInt8], path: String, dialect: Dialect, into builder: inout ViewTreeBuilder) throws(ImportError) {
-        if dialect == .xml && fastPath {
-            let mark = builder.mark
-            let built = bytes.withUnsafeBufferPointer { memory in
-                var scanner = _XMLScanner(source: .memory(memory), registry: registry)
-                if case .built = scanner.run(into: &builder, progress: { _ in }) { return true }
-                return false
-            }
-            if built { return }
-            builder.rollBack(to: mark)
+        if dialect == .xml && fastPath, bytes.withUnsafeBufferPointer({ scanFast(.memory($0), into: &builder) }) == nil {
+            return
         }
         // `withUnsafeBytes` rethrows untyped errors, so the typed one travels in a Result.
         let result = bytes.withUnsafeBytes { all in

@@ -35,7 +35,10 @@ struct _ByteWindow: ~Copyable {
     /// Zero bytes after the last byte read: the sentinel and what a scanner may peek at.
     static let padding = 16
 
-    init(source: _ByteSource, capacity: Int = 1 << 20) {
+    /// The buffer's size unless a test asks for another: 1 MiB.
+    static let defaultCapacity = 1 << 20
+
+    init(source: _ByteSource, capacity: Int = defaultCapacity) {
         self.source = source
         self.capacity = capacity
         buffer = .allocate(capacity: capacity + Self.padding)
@@ -45,8 +48,10 @@ struct _ByteWindow: ~Copyable {
     deinit { buffer.deallocate() }
 
     /// Moves the bytes from `keep` on to the front (indices into the buffer go down by
-    /// `keep`) and reads more after them: false at the end of the document.
-    mutating func refill(keep: Int) -> Bool {
+    /// `keep`, unless the document had already ended: then nothing moves) and reads more
+    /// after them: false at the end of the document. `progress` gets the bytes read so far
+    /// when more were.
+    mutating func refill(keep: Int, progress: (Int) -> Void) -> Bool {
         if atEnd { return false }
         let kept = count - keep
         if keep > 0 { buffer.update(from: buffer + keep, count: kept) }
@@ -55,7 +60,7 @@ struct _ByteWindow: ~Copyable {
         if kept == capacity {
             // One token fills the buffer: make room for more of it.
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity + Self.padding)
-            bigger.update(from: buffer, count: count)
+            bigger.initialize(from: buffer, count: count)
             buffer.deallocate()
             (buffer, capacity) = (bigger, 2 * capacity)
         }
@@ -75,8 +80,12 @@ struct _ByteWindow: ~Copyable {
         sourceOffset += n
         count += n
         (buffer + count).update(repeating: 0, count: Self.padding)
-        if n == 0 { atEnd = true }
-        return n > 0
+        if n == 0 {
+            atEnd = true
+            return false
+        }
+        progress(sourceOffset)
+        return true
     }
 
     /// The line and column (from 1; the column in bytes) of a document offset, counting

@@ -51,8 +51,8 @@ struct _FileReader: ~Copyable {
         }
     }
 
-    /// The sum of `count` over the file's bytes, chunk by chunk (1 MiB), then back at the
-    /// start: a first pass that sizes a builder.
+    /// The sum of `count` over the file's bytes, chunk by chunk (1 MiB): a first pass that
+    /// sizes a builder.
     func sum(_ count: (UnsafeBufferPointer<UInt8>) -> Int) throws(ImportError) -> Int {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { chunk.deallocate() }
@@ -62,7 +62,6 @@ struct _FileReader: ~Copyable {
             if n == 0 { break }
             total += count(UnsafeBufferPointer(start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
         }
-        try rewind()
         return total
     }
 
@@ -77,20 +76,6 @@ struct _FileReader: ~Copyable {
         defer { buffer.deallocate() }
         let n = try readChunk(into: buffer)
         return Array(buffer.prefix(n))
-    }
-
-    /// The whole file.
-    func readAll() throws(ImportError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var info = stat()
-        if fstat(fd, &info) == 0 { bytes.reserveCapacity(Int(info.st_size)) }
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let n = try readChunk(into: chunk)
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk.prefix(n))
-        }
     }
 
     static func systemError(_ path: String, _ what: String) -> ImportError {

@@ -19,8 +19,6 @@ import RelativeViewCore
 /// normalization is libxml2's business); an `xmlns:` declaration with an empty value; and
 /// every error.
 struct _XMLScanner: ~Copyable {
-    enum Outcome { case built, givenUp }
-
     private var w: _ByteWindow
     private var i = 0
     private let registry: TypeRegistry
@@ -41,7 +39,7 @@ struct _XMLScanner: ~Copyable {
 
     private static let cacheSize = 1024
 
-    init(source: _ByteSource, registry: TypeRegistry, bufferSize: Int = 1 << 20) {
+    init(source: _ByteSource, registry: TypeRegistry, bufferSize: Int = _ByteWindow.defaultCapacity) {
         w = _ByteWindow(source: source, capacity: bufferSize)
         self.registry = registry
         cache = Array(repeating: nil, count: Self.cacheSize)
@@ -59,14 +57,10 @@ struct _XMLScanner: ~Copyable {
         nameByte.deallocate()
     }
 
-    /// The document offset where it gave up, if it did (for tests).
-    private(set) var gaveUpAt: Int?
-
-    /// Reads the whole document into `builder`, or gives up (leaving whatever it built).
-    mutating func run(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) -> Outcome {
-        if scan(into: &builder, progress: progress) { return .built }
-        gaveUpAt = w.base + i
-        return .givenUp
+    /// Reads the whole document into `builder` (`nil`), or gives up, leaving whatever it
+    /// built, and returns the document offset where it did.
+    mutating func run(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) -> Int? {
+        scan(into: &builder, progress: progress) ? nil : w.base + i
     }
 
     private var buffer: UnsafeMutablePointer<UInt8> { w.buffer }
@@ -74,11 +68,10 @@ struct _XMLScanner: ~Copyable {
 
     /// Refills the window keeping the bytes from `keep` on (`i` follows): false at the end.
     private mutating func refill(keep: Int, _ progress: (Int) -> Void) -> Bool {
-        if w.atEnd { return false }
-        let more = w.refill(keep: keep)
+        // `i` is not handed over as `inout`: that kept it in memory in every scanning loop.
+        guard !w.atEnd else { return false }
         i -= keep
-        if more { progress(w.sourceOffset) }
-        return more
+        return w.refill(keep: keep, progress: progress)
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
@@ -170,8 +163,7 @@ struct _XMLScanner: ~Copyable {
                 i = end
                 return true
             }
-            let cdata: [UInt8] = Array("[CDATA[".utf8)
-            if !open.isEmpty && (0 ..< 7).allSatisfy({ buffer[i + 2 + $0] == cdata[$0] }) {
+            if !open.isEmpty && equal((i + 2) ..< (i + 9), "[CDATA[") {
                 guard let end = withWhole(progress, { $0.cdata(at: $0.i) }) else { return false }
                 i = end
                 return true
@@ -359,51 +351,44 @@ struct _XMLScanner: ~Copyable {
 
     /// `<!-- ... -->` at `j` (no `--` inside); the index after it.
     private func comment(at j: Int) -> Int? {
-        var k = j + 4
-        while true {
-            let b = buffer[k]
-            if b == UInt8(ascii: "-") {
-                if k + 2 > count { return count + 1 }
-                if buffer[k + 1] == UInt8(ascii: "-") { return buffer[k + 2] == UInt8(ascii: ">") ? k + 3 : (k + 2 >= count ? count + 1 : nil) }
-                k += 1
-            } else {
-                guard let next = character(at: k) else { return k >= count ? count + 1 : nil }
-                if next > count { return next }
-                k = next
-            }
-        }
+        // The first `--` ends the comment, and must be followed by `>`.
+        guard let end = characters(from: j + 4, until: "--") else { return nil }
+        if end > count { return end }
+        if buffer[end] == UInt8(ascii: ">") { return end + 1 }
+        return end >= count ? count + 1 : nil
     }
 
     /// `<![CDATA[ ... ]]>` at `j`; the index after it.
     private func cdata(at j: Int) -> Int? {
-        var k = j + 9
-        while true {
-            if buffer[k] == UInt8(ascii: "]") {
-                if k + 3 > count { return count + 1 }
-                if buffer[k + 1] == UInt8(ascii: "]") && buffer[k + 2] == UInt8(ascii: ">") { return k + 3 }
-                k += 1
-            } else {
-                guard let next = character(at: k) else { return k >= count ? count + 1 : nil }
-                if next > count { return next }
-                k = next
-            }
-        }
+        characters(from: j + 9, until: "]]>")
     }
 
     /// `<?target ... ?>` at `j` (not the XML declaration); the index after it.
     private func processingInstruction(at j: Int) -> Int? {
         guard let targetEnd = name(at: j + 2) else { return nil }
         let target = (j + 2) ..< targetEnd
-        if target.count == 3 && (0 ..< 3).allSatisfy({ buffer[j + 2 + $0] | 0x20 == Array("xml".utf8)[$0] }) { return nil }
+        let xml: StaticString = "xml"
+        if target.count == 3 && (0 ..< 3).allSatisfy({ buffer[j + 2 + $0] | 0x20 == xml.utf8Start[$0] }) { return nil }
         if target.contains(where: { buffer[$0] == UInt8(ascii: ":") }) { return nil }
-        var k = targetEnd
+        let k = targetEnd
         if buffer[k] == UInt8(ascii: "?") { return buffer[k + 1] == UInt8(ascii: ">") ? k + 2 : (k + 1 >= count ? count + 1 : nil) }
         guard Self.isSpace(buffer[k]) else { return k >= count ? count + 1 : nil }
+        return characters(from: k, until: "?>")
+    }
+
+    /// The index just after the first `terminator` from `k` on, every byte before it part
+    /// of a character XML allows; `nil` if one is not; past `count` if the buffer ends
+    /// first. The body of comments, CDATA sections and processing instructions.
+    @inline(__always)  // a call would copy the scanner to borrow it
+    private func characters(from k: Int, until terminator: StaticString) -> Int? {
+        let t = terminator.utf8Start
+        let n = terminator.utf8CodeUnitCount
+        var k = k
         while true {
-            if buffer[k] == UInt8(ascii: "?") {
-                if k + 2 > count { return count + 1 }
-                if buffer[k + 1] == UInt8(ascii: ">") { return k + 2 }
-                k += 1
+            if buffer[k] == t[0] {
+                if k + n > count { return count + 1 }
+                if (1 ..< n).allSatisfy({ buffer[k + $0] == t[$0] }) { return k + n }
+                k += 1  // the terminator's first byte alone is a character
             } else {
                 guard let next = character(at: k) else { return k >= count ? count + 1 : nil }
                 if next > count { return next }

@@ -53,7 +53,7 @@ struct TreeSource {
             let of = total.map { " of \(megabytes($0)) (\(fixed(100 * Double(read) / Double(max(1, $0)), 0))%)" } ?? ""
             progress.note("importing \(input): \(megabytes(read))\(of) parsed")
         }
-        let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+        let seconds = nanoseconds(clock.now - start) / 1e9
         let bytes: Int? = format == .directory ? nil : (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? nil
         let figures = Report.Import(
             format: format.map { "\($0)" } ?? "unknown", bytes: bytes, nodes: tree.count, seconds: seconds,
