@@ -54,6 +54,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     private var classColumn = _TextColumn()
     private let recent: UnsafeMutablePointer<Int>
     private static let recentSlots = 1024  // a power of two
+    /// Fault in the reserved columns ahead of the writes (see `_PageWarmer`).
+    private var warmers: [_PageWarmer]
 
     /// A builder with room for `minimumCapacity` nodes.
     ///
@@ -62,6 +64,12 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         tree = ViewTree()
         capacity = max(0, minimumCapacity)
         tree._storage.reserveStreamed(nodes: capacity)
+        let s = tree._storage
+        warmers = [_PageWarmer(ranges: [
+            .init(capacityOf: &s.parent), .init(capacityOf: &s.generation), .init(capacityOf: &s.typeID),
+            .init(capacityOf: &s.narrowTag), .init(capacityOf: &s.tour.span), .init(capacityOf: &s.tour.token),
+            .init(capacityOf: &s.tour.tag), .init(capacityOf: &s.tour.type),
+        ])]
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
         recent = .allocate(capacity: NodeAttribute.allCases.count * Self.recentSlots)
@@ -69,6 +77,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     }
 
     deinit {
+        for w in warmers { w.stop() }
         staged.deallocate()
         open.deallocate()
         recent.deallocate()
@@ -133,32 +142,38 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         let recent = self.recent + attribute.rawValue * Self.recentSlots
         // Each column a stored property, borrowed in place (an array of columns would copy
         // the element it reads).
-        switch attribute {
+        let reserved = switch attribute {
         case .key: Self.set(utf8, at: slot, in: &keyColumn, recent: recent, capacity: capacity)
         case .id: Self.set(utf8, at: slot, in: &idColumn, recent: nil, capacity: capacity)
         case .className: Self.set(utf8, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
+        if let reserved { warmers.append(_PageWarmer(ranges: [reserved])) }
     }
 
     /// Gives `slot` of `column` the text `utf8`: the copy found through `recent` (a table
     /// of the starts of recently stored texts by a hash of their bytes) if it holds the
     /// same bytes, else a new one. No table: always a new one (an `id`, meant to be unique).
+    /// Returns the column's starts' memory if it was reserved just now, to be warmed.
     @inline(__always)
     private static func set(
         _ utf8: UnsafeBufferPointer<UInt8>, at slot: Int, in column: inout _TextColumn,
         recent: UnsafeMutablePointer<Int>?, capacity: Int
-    ) {
+    ) -> _PageWarmer.Range? {
+        var reserved: _PageWarmer.Range?
         if column.start.count <= slot {
             // Made, or extended a batch past the node at once (not a start per node opened
             // since the last text): `finish()` and `rollBack(to:)` cut it back to the nodes.
             // Never past the capacity reserved: that would double the column.
-            if column.start.capacity < capacity { column.start.reserveCapacity(capacity) }
+            if column.start.capacity < capacity {
+                column.start.reserveCapacity(capacity)
+                reserved = _PageWarmer.Range(capacityOf: &column.start)
+            }
             let end = max(slot + 1, min(slot + batch, column.start.capacity))
             column.start.append(contentsOf: repeatElement(-1, count: end - column.start.count))
         }
         guard let recent else {
             column.start[slot] = column.append(utf8)
-            return
+            return reserved
         }
         // FNV-1a over the first 16 bytes, then MurmurHash3's final mix: FNV alone leaves
         // the high bits of short texts' hashes nearly alike.
@@ -179,6 +194,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             recent[r] = at
             column.start[slot] = at
         }
+        return reserved
     }
 
     /// Forgets the starts of `column` past `nodes`.
@@ -276,6 +292,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     public consuming func finish() -> ViewTree {
         precondition(openCount == 0, "finish() with \(openCount) node(s) still open")
         flush()
+        for w in warmers { w.stop() }
         let s = tree._mutableStorage()
         s.tour.finishStreamed()
         Self.cut(&keyColumn, to: Int(nodes))
