@@ -24,25 +24,34 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     // Sendable: the raw buffers are owned by this value alone, which cannot be copied.
 
     /// One event: a node's enter token (with its tag, type and parent) or an exit token.
-    private struct Event {
-        var token: Int32
-        var tag: Int32
-        var type: Int32
-        var parent: Int32
+    @usableFromInline
+    struct Event {
+        @usableFromInline var token: Int32
+        @usableFromInline var tag: Int32
+        @usableFromInline var type: Int32
+        @usableFromInline var parent: Int32
+
+        @inlinable @inline(__always)
+        init(token: Int32, tag: Int32, type: Int32, parent: Int32) {
+            (self.token, self.tag, self.type, self.parent) = (token, tag, type, parent)
+        }
     }
 
     /// Events staged before a flush copies them into the tree's columns.
-    private static let batch = 4096
+    @inlinable static var batch: Int { 4096 }
 
+    // `open()` and `close()` are inlined into the parsers that call them (a call, and
+    // this value's fields reloaded, cost more than the event itself): the fields they use
+    // are visible to them, and nothing else.
     private var tree: ViewTree
     /// The open nodes, innermost last.
-    private var open: UnsafeMutablePointer<Int32>
-    private var openCount = 0
-    private var openCapacity = 64
-    private var staged: UnsafeMutablePointer<Event>
-    private var stagedCount = 0
+    @usableFromInline var open: UnsafeMutablePointer<Int32>
+    @usableFromInline var openCount = 0
+    @usableFromInline var openCapacity = 64
+    @usableFromInline var staged: UnsafeMutablePointer<Event>
+    @usableFromInline var stagedCount = 0
     /// The slot of the next node opened: the nodes so far, flushed or staged.
-    private var nodes: Int32 = 0
+    @usableFromInline var nodes: Int32 = 0
     /// The nodes the builder was told to expect: an attribute column is reserved for as
     /// many when it is made.
     private let capacity: Int
@@ -52,8 +61,17 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     private var keyColumn = _TextColumn()
     private var idColumn = _TextColumn()
     private var classColumn = _TextColumn()
-    private let recent: UnsafeMutablePointer<Int>
+    private let recent: UnsafeMutablePointer<RecentText>
     private static let recentSlots = 1024  // a power of two
+
+    /// A text stored lately: where it starts in its column, its length, and its first 16
+    /// bytes (zero past its end), so that a text of up to 16 bytes is recognised without
+    /// reading the column.
+    private struct RecentText {
+        var start = -1
+        var count = 0
+        var prefix: (UInt64, UInt64) = (0, 0)
+    }
     /// Fault in the reserved columns ahead of the writes (see `_PageWarmer`).
     private var warmers: [_PageWarmer]
 
@@ -73,7 +91,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
         recent = .allocate(capacity: NodeAttribute.allCases.count * Self.recentSlots)
-        recent.initialize(repeating: -1, count: NodeAttribute.allCases.count * Self.recentSlots)
+        recent.initialize(repeating: RecentText(), count: NodeAttribute.allCases.count * Self.recentSlots)
     }
 
     deinit {
@@ -96,39 +114,70 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// Opens a node: the last child of the innermost open node, or a new root.
     ///
     /// - Complexity: O(1) amortized.
-    @discardableResult
+    @discardableResult @inlinable @inline(__always)
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
         // The last slot's free mark, free - 1 - slot, must fit in an Int32.
         precondition(nodes < Int32.max - 2, "a ViewTree holds at most Int32.max - 2 nodes")
         let i = nodes
         nodes &+= 1
         let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
-        if narrow == _TreeStorage.wideTagSentinel { tree._storage.wideTags[i] = tag }
-        stage(Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount - 1] : _TreeStorage.none))
-        if openCount == openCapacity {
-            let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * openCapacity)
-            bigger.moveInitialize(from: open, count: openCount)
-            open.deallocate()
-            (open, openCapacity) = (bigger, 2 * openCapacity)
-        }
+        if narrow == _TreeStorage.wideTagSentinel { keepWideTag(tag, of: i) }
+        stage(Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount &- 1] : _TreeStorage.none))
+        if openCount == openCapacity { growOpenNodes() }
         open[openCount] = i
-        openCount += 1
+        openCount &+= 1
         return NodeID(index: i, generation: 0)
+    }
+
+    /// Keeps a tag that does not fit the narrow column.
+    @usableFromInline @inline(never)
+    mutating func keepWideTag(_ tag: Int, of node: Int32) {
+        tree._storage.wideTags[node] = tag
+    }
+
+    /// Doubles the room for open nodes.
+    @usableFromInline @inline(never)
+    mutating func growOpenNodes() {
+        let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * openCapacity)
+        bigger.moveInitialize(from: open, count: openCount)
+        open.deallocate()
+        (open, openCapacity) = (bigger, 2 * openCapacity)
     }
 
     /// Closes the innermost open node. Traps if none is open.
     ///
     /// - Complexity: O(1) amortized.
+    @inlinable @inline(__always)
     public mutating func close() {
         guard openCount > 0 else { preconditionFailure("close() without a matching open()") }
-        openCount -= 1
+        openCount &-= 1
         stage(Event(token: ~open[openCount], tag: Int32.min, type: _TourBlocks.exitType, parent: 0))
     }
 
-    @inline(__always)
-    private mutating func stage(_ event: Event) {
+    /// Opens and closes a node at once: a leaf, the last child of the innermost open node
+    /// or a new root. The same as `open(tag:type:)` then `close()`, for less.
+    ///
+    /// - Complexity: O(1) amortized.
+    @discardableResult @inlinable @inline(__always)
+    public mutating func appendLeaf(tag: Int = 0, type: TypeID) -> NodeID {
+        precondition(nodes < Int32.max - 2, "a ViewTree holds at most Int32.max - 2 nodes")
+        // Room for both events first: a flush takes every node counted as staged.
+        if stagedCount >= Self.batch &- 1 { flush() }
+        let i = nodes
+        nodes &+= 1
+        let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
+        if narrow == _TreeStorage.wideTagSentinel { keepWideTag(tag, of: i) }
+        staged[stagedCount] = Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount &- 1] : _TreeStorage.none)
+        staged[stagedCount &+ 1] = Event(token: ~i, tag: Int32.min, type: _TourBlocks.exitType, parent: 0)
+        stagedCount &+= 2
+        if stagedCount == Self.batch { flush() }
+        return NodeID(index: i, generation: 0)
+    }
+
+    @inlinable @inline(__always)
+    mutating func stage(_ event: Event) {
         staged[stagedCount] = event
-        stagedCount += 1
+        stagedCount &+= 1
         if stagedCount == Self.batch { flush() }
     }
 
@@ -137,27 +186,46 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     ///
     /// - Complexity: O(utf8.count) amortized.
     public mutating func setAttribute(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>) {
+        set(attribute, utf8: utf8, prefix: Self.prefixWords(utf8))
+    }
+
+    /// Gives the node opened last a text of at most 16 bytes (well-formed UTF-8, which is
+    /// not checked) as its `attribute`, given as two little-endian words, zero past the
+    /// text's `count` bytes: what a scanner that read the text as words already has.
+    ///
+    /// - Complexity: O(1)
+    package mutating func setAttribute(_ attribute: NodeAttribute, words: (UInt64, UInt64), count: Int) {
+        precondition(count >= 0 && count <= 16, "a text of \(count) bytes given as two words")
+        var bytes = (words.0.littleEndian, words.1.littleEndian)
+        withUnsafeBytes(of: &bytes) { raw in
+            set(attribute, utf8: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count), prefix: words)
+        }
+    }
+
+    /// `setAttribute(_:utf8:)` with the text's ``prefixWords(_:)``.
+    @inline(__always)
+    private mutating func set(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64)) {
         precondition(nodes > 0, "setAttribute(_:utf8:) before any open()")
         let slot = Int(nodes) - 1
         let recent = self.recent + attribute.rawValue * Self.recentSlots
         // Each column a stored property, borrowed in place (an array of columns would copy
         // the element it reads).
         let reserved = switch attribute {
-        case .key: Self.set(utf8, at: slot, in: &keyColumn, recent: recent, capacity: capacity)
-        case .id: Self.set(utf8, at: slot, in: &idColumn, recent: nil, capacity: capacity)
-        case .className: Self.set(utf8, at: slot, in: &classColumn, recent: recent, capacity: capacity)
+        case .key: Self.set(utf8, prefix: prefix, at: slot, in: &keyColumn, recent: recent, capacity: capacity)
+        case .id: Self.set(utf8, prefix: prefix, at: slot, in: &idColumn, recent: nil, capacity: capacity)
+        case .className: Self.set(utf8, prefix: prefix, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
         if let reserved { warmers.append(_PageWarmer(ranges: [reserved])) }
     }
 
     /// Gives `slot` of `column` the text `utf8`: the copy found through `recent` (a table
-    /// of the starts of recently stored texts by a hash of their bytes) if it holds the
-    /// same bytes, else a new one. No table: always a new one (an `id`, meant to be unique).
-    /// Returns the column's starts' memory if it was reserved just now, to be warmed.
+    /// of the starts of recently stored texts by a hash of their first 16 bytes, `prefix`)
+    /// if it holds the same bytes, else a new one. No table: always a new one (an `id`,
+    /// meant to be unique). Returns the column's starts' memory if it was reserved just now, to be warmed.
     @inline(__always)
     private static func set(
-        _ utf8: UnsafeBufferPointer<UInt8>, at slot: Int, in column: inout _TextColumn,
-        recent: UnsafeMutablePointer<Int>?, capacity: Int
+        _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), at slot: Int, in column: inout _TextColumn,
+        recent: UnsafeMutablePointer<RecentText>?, capacity: Int
     ) -> _PageWarmer.Range? {
         var reserved: _PageWarmer.Range?
         if column.start.count <= slot {
@@ -175,26 +243,47 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             column.start[slot] = column.append(utf8)
             return reserved
         }
-        // FNV-1a over the first 16 bytes, then MurmurHash3's final mix: FNV alone leaves
-        // the high bits of short texts' hashes nearly alike.
+        // The first 16 bytes as two words, multiplied so that every byte reaches the high
+        // bits, then MurmurHash3's final mix; the slot from the high bits.
         let n = utf8.count
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(n)
-        if let p = utf8.baseAddress {
-            for k in 0 ..< min(n, 16) { hash = (hash ^ UInt64(p[k])) &* 0x100_0000_01B3 }
-        }
+        var hash = (prefix.0 &* 0x9E37_79B9_7F4A_7C15) ^ (prefix.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(n)
         hash ^= hash >> 33
         hash &*= 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 33
-        let r = Int(truncatingIfNeeded: hash) & (recentSlots - 1)
-        let candidate = recent[r]
-        if candidate >= 0 && column.holds(utf8, at: candidate) {
-            column.start[slot] = candidate
+        let r = Int(truncatingIfNeeded: hash >> 54) & (recentSlots - 1)
+        let seen = recent[r]
+        if seen.start >= 0 && seen.count == n && seen.prefix == prefix && (n <= 16 || column.holds(utf8, at: seen.start)) {
+            column.start[slot] = seen.start
         } else {
             let at = column.append(utf8)
-            recent[r] = at
+            recent[r] = RecentText(start: at, count: n, prefix: prefix)
             column.start[slot] = at
         }
         return reserved
+    }
+
+    /// The first 16 bytes of `utf8` as two little-endian words, zero past its end, read
+    /// without reading past its end.
+    @inline(__always)
+    static func prefixWords(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        guard let p = utf8.baseAddress else { return (0, 0) }
+        let raw = UnsafeRawPointer(p)
+        let n = utf8.count
+        func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        if n >= 16 { return (word(0), word(8)) }
+        if n >= 8 {
+            // The last 8 bytes, shifted down over the ones already in the first word.
+            return (word(0), n == 8 ? 0 : word(n - 8) >> UInt64(8 * (16 - n)))
+        }
+        if n >= 4 {
+            // Two 4-byte reads that overlap: the shared bytes are the same in both.
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)))
+            return (low | high << UInt64(8 * (n - 4)), 0)
+        }
+        var w: UInt64 = 0
+        for k in 0 ..< n { w |= UInt64(p[k]) << UInt64(8 * k) }
+        return (w, 0)
     }
 
     /// Forgets the starts of `column` past `nodes`.
@@ -306,7 +395,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// and tag, each token (with its tag and type copies) at the end of the tour, and each
     /// node's two positions. In a streamed build the tour is one contiguous run from slot
     /// 0, so a token's position is its slot.
-    private mutating func flush() {
+    @usableFromInline @inline(never)
+    mutating func flush() {
         guard stagedCount > 0 else { return }
         // The builder's tree is its own: no copy, and no version to bump until `finish()`.
         let s = tree._storage
@@ -322,6 +412,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         s.tour.token.append(contentsOf: repeatElement(0, count: events.count))
         s.tour.tag.append(contentsOf: repeatElement(0, count: events.count))
         s.tour.type.append(contentsOf: repeatElement(0, count: events.count))
+        precondition(firstSlot + events.count < Int(UInt32.max), "the index holds at most 2^32 - 1 tokens")
         var roots = 0
         s.parent.withUnsafeMutableBufferPointer { parent in
         s.typeID.withUnsafeMutableBufferPointer { typeID in
@@ -332,7 +423,6 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         s.tour.span.withUnsafeMutableBufferPointer { span in
             for (k, e) in events.enumerated() {
                 let slot = firstSlot &+ k
-                precondition(slot < Int(UInt32.max), "the index holds at most 2^32 - 1 tokens")
                 token[slot] = e.token
                 tag[slot] = e.tag
                 type[slot] = e.type

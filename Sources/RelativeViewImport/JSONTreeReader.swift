@@ -107,6 +107,10 @@ struct _JSONScanner: ~Copyable {
     private var keyCapacity = 256
     private var keyCount = 0
     private var keyPending = false
+    /// A pending member name of at most 16 bytes without escapes is not copied into `key`:
+    /// it is kept as its bytes read as two little-endian words (zero past its end).
+    private var keyWords: (UInt64, UInt64) = (0, 0)
+    private var keyIsWords = false
     /// Per byte: whether it stands for itself inside a string (0x20 ... 0x7F but `"` and `\`).
     private let plain: UnsafeMutablePointer<Bool>
 
@@ -244,16 +248,24 @@ struct _JSONScanner: ~Copyable {
     @inline(__always)
     private mutating func open(_ type: TypeID, _ builder: inout ViewTreeBuilder) {
         builder.open(type: type)
-        if keyPending {
-            builder.setAttribute(.key, utf8: UnsafeBufferPointer(start: key, count: keyCount))
-            keyPending = false
-        }
+        if keyPending { giveKey(&builder) }
     }
 
+    /// A value that is not a container: opened and closed at once.
     @inline(__always)
     private mutating func leaf(_ type: TypeID, _ builder: inout ViewTreeBuilder) {
-        open(type, &builder)
-        builder.close()
+        builder.appendLeaf(type: type)
+        if keyPending { giveKey(&builder) }
+    }
+
+    /// Gives the node opened last the pending member name.
+    private mutating func giveKey(_ builder: inout ViewTreeBuilder) {
+        if keyIsWords {
+            builder.setAttribute(.key, words: keyWords, count: keyCount)
+        } else {
+            builder.setAttribute(.key, utf8: UnsafeBufferPointer(start: key, count: keyCount))
+        }
+        keyPending = false
     }
 
     /// "true", "alse" (of "false", after its "f") and "null" as little-endian words.
@@ -330,8 +342,27 @@ struct _JSONScanner: ~Copyable {
         return true
     }
 
-    /// Copies the member name in `buffer[from ..< to]` into `key`, decoding its escapes.
+    /// Copies the member name in `buffer[from ..< to]` into `key`, decoding its escapes, or
+    /// if it is short and has none, reads it into `keyWords`.
     private mutating func setKey(from: Int, to: Int, escaped: Bool) {
+        let length = to - from
+        if !escaped && length <= 16 {
+            // 16 bytes from `from` are in the buffer: the name ends before `count`, and
+            // the window's padding follows it.
+            let raw = UnsafeRawPointer(buffer + from)
+            var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if length < 8 {
+                (low, high) = (low & ((1 &<< UInt64(8 * length)) &- 1), 0)
+            } else if length < 16 {
+                high &= (1 &<< UInt64(8 * (length - 8))) &- 1
+            }
+            keyWords = (low, high)
+            keyCount = length
+            keyIsWords = true
+            return
+        }
+        keyIsWords = false
         if to - from > keyCapacity {
             key.deallocate()
             keyCapacity = max(2 * keyCapacity, to - from)

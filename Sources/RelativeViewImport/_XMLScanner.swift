@@ -182,15 +182,16 @@ struct _XMLScanner: ~Copyable {
             return s.startTag(at: s.i, into: &tag)
         }) else { return false }
         guard let (type, cached) = typeID(at: i + 1, length: tag.nameLength) else { return false }
-        builder.open(tag: tag.tag, type: type)
+        if tag.empty {
+            builder.appendLeaf(tag: tag.tag, type: type)
+        } else {
+            builder.open(tag: tag.tag, type: type)
+            open.append(cached)
+        }
+        // The node opened last, whether it is still open or not.
         if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
         if let c = tag.className { builder.setAttribute(.className, utf8: UnsafeBufferPointer(start: buffer + c.lowerBound, count: c.count)) }
         sawRoot = true
-        if tag.empty {
-            builder.close()
-        } else {
-            open.append(cached)
-        }
         i = end
         return true
     }

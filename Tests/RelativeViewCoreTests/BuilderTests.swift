@@ -353,6 +353,94 @@ import RelativeViewFixtures
 
 /// A builder given its capacity takes no more memory for an attribute column than that
 /// many nodes need: the batch it extends a column by stops at the capacity.
+/// `appendLeaf(tag:type:)` and the two-word `setAttribute` are shortcuts: the same tree as
+/// the long way, across staging batches, with wide tags and attributes on leaves.
+@Suite struct BuilderShortcutTests {
+    @Test(arguments: [0, 30_000] as [Int])
+    func appendLeafIsOpenThenClose(capacity: Int) {
+        var rng = SplitMix64(seed: 5)
+        var short = ViewTreeBuilder(minimumCapacity: capacity)
+        var long = ViewTreeBuilder(minimumCapacity: capacity)
+        var depth = 0
+        let tags = [0, 9, Int.max, Int(Int32.min)]
+        var leaves = 0
+        for k in 0 ..< 25_000 {
+            let tag = tags.randomElement(using: &rng)!
+            let type = Ty.all.randomElement(using: &rng)!
+            switch Int.random(in: 0 ..< 10, using: &rng) {
+            case 0 ..< 5:
+                // Runs of leaves, so that both events fall on either side of a flush.
+                let a = short.appendLeaf(tag: tag, type: type)
+                let b = long.open(tag: tag, type: type)
+                long.close()
+                #expect(a == b)
+                if k % 3 == 0 {
+                    short.setAttribute(.className, "leaf \(k % 5)")
+                    long.setAttribute(.className, "leaf \(k % 5)")
+                }
+                leaves += 1
+            case 5 ..< 8:
+                short.open(tag: tag, type: type)
+                long.open(tag: tag, type: type)
+                depth += 1
+            default:
+                if depth > 0 {
+                    short.close()
+                    long.close()
+                    depth -= 1
+                }
+            }
+        }
+        for _ in 0 ..< depth {
+            short.close()
+            long.close()
+        }
+        let a = short.finish()
+        let b = long.finish()
+        a._checkInvariants()
+        #expect(leaves > 10_000)
+        #expect(a.count == b.count && a.roots == b.roots)
+        var differ = 0
+        for x in b.roots.flatMap({ [$0] + b.descendants(of: $0) })
+        where a.kids(x) != b.kids(x) || a.parent(of: x) != b.parent(of: x) || a.tag(of: x) != b.tag(of: x)
+            || a.type(of: x) != b.type(of: x) || a.attribute(.className, of: x) != b.attribute(.className, of: x) {
+            differ += 1
+        }
+        #expect(differ == 0)
+    }
+
+    @Test func aTextGivenAsWordsIsTheTextGivenAsBytes() {
+        // Every length a pair of words holds, texts that differ in their last byte only.
+        var texts: [String] = []
+        for n in 0 ... 16 {
+            texts.append(String(repeating: "a", count: n))
+            if n > 0 { texts.append(String(repeating: "a", count: n - 1) + "b") }
+        }
+        texts.append("é€😀")  // 9 bytes of UTF-8
+        var words = ViewTreeBuilder()
+        var bytes = ViewTreeBuilder()
+        words.open(type: Ty.a)
+        bytes.open(type: Ty.a)
+        for text in texts + texts.reversed() {
+            words.appendLeaf(type: Ty.b)
+            bytes.appendLeaf(type: Ty.b)
+            let utf8 = Array(text.utf8)
+            var pair: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &pair) { raw in utf8.withUnsafeBytes { raw.copyMemory(from: $0) } }
+            words.setAttribute(.key, words: (UInt64(littleEndian: pair.0), UInt64(littleEndian: pair.1)), count: utf8.count)
+            utf8.withUnsafeBufferPointer { bytes.setAttribute(.key, utf8: $0) }
+        }
+        words.close()
+        bytes.close()
+        let a = words.finish()
+        let b = bytes.finish()
+        let fromWords = a.kids(a.roots[0]).map { a.attribute(.key, of: $0) }
+        let fromBytes = b.kids(b.roots[0]).map { b.attribute(.key, of: $0) }
+        #expect(fromWords == (texts + texts.reversed()).map { Optional($0) })
+        #expect(fromBytes == fromWords)
+    }
+}
+
 @Suite struct BuilderCapacityTests {
     @Test(arguments: [1, 100, 4_095, 4_096, 10_000])
     func anAttributeColumnStaysWithinTheCapacity(nodes: Int) {

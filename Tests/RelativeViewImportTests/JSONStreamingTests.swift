@@ -23,6 +23,39 @@ import Testing
         #expect(description.contains(#"key = "é\t""#), "\(description)")
     }
 
+    /// Member names of every length around the scanner's 8- and 16-byte word reads (short
+    /// names are kept as two words, not copied), names that differ only in their last byte
+    /// (the builder's table of recent texts compares those words), escaped and multi-byte
+    /// names: each node gets its own name back, through any buffer size.
+    @Test(arguments: [1, 5, 17, 64, 1 << 20])
+    func memberNamesOfEveryLengthComeBackExactly(bufferSize: Int) throws {
+        var names: [String] = []
+        for n in 0 ... 40 {
+            names.append(String(repeating: "k", count: n))
+            if n > 0 { names.append(String(repeating: "k", count: n - 1) + "j") }
+            if n > 1 { names.append("é" + String(repeating: "k", count: n - 2)) }
+        }
+        names += names.reversed()  // each name again, after other names took the table's slots
+        var text = "["
+        for (k, name) in names.enumerated() {
+            text += (k == 0 ? "" : ",") + #"{"\#(name)": \#(k), "e\u0301\#(name)": [], "\#(name)": {"x\#(name)": true}}"#
+        }
+        text += "]"
+        var builder = ViewTreeBuilder()
+        try JSONTreeReader().read(Array(text.utf8), path: "doc", into: &builder, bufferSize: bufferSize)
+        let tree = builder.finish()
+        let objects = Array(tree.children(of: tree.roots[0]))
+        #expect(objects.count == names.count)
+        var wrong: [String] = []
+        for (object, name) in zip(objects, names) {
+            let members = Array(tree.children(of: object))
+            let got = members.map { tree.attribute(.key, of: $0) }
+            let nested = members.count == 3 ? tree.children(of: members[2]).map { tree.attribute(.key, of: $0) } : []
+            if got != [name, "e\u{0301}\(name)", name] || nested != ["x\(name)"] { wrong.append(name) }
+        }
+        #expect(wrong.isEmpty, "names read back wrong: \(wrong)")
+    }
+
     /// A document of about 3 MiB, three times the reader's buffer, whose every kind of token
     /// falls across a buffer boundary somewhere: read from a file and from memory, the same.
     @Test func aFileLargerThanTheBufferImportsAsFromMemory() throws {
