@@ -87,7 +87,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             .init(capacityOf: &s.parent), .init(capacityOf: &s.generation), .init(capacityOf: &s.typeID),
             .init(capacityOf: &s.narrowTag), .init(capacityOf: &s.tour.span), .init(capacityOf: &s.tour.token),
             .init(capacityOf: &s.tour.tag), .init(capacityOf: &s.tour.type),
-        ])]
+        ], units: capacity)]
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
         recent = .allocate(capacity: NodeAttribute.allCases.count * Self.recentSlots)
@@ -215,7 +215,11 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         case .id: Self.set(utf8, prefix: prefix, at: slot, in: &idColumn, recent: nil, capacity: capacity)
         case .className: Self.set(utf8, prefix: prefix, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
-        if let reserved { warmers.append(_PageWarmer(ranges: [reserved])) }
+        if let reserved {
+            let warmer = _PageWarmer(ranges: [reserved], units: capacity)
+            warmer.advance(to: Int(nodes))
+            warmers.append(warmer)
+        }
     }
 
     /// Gives `slot` of `column` the text `utf8`: the copy found through `recent` (a table
@@ -441,5 +445,6 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         s.liveCount += newNodes
         s.rootCount += roots
         stagedCount = 0
+        for w in warmers { w.advance(to: Int(nodes)) }
     }
 }

@@ -11,9 +11,10 @@ import Synchronization
 /// The warming thread never reads or writes the memory: it asks the kernel to map it
 /// (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and later), which leaves the contents as
 /// they are, so it cannot race with the writer. It walks every range at once, a small step
-/// at a time, as a builder fills its columns side by side, and stops at the first error (an
-/// older kernel), at ``stop()``, or when it is done. Without a second CPU, or off Linux, it
-/// does nothing.
+/// at a time, as a builder fills its columns side by side, at most ``lookaheadBytes`` ahead
+/// of what the writer reports with ``advance(to:)`` (a capacity is an upper bound: the part
+/// never written stays unmapped), and stops at the first error (an older kernel), at
+/// ``stop()``, or when it is done. Without a second CPU, or off Linux, it does nothing.
 ///
 /// The memory must stay allocated until ``stop()`` returns (deinit stops too).
 final class _PageWarmer {
@@ -33,18 +34,36 @@ final class _PageWarmer {
     /// Below this many bytes in all, a thread costs more than it saves.
     static let minimumBytes = 8 << 20
 
+    /// How far ahead of the writer, in bytes of all the ranges together, memory is mapped.
+    static let lookaheadBytes = 32 << 20
+
     private final class Job: Sendable {
         let ranges: [Range]
+        /// The units (nodes) the ranges are sized for, each range the same share per unit.
+        let units: Int
+        /// The units written so far, as the writer reports them.
+        let written = Atomic<Int>(0)
         let stopped = Atomic<Bool>(false)
 
-        init(ranges: [Range]) { self.ranges = ranges }
+        init(ranges: [Range], units: Int) {
+            self.ranges = ranges
+            self.units = units
+        }
 
         func run() {
             #if os(Linux)
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
             let largest = ranges.map(\.bytes).max() ?? 0
+            let total = ranges.reduce(0) { $0 + $1.bytes }
+            let lookahead = Int((Double(units) * Double(_PageWarmer.lookaheadBytes) / Double(max(1, total))).rounded(.up))
             let steps = max(1, largest / (16 << 10))  // 16 KiB of the largest range a step: close behind the writer at the start
             for step in 0 ..< steps {
+                // Wait for the writer to come within the lookahead of this step's first unit.
+                let first = Int(Double(units) * Double(step) / Double(steps))
+                while first > written.load(ordering: .relaxed) + lookahead {
+                    if stopped.load(ordering: .relaxed) { return }
+                    usleep(100)
+                }
                 for r in ranges where r.bytes > 0 {
                     if stopped.load(ordering: .relaxed) { return }
                     // Out to whole pages: the pages at either end are mapped (the range's
@@ -66,10 +85,10 @@ final class _PageWarmer {
     private var thread: pthread_t?
     #endif
 
-    /// Starts warming `ranges`, if they hold at least ``minimumBytes`` and more than one CPU
-    /// is online.
-    init(ranges: [Range]) {
-        job = Job(ranges: ranges)
+    /// Starts warming `ranges`, sized for `units` units (nodes) with the same share of each
+    /// range per unit, if they hold at least ``minimumBytes`` and more than one CPU is online.
+    init(ranges: [Range], units: Int) {
+        job = Job(ranges: ranges, units: units)
         #if os(Linux)
         thread = nil
         guard ranges.reduce(0, { $0 + $1.bytes }) >= Self.minimumBytes, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
@@ -90,6 +109,11 @@ final class _PageWarmer {
         #else
         false
         #endif
+    }
+
+    /// Tells the warmer that the writer has written the memory of the first `units` units.
+    func advance(to units: Int) {
+        job.written.store(units, ordering: .relaxed)
     }
 
     /// Stops the thread, if it is still running, and waits for it. Idempotent.

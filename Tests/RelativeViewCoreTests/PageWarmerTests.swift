@@ -13,7 +13,7 @@ import Glibc
         var column: [UInt32] = []
         column.reserveCapacity(8 << 20)
         for k in 0 ..< (4 << 20) { column.append(UInt32(truncatingIfNeeded: k &* 2_654_435_761)) }
-        let warmer = _PageWarmer(ranges: [.init(capacityOf: &column)])
+        let warmer = _PageWarmer(ranges: [.init(capacityOf: &column)], units: column.capacity)
         #expect(warmer.isRunning == (sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1))
         warmer.waitUntilDone()
         #expect(!warmer.isRunning)
@@ -25,10 +25,42 @@ import Glibc
         #expect(column.count == 8 << 20 && column.last == 7)
     }
 
+    /// A capacity is an upper bound: the warmer maps no more than its lookahead past what the
+    /// writer reported, so memory never written is never made resident.
+    @Test func theWarmerStaysWithinItsLookaheadOfTheWriter() throws {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        var column: [Int64] = []
+        column.reserveCapacity(32 << 20)  // 256 MiB, reserved, never written
+        let range = _PageWarmer.Range(capacityOf: &column)
+        let warmer = _PageWarmer(ranges: [range], units: column.capacity)
+        #expect(warmer.isRunning)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // Whether the page at `offset` bytes into the range is resident.
+        func resident(_ offset: Int) -> Bool {
+            let address = (Int(range.start) + offset) / page * page
+            var flag: UInt8 = 0
+            let status = mincore(UnsafeMutableRawPointer(bitPattern: address), page, &flag)
+            return status == 0 && flag & 1 == 1
+        }
+        // Give the thread time to go as far as it may.
+        var waited = 0
+        while !resident(_PageWarmer.lookaheadBytes / 2) && waited < 2_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(resident(_PageWarmer.lookaheadBytes / 2))
+        #expect(!resident(range.bytes - page), "mapped past its lookahead with nothing written")
+        #expect(!resident(_PageWarmer.lookaheadBytes + (4 << 20)))
+        warmer.advance(to: column.capacity)
+        warmer.waitUntilDone()
+        #expect(resident(range.bytes - page))
+        #expect(resident(range.bytes / 2))
+    }
+
     @Test func smallRangesStartNoThread() {
         var column: [Int32] = []
         column.reserveCapacity(_PageWarmer.minimumBytes / 4 - 1024)
-        let warmer = _PageWarmer(ranges: [.init(capacityOf: &column)])
+        let warmer = _PageWarmer(ranges: [.init(capacityOf: &column)], units: column.capacity)
         #expect(!warmer.isRunning)
         warmer.stop()
     }
@@ -36,7 +68,7 @@ import Glibc
     @Test func stoppingEarlyIsIdempotentAndABuilderDroppedMidwayStopsItsWarmer() {
         var column: [Int64] = []
         column.reserveCapacity(64 << 20)
-        let warmer = _PageWarmer(ranges: [.init(capacityOf: &column)])
+        let warmer = _PageWarmer(ranges: [.init(capacityOf: &column)], units: column.capacity)
         warmer.stop()
         warmer.stop()
         #expect(!warmer.isRunning)
