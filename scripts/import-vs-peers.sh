@@ -10,7 +10,9 @@
 # program is its own process; the runs alternate between programs, so that a busy moment
 # of this shared machine falls on all of them. Also reports, for our side only, the XML
 # document read as HTML (libxml2's lenient parser) and /usr as a directory tree against
-# `find /usr | wc -l`.
+# `find /usr | wc -l`. Besides each program's own time for the load (wall clock), it records
+# the CPU time of each program's whole process (all threads: our builder maps the arena's
+# pages on a second thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=${1:-docs/data/import-vs-peers.json}
@@ -42,18 +44,27 @@ python3 scripts/make-documents.py "$work" --xml-elements "${XML_ELEMENTS:-100000
     --json-values "${JSON_VALUES:-23300000}" --seed "${SEED:-1}" >&2
 
 python3 - "$work" "$bench" "$runs" "$output" <<'PY'
-import json, os, platform, subprocess, sys, time
+import json, os, platform, resource, subprocess, sys, time
 work, bench, runs, output = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 xml, js = os.path.join(work, "doc.xml"), os.path.join(work, "doc.json")
 
+def timed(cmd):
+    """Runs cmd; its output, and the CPU time (user + system, every thread) of its whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
 def ours(path, fmt=None):
     cmd = [bench, "--input", path, "--import-only", "--format", "json"] + (["--input-format", fmt] if fmt else [])
-    figures = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)["import"]
+    out, cpu = timed(cmd)
+    figures = json.loads(out)["import"]
     return {"seconds": figures["seconds"], "nodes": figures["nodes"], "peakResidentBytes": figures["peakResidentBytes"],
-            "arenaBytesPerNode": figures["arenaBytesPerNode"]}
+            "arenaBytesPerNode": figures["arenaBytesPerNode"], "processCPUSeconds": cpu}
 
 def peer(driver, path):
-    return json.loads(subprocess.run([os.path.join(work, driver), path], check=True, capture_output=True, text=True).stdout)
+    out, cpu = timed([os.path.join(work, driver), path])
+    return dict(json.loads(out), processCPUSeconds=cpu)
 
 programs = [
     ("xml", "pugixml", lambda: peer("pugixml-load", xml), xml),
@@ -74,7 +85,9 @@ for fmt, name, _, path in programs:
     size = os.path.getsize(path)
     row = {"format": fmt, "program": name, "bytes": size, "nodes": best["nodes"], "seconds": best["seconds"],
            "megabytesPerSecond": size / 1e6 / best["seconds"], "nodesPerSecond": best["nodes"] / best["seconds"],
-           "peakResidentBytes": best["peakResidentBytes"], "secondsOfEachRun": [s["seconds"] for s in samples[(fmt, name)]]}
+           "peakResidentBytes": best["peakResidentBytes"], "secondsOfEachRun": [s["seconds"] for s in samples[(fmt, name)]],
+           # The whole process of the fastest run (start, read, parse, tear down), all threads.
+           "processCPUSeconds": best["processCPUSeconds"]}
     for key in ("arenaBytesPerNode", "kernel"):
         if key in best: row[key] = best[key]
     rows.append(row)
@@ -111,12 +124,13 @@ with open(output, "w") as f:
     json.dump(report, f, indent=2, sort_keys=True)
     f.write("\n")
 
-print(f"{'format':9} {'program':18} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12}")
+print(f"{'format':9} {'program':18} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12} {'process CPU s':>14}")
 for r in rows + dir_rows:
     mb = f"{r['bytes'] / 1e6:8.1f}" if "bytes" in r else f"{'':8}"
     mbs = f"{r['megabytesPerSecond']:8.1f}" if "megabytesPerSecond" in r else f"{'':8}"
     rss = f"{r['peakResidentBytes'] / 1e6:12.1f}" if "peakResidentBytes" in r else f"{'':12}"
-    print(f"{r['format']:9} {r['program']:18} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss}")
+    cpu = f"{r['processCPUSeconds']:14.3f}" if "processCPUSeconds" in r else ""
+    print(f"{r['format']:9} {r['program']:18} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss} {cpu}")
 print(f"ours / pugixml (XML): {report['ratios']['xmlVsPugixml']:.2f}x; ours / simdjson (JSON): {report['ratios']['jsonVsSimdjson']:.2f}x")
 print(f"written to {output}")
 PY
