@@ -30,8 +30,13 @@ extension View {
     /// Whether this view is a relative ancestor of `view`: a proper ancestor, never itself.
     ///
     /// - Complexity: O(1); the naive core is O(depth of `view`).
-    @_effects(releasenone)
-    public func isRelativeAncestor(of view: View) -> Bool {
+    @inlinable
+    public func isRelativeAncestor(of view: View) -> Bool { _isRelativeAncestor(of: view) }
+
+    /// ``isRelativeAncestor(of:)``, with the promise that lets a caller skip retaining the
+    /// views around the call (see `View+Spans.swift`): kept off the public declaration.
+    @usableFromInline @_effects(releasenone)
+    func _isRelativeAncestor(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }
         return View._isProperAncestor(self, view, in: tree)
     }

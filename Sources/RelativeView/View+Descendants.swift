@@ -4,8 +4,13 @@ extension View {
     /// Whether this view is a relative descendant of `view`: a proper descendant, never itself.
     ///
     /// - Complexity: O(1); the naive core searches the subtree of `view` depth-first, O(size of that subtree).
-    @_effects(releasenone)
-    public func isRelativeDescendant(of view: View) -> Bool {
+    @inlinable
+    public func isRelativeDescendant(of view: View) -> Bool { _isRelativeDescendant(of: view) }
+
+    /// ``isRelativeDescendant(of:)``, with the promise that lets a caller skip retaining the
+    /// views around the call (see `View+Spans.swift`): kept off the public declaration.
+    @usableFromInline @_effects(releasenone)
+    func _isRelativeDescendant(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }
         return View._isProperAncestor(view, self, in: tree)
     }

@@ -4,8 +4,13 @@ extension View {
     /// Whether this view and `view` are different views with the same non-nil superview.
     ///
     /// - Complexity: O(1); the naive core is the same.
-    @_effects(releasenone)
-    public func isRelativeSibling(of view: View) -> Bool {
+    @inlinable
+    public func isRelativeSibling(of view: View) -> Bool { _isRelativeSibling(of: view) }
+
+    /// ``isRelativeSibling(of:)``, with the promise that lets a caller skip retaining the
+    /// views around the call (see `View+Spans.swift`): kept off the public declaration.
+    @usableFromInline @_effects(releasenone)
+    func _isRelativeSibling(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }
         return tree.isSibling(_node, of: view._node)
     }

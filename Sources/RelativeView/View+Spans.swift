@@ -7,6 +7,9 @@ import RelativeViewCore
 //   is read through an unretained handle (`ViewTree._Unowned`) instead, and the query
 //   methods promise `@_effects(releasenone)` (they release nothing the caller holds), so
 //   callers that read views out of an array do not retain them around the call either.
+//   The promise is on internal `@usableFromInline` functions (`_isRelativeAncestor(of:)`
+//   and its two siblings) that the public methods, `@inlinable`, call: it is the module's
+//   own, never part of its public declarations (as swift-collections keeps its own).
 // - dependent cache misses: on a large tree every view is a miss, and the node's generation
 //   and positions in the tree's columns would be a second miss that waits for the first.
 //   Each view keeps its positions in the index (enter and exit, packed in 8 bytes that the

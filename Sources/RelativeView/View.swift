@@ -198,7 +198,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     /// - Complexity: O(1)
     public func bringSubviewToFront(_ view: View) {
         guard let store = _store, view.superview === self else { return }
-        store.tree.moveToBack(view._node)
+        store.tree.makeLastChild(view._node)
     }
 
     /// Moves `view` to the back (first position) of the subviews; no effect if it is not a subview.
@@ -206,7 +206,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     /// - Complexity: O(1)
     public func sendSubviewToBack(_ view: View) {
         guard let store = _store, view.superview === self else { return }
-        store.tree.moveToFront(view._node)
+        store.tree.makeFirstChild(view._node)
     }
 
     /// Exchanges the subviews at two indices. Traps if either is out of range.
@@ -220,9 +220,9 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     /// Whether this view is `view` or one of its descendants (UIKit's meaning: true for the view itself).
     ///
     /// - Complexity: O(1)
-    @_effects(releasenone)
+    @inlinable
     public func isDescendant(of view: View) -> Bool {
-        self === view || isRelativeDescendant(of: view)
+        self === view || _isRelativeDescendant(of: view)
     }
 
     /// This view if its tag is `tag`, else the first descendant with that tag in depth-first pre-order.

@@ -34,10 +34,9 @@ public final class TypeRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    /// Creates an empty registry. Most code uses ``shared``.
-    ///
-    /// - Complexity: O(1)
-    public init() {}
+    /// The one registry (``shared``): every tree names its types through it, so the ids of a
+    /// second registry would name other types in the same trees.
+    private init() {}
 
     /// The number of types registered so far; every id is below it.
     ///
@@ -98,10 +97,12 @@ public final class TypeRegistry: Sendable {
         }
     }
 
-    /// A table over every registered id, true for the classes that are `base` or inherit from it.
+    /// A table over every registered id, true for the classes that are `base` or inherit from
+    /// it: how `findViews(subclassOf:)` and `recursiveSubviews(of:subclassOf:)` match types,
+    /// not an API of its own, so package access.
     ///
     /// - Complexity: O(number of registered types).
-    public func subclassTable<Base: AnyObject>(of base: Base.Type) -> [Bool] {
+    package func subclassTable<Base: AnyObject>(of base: Base.Type) -> [Bool] {
         state.withLock { state in
             state.entries.map { entry in entry.type.map { $0 is Base.Type } ?? false }
         }

@@ -69,8 +69,10 @@ extension ViewTree {
     /// Of two roots, the one whose tree has fewer nodes (`a` on a tie), found by walking
     /// both trees in lockstep so the cost is that of the smaller one.
     ///
+    /// The facade's business (which of two trees to graft into the other), so package access.
+    ///
     /// - Complexity: O(min(size of a's tree, size of b's tree)).
-    public func smallerTree(_ a: NodeID, _ b: NodeID) -> NodeID {
+    package func smallerTree(_ a: NodeID, _ b: NodeID) -> NodeID {
         let s = _storage
         s.check(a)
         s.check(b)

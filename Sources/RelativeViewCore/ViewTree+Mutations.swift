@@ -154,10 +154,11 @@ extension ViewTree {
         _free(r)
     }
 
-    /// Moves `node` to the first position among its siblings. No effect on a root.
+    /// Makes `node` its parent's first child (UIKit's `sendSubviewToBack`: drawn first, under
+    /// its siblings). No effect on a root.
     ///
     /// - Complexity: a subtree move (see ``ViewTree``).
-    public mutating func moveToFront(_ node: NodeID) {
+    public mutating func makeFirstChild(_ node: NodeID) {
         guard let parent = parent(of: node) else { return }
         let s = _mutableStorage()
         let first = s.firstChild(parent.index)
@@ -165,15 +166,30 @@ extension ViewTree {
         _move(node.index, under: parent.index, before: first)
     }
 
-    /// Moves `node` to the last position among its siblings. No effect on a root.
+    /// Makes `node` its parent's last child (UIKit's `bringSubviewToFront`: drawn last, on
+    /// top of its siblings). No effect on a root.
     ///
     /// - Complexity: a subtree move (see ``ViewTree``).
-    public mutating func moveToBack(_ node: NodeID) {
+    public mutating func makeLastChild(_ node: NodeID) {
         guard let parent = parent(of: node) else { return }
         let s = _mutableStorage()
         guard s.nextSibling(node.index) != _TreeStorage.none else { return }
         _move(node.index, under: parent.index, before: _TreeStorage.none)
     }
+
+    /// Makes `node` its parent's first child. Renamed ``makeFirstChild(_:)``: "front" meant
+    /// the opposite of UIKit's, where the front is the last subview.
+    ///
+    /// - Complexity: a subtree move (see ``ViewTree``).
+    @available(*, deprecated, renamed: "makeFirstChild(_:)")
+    public mutating func moveToFront(_ node: NodeID) { makeFirstChild(node) }
+
+    /// Makes `node` its parent's last child. Renamed ``makeLastChild(_:)``: "back" meant the
+    /// opposite of UIKit's, where the back is the first subview.
+    ///
+    /// - Complexity: a subtree move (see ``ViewTree``).
+    @available(*, deprecated, renamed: "makeLastChild(_:)")
+    public mutating func moveToBack(_ node: NodeID) { makeLastChild(node) }
 
     /// Exchanges the children of `parent` at positions `i` and `j`.
     ///

@@ -10,21 +10,21 @@ extension ViewTree {
     /// The children of `node`, in order.
     ///
     /// - Complexity: O(1) to make; each step O(1).
-    public func children(of node: NodeID) -> Children {
+    public func children(of node: NodeID) -> Siblings {
         let s = _storage
         s.check(node)
-        return Children(storage: s, first: s.firstChild(node.index), skipping: _TreeStorage.none)
+        return Siblings(storage: s, first: s.firstChild(node.index), skipping: _TreeStorage.none)
     }
 
     /// The siblings of `node` (its parent's children without `node`), in order; empty for a root.
     ///
     /// - Complexity: O(1) to make; each step O(1).
-    public func siblings(of node: NodeID) -> Children {
+    public func siblings(of node: NodeID) -> Siblings {
         let s = _storage
         s.check(node)
         let p = s.parent[Int(node.index)]
         let first = p == _TreeStorage.none ? _TreeStorage.none : s.firstChild(p)
-        return Children(storage: s, first: first, skipping: node.index)
+        return Siblings(storage: s, first: first, skipping: node.index)
     }
 
     /// The number of children of `node`.
@@ -49,8 +49,13 @@ extension ViewTree {
         preconditionFailure("child index \(index) out of range (\(k) children)")
     }
 
-    /// A run of children along the sibling links, optionally leaving one node out.
-    public struct Children: Sequence, Sendable {
+    /// Renamed ``Siblings``: ``siblings(of:)`` returned a type called `Children`.
+    @available(*, deprecated, renamed: "Siblings")
+    public typealias Children = Siblings
+
+    /// Nodes with the same parent, in order: the children of a node (``children(of:)``), or
+    /// a node's siblings, the one node left out (``siblings(of:)``).
+    public struct Siblings: Sequence, Sendable {
         let storage: _TreeStorage
         let first: Int32
         let skipping: Int32

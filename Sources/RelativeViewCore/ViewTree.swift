@@ -13,7 +13,7 @@
 /// | move a subtree whose run lies in one block (≤ 32 nodes) | O(B + log n) | O(B + n/B) |
 /// | move a longer subtree of s nodes (its inner blocks are relinked, not copied) | O(B + s/B + log n) | O(B + s/B + n/B) |
 /// | remove a subtree of s nodes | O(s + B) | O(s + B + n/B) |
-/// | `exchangeChildren`, `moveToFront`, `moveToBack` | as two (one) subtree moves, plus the child walk | |
+/// | `exchangeChildren`, `makeFirstChild`, `makeLastChild` | as two (one) subtree moves, plus the child walk | |
 /// | group the descendants by tags or types | O(subtree) contiguous reads | |
 ///
 /// The worst case is a relabeling of every block's order label: one write per block (a
@@ -146,14 +146,22 @@ public struct ViewTree: Sendable {
         return _storage.tag(at: node.index)
     }
 
-    /// The type of a node.
+    /// The type of a node: its id in ``TypeRegistry/shared``.
     ///
     /// - Complexity: O(1)
     @inlinable
-    public func type(of node: NodeID) -> TypeID {
+    public func typeID(of node: NodeID) -> TypeID {
         _storage.check(node)
         return TypeID(rawValue: _storage.typeID[Int(node.index)])
     }
+
+    /// The type of a node. Renamed ``typeID(of:)``: this name shadowed Swift's `type(of:)`
+    /// inside `ViewTree` extensions.
+    ///
+    /// - Complexity: O(1)
+    @available(*, deprecated, renamed: "typeID(of:)")
+    @inlinable
+    public func type(of node: NodeID) -> TypeID { typeID(of: node) }
 
     /// Sets the tag of a node (and its copy in the index).
     ///

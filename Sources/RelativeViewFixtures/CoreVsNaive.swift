@@ -173,10 +173,10 @@ public struct CoreVsNaive {
             na.removeFromSuperview()
         case 38 ..< 42:
             if Bool.random(using: &rng) {
-                tree.moveToFront(ia)
+                tree.makeFirstChild(ia)
                 na.superview?.sendSubviewToBack(na)
             } else {
-                tree.moveToBack(ia)
+                tree.makeLastChild(ia)
                 na.superview?.bringSubviewToFront(na)
             }
         case 42 ..< 45:

@@ -88,7 +88,7 @@ struct TreeSource {
             guard let node = tree.node(atSlot: slot) else { preconditionFailure("an imported tree has no free slots") }
             parents[slot] = tree.parent(of: node).map(\.index) ?? -1
             tags[slot] = tree.tag(of: node)
-            typeOfNode.append(tree.type(of: node))
+            typeOfNode.append(tree.typeID(of: node))
             typeCounts[typeOfNode[slot], default: 0] += 1
             if tags[slot] != 0 { tagCounts[tags[slot], default: 0] += 1 }
         }

@@ -41,7 +41,7 @@ import RelativeViewFixtures
         expectChildren(tree, r2, [])
         expectChildren(tree, r3, [r3a])
         #expect([r1, x, y, z, w, r2, r3, r3a].map { tree.tag(of: $0) } == [1, 2, 3, 4, 5, 6, 0, 0])
-        #expect([r1, x, y, z, w, r2, r3, r3a].map { tree.type(of: $0) } == [Ty.a, Ty.b, Ty.c, Ty.c, Ty.d, Ty.a, Ty.b, Ty.b])
+        #expect([r1, x, y, z, w, r2, r3, r3a].map { tree.typeID(of: $0) } == [Ty.a, Ty.b, Ty.c, Ty.c, Ty.d, Ty.a, Ty.b, Ty.b])
         #expect(Array(tree.descendants(of: r1)) == [x, y, z, w])
         #expect(tree.subtreeSize(of: r1) == 5 && tree.subtreeSize(of: r2) == 1 && tree.subtreeSize(of: r3) == 2)
         #expect(!tree.isAncestor(r1, of: r3a))
@@ -97,7 +97,7 @@ import RelativeViewFixtures
             #expect(built.kids(node) == manual.kids(node), "seed \(seed)")
             #expect(built.parent(of: node) == manual.parent(of: node), "seed \(seed)")
             #expect(built.tag(of: node) == manual.tag(of: node), "seed \(seed)")
-            #expect(built.type(of: node) == manual.type(of: node), "seed \(seed)")
+            #expect(built.typeID(of: node) == manual.typeID(of: node), "seed \(seed)")
             #expect(Array(built.descendants(of: node)) == Array(manual.descendants(of: node)), "seed \(seed)")
             #expect(built.subtreeSize(of: node) == manual.subtreeSize(of: node), "seed \(seed)")
             #expect(built.groupDescendants(of: node, byTags: tags) == manual.groupDescendants(of: node, byTags: tags), "seed \(seed)")
@@ -154,7 +154,7 @@ import RelativeViewFixtures
         #expect(built.roots == manual.roots)
         var mismatches = 0
         for node in opened where built.kids(node) != manual.kids(node) || built.parent(of: node) != manual.parent(of: node)
-            || built.tag(of: node) != manual.tag(of: node) || built.type(of: node) != manual.type(of: node)
+            || built.tag(of: node) != manual.tag(of: node) || built.typeID(of: node) != manual.typeID(of: node)
             || built.subtreeSize(of: node) != manual.subtreeSize(of: node) {
             mismatches += 1
         }
@@ -342,7 +342,7 @@ import RelativeViewFixtures
         var differences = 0
         for slot in 0 ..< b.slotCount {
             let x = b.node(atSlot: slot)!
-            if a.parent(of: x) != b.parent(of: x) || a.tag(of: x) != b.tag(of: x) || a.type(of: x) != b.type(of: x)
+            if a.parent(of: x) != b.parent(of: x) || a.tag(of: x) != b.tag(of: x) || a.typeID(of: x) != b.typeID(of: x)
                 || a.subtreeSize(of: x) != b.subtreeSize(of: x) || a.attribute(.id, of: x) != b.attribute(.id, of: x) {
                 differences += 1
             }
@@ -403,7 +403,7 @@ import RelativeViewFixtures
         var differ = 0
         for x in b.roots.flatMap({ [$0] + b.descendants(of: $0) })
         where a.kids(x) != b.kids(x) || a.parent(of: x) != b.parent(of: x) || a.tag(of: x) != b.tag(of: x)
-            || a.type(of: x) != b.type(of: x) || a.attribute(.className, of: x) != b.attribute(.className, of: x) {
+            || a.typeID(of: x) != b.typeID(of: x) || a.attribute(.className, of: x) != b.attribute(.className, of: x) {
             differ += 1
         }
         #expect(differ == 0)

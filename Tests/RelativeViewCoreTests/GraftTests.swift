@@ -14,7 +14,7 @@ import RelativeViewFixtures
     }
 
     static func shape(_ tree: ViewTree, _ node: NodeID) -> Shape {
-        Shape(tag: tree.tag(of: node), type: tree.type(of: node), children: tree.kids(node).map { shape(tree, $0) })
+        Shape(tag: tree.tag(of: node), type: tree.typeID(of: node), children: tree.kids(node).map { shape(tree, $0) })
     }
 
     /// ```
@@ -60,7 +60,7 @@ import RelativeViewFixtures
         #expect(pairs.first?.1 == copy)
         for (s, c) in pairs {
             #expect(source.tag(of: s) == target.tag(of: c))
-            #expect(source.type(of: s) == target.type(of: c))
+            #expect(source.typeID(of: s) == target.typeID(of: c))
             #expect(target.contains(c))
         }
         // The source is unchanged.

@@ -29,7 +29,7 @@ import RelativeViewFixtures
             #expect(tree.count == i + 1)
             #expect(tree.contains(node))
             #expect(tree.tag(of: node) == i * 7)
-            #expect(tree.type(of: node) == Ty.all[i % 4])
+            #expect(tree.typeID(of: node) == Ty.all[i % 4])
             expectRoot(tree, node)
             expectChildren(tree, node, [])
         }
@@ -345,7 +345,7 @@ import RelativeViewFixtures
         for id in removed { #expect(!tree.contains(id)) }
         expectChildren(tree, keep, fresh)
         #expect(fresh.map { tree.tag(of: $0) } == (0 ..< removed.count).map { 100 + $0 })
-        #expect(fresh.allSatisfy { tree.type(of: $0) == Ty.d })
+        #expect(fresh.allSatisfy { tree.typeID(of: $0) == Ty.d })
         // One more grows the arena.
         _ = tree.makeNode(type: Ty.a)
         tree._checkInvariants()
@@ -372,39 +372,39 @@ import RelativeViewFixtures
         #expect(tree.roots.isEmpty)
     }
 
-    // MARK: moveToFront / moveToBack
+    // MARK: makeFirstChild / makeLastChild
 
     @Test(arguments: sizes.filter { $0 > 0 })
-    func moveToFrontAndBack(n: Int) {
+    func makeFirstChildAndBack(n: Int) {
         let positions = n <= 10 ? Array(0 ..< n) : [0, 1, n / 2, n - 1]
         for k in positions {
             do {
                 var (tree, root, kids) = Self.fan(n)
-                tree.moveToFront(kids[k])
+                tree.makeFirstChild(kids[k])
                 var expected = kids
                 expected.insert(expected.remove(at: k), at: 0)
                 expectChildren(tree, root, expected, "front \(k) of \(n)")
-                tree.moveToFront(kids[k]) // already first
+                tree.makeFirstChild(kids[k]) // already first
                 expectChildren(tree, root, expected)
             }
             do {
                 var (tree, root, kids) = Self.fan(n)
-                tree.moveToBack(kids[k])
+                tree.makeLastChild(kids[k])
                 var expected = kids
                 expected.append(expected.remove(at: k))
                 expectChildren(tree, root, expected, "back \(k) of \(n)")
-                tree.moveToBack(kids[k]) // already last
+                tree.makeLastChild(kids[k]) // already last
                 expectChildren(tree, root, expected)
             }
         }
     }
 
-    @Test func moveToFrontAndBackOfARootDoNothing() {
+    @Test func makeFirstChildAndBackOfARootDoNothing() {
         var (tree, root, kids) = Self.fan(3)
-        tree.moveToFront(root)
+        tree.makeFirstChild(root)
         expectRoot(tree, root)
         expectChildren(tree, root, kids)
-        tree.moveToBack(root)
+        tree.makeLastChild(root)
         expectRoot(tree, root)
         expectChildren(tree, root, kids)
     }
@@ -412,10 +412,10 @@ import RelativeViewFixtures
     @Test func moveKeepsTheSubtree() {
         var (tree, root, kids) = Self.fan(3)
         let g = tree.appendChild(type: Ty.c, to: kids[2])
-        tree.moveToFront(kids[2])
+        tree.makeFirstChild(kids[2])
         expectChildren(tree, root, [kids[2], kids[0], kids[1]])
         expectChildren(tree, kids[2], [g])
-        tree.moveToBack(kids[0])
+        tree.makeLastChild(kids[0])
         expectChildren(tree, root, [kids[2], kids[1], kids[0]])
         expectChildren(tree, kids[2], [g])
     }

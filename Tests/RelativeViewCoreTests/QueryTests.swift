@@ -230,7 +230,7 @@ final class CoreQueryOther {}
             tree.groupAncestors(of: f.a11) { tree.tag(of: $0) < 2 ? true : nil }
         }
         expectBoth(t, [Ty.a: [f.a1, f.R], Ty.b: [f.a]]) { tree in
-            tree.groupAncestors(of: f.a11) { tree.type(of: $0) }
+            tree.groupAncestors(of: f.a11) { tree.typeID(of: $0) }
         }
         expectBoth(t, [Int: [NodeID]]()) { tree in tree.groupAncestors(of: f.R) { tree.tag(of: $0) } }
         // Against the oracle, every node, every tag subset.
@@ -274,7 +274,7 @@ final class CoreQueryOther {}
                 expectBoth(t, expected, "\(x) \(tags)") { $0.groupDescendants(of: x, byTags: tags) }
             }
             for types in [[Ty.a], [Ty.b, Ty.c], Ty.all] {
-                let expected = oracleGroup(oracleDescendants(t, x)) { types.contains(t.type(of: $0)) ? t.type(of: $0) : nil }
+                let expected = oracleGroup(oracleDescendants(t, x)) { types.contains(t.typeID(of: $0)) ? t.typeID(of: $0) : nil }
                 expectBoth(t, expected, "\(x) \(types)") { $0.groupDescendants(of: x, byTypes: types) }
             }
         }
@@ -347,7 +347,7 @@ final class CoreQueryOther {}
         expectBoth(tree, [a, b, a1, a11, b1]) { $0.recursiveSubviews(of: root) }
         expectBoth(tree, [a1, a11]) { $0.recursiveSubviews(of: a) }
         expectBoth(tree, []) { $0.recursiveSubviews(of: a11) }
-        expectBoth(tree, [b, a11]) { tree in tree.recursiveSubviews(of: root) { tree.type(of: $0) == Ty.b } }
+        expectBoth(tree, [b, a11]) { tree in tree.recursiveSubviews(of: root) { tree.typeID(of: $0) == Ty.b } }
 
         let f = Fixture()
         expectBoth(f.tree, [f.a, f.b, f.c, f.a1, f.a2, f.a11, f.b1]) { $0.recursiveSubviews(of: f.R) }

@@ -149,10 +149,10 @@ import RelativeViewFixtures
                 tree.removeSubtree(x)
                 model.remove(x)
                 touched = old.map { [$0] } ?? []
-            case 70 ..< 76: // moveToFront / moveToBack
+            case 70 ..< 76: // makeFirstChild / makeLastChild
                 let x = pick()
                 let front = Bool.random(using: &rng)
-                if front { tree.moveToFront(x) } else { tree.moveToBack(x) }
+                if front { tree.makeFirstChild(x) } else { tree.makeLastChild(x) }
                 if let p = model.parent[x] {
                     model.unlink(x)
                     model.link(x, under: p, at: front ? 0 : model.children[p]!.count)
@@ -264,7 +264,7 @@ import RelativeViewFixtures
                 for y in model.live {
                     #expect(tree.kids(y) == model.children[y]!, here)
                     #expect(tree.tag(of: y) == model.tag[y]!, here)
-                    #expect(tree.type(of: y) == model.type[y]!, here)
+                    #expect(tree.typeID(of: y) == model.type[y]!, here)
                 }
                 #expect(Set(tree.roots) == Set(model.live.filter { model.parent[$0] == nil }), here)
             }

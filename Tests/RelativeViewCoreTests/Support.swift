@@ -98,11 +98,11 @@ func movedCopy(_ tree: ViewTree, sourceLocation: SourceLocation = #_sourceLocati
         // Out to the other end of its siblings and back (a move to where a node already is
         // does nothing, so each node really leaves its place); an only child stays.
         if let next = t.nextSibling(of: x) {
-            t.moveToBack(x)
+            t.makeLastChild(x)
             t.insert(x, before: next)
         } else {
-            t.moveToFront(x)
-            t.moveToBack(x)
+            t.makeFirstChild(x)
+            t.makeLastChild(x)
         }
     }
     t._checkInvariants()

@@ -110,7 +110,7 @@ import Testing
         let tree = builder.finish()
         return .success((0 ..< tree.slotCount).map { slot in
             let x = tree.node(atSlot: slot)!
-            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.type(of: x))) \(tree.attribute(.key, of: x) ?? "·")"
+            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.attribute(.key, of: x) ?? "·")"
         })
     }
 
@@ -175,7 +175,7 @@ import Testing
     func idAndClassAreKept(format: ImportFormat) throws {
         let text = #"<root><a id="x" class="b c" tag="3"/><a class="&amp;"/><a data-id="no" idx="no"/></root>"#
         let tree = try importing(text, as: format)
-        let anchors = tree.descendants(of: tree.roots[0]).filter { TypeRegistry.shared.name(of: tree.type(of: $0)) == "a" }
+        let anchors = tree.descendants(of: tree.roots[0]).filter { TypeRegistry.shared.name(of: tree.typeID(of: $0)) == "a" }
         #expect(anchors.count == 3)
         #expect(anchors.map { tree.attribute(.id, of: $0) } == ["x", nil, nil])
         #expect(anchors.map { tree.attribute(.className, of: $0) } == ["b c", "&", nil])

@@ -10,7 +10,7 @@ func outline(_ tree: ViewTree) -> String {
 
 /// Recursive: for the small trees of these tests (deep ones are checked with `depth(of:)`).
 private func outline(_ tree: ViewTree, _ node: NodeID) -> String {
-    var out = TypeRegistry.shared.name(of: tree.type(of: node))
+    var out = TypeRegistry.shared.name(of: tree.typeID(of: node))
     let tag = tree.tag(of: node)
     if tag != 0 { out += "[\(tag)]" }
     let children = tree.children(of: node).map { outline(tree, $0) }

@@ -11,7 +11,7 @@ import Testing
     static func lines(_ tree: ViewTree) -> [String] {
         (0 ..< tree.slotCount).map { slot in
             let x = tree.node(atSlot: slot)!
-            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.type(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "·") \(tree.attribute(.className, of: x) ?? "·")"
+            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "·") \(tree.attribute(.className, of: x) ?? "·")"
         }
     }
 

@@ -114,7 +114,7 @@ import Testing
         let path = "/usr/share/mime/packages/freedesktop.org.xml"
         let tree = try TreeImporter().importTree(contentsOf: path)
         #expect(tree.roots.count == 1)
-        #expect(TypeRegistry.shared.name(of: tree.type(of: tree.roots[0])) == "mime-info")
+        #expect(TypeRegistry.shared.name(of: tree.typeID(of: tree.roots[0])) == "mime-info")
         let mimeType = TypeRegistry.shared.typeID(named: "mime-type")
         let types = tree.groupDescendants(of: tree.roots[0], keyingTypes: [mimeType: "mime-type"])
         #expect((types["mime-type"]?.count ?? 0) > 500)

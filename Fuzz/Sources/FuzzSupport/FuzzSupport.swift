@@ -72,7 +72,7 @@ public func fuzzXMLPathsAgree(_ bytes: UnsafeRawBufferPointer) {
         let tree = builder.finish()
         return (0 ..< tree.slotCount).map { slot in
             guard let x = tree.node(atSlot: slot) else { return "free" }
-            return "\(tree.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: tree.type(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "-") \(tree.attribute(.className, of: x) ?? "-")"
+            return "\(tree.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "-") \(tree.attribute(.className, of: x) ?? "-")"
         }
     }
     let fast = read(fastPath: true)

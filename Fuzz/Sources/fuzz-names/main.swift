@@ -53,7 +53,7 @@ func checkNames(_ bytes: UnsafeRawBufferPointer) {
     }
     let expected = made.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map { $0.1 ? "directory" : "file" }
     let root = tree.roots[0]
-    let kinds = tree.children(of: root).map { TypeRegistry.shared.name(of: tree.type(of: $0)) }
+    let kinds = tree.children(of: root).map { TypeRegistry.shared.name(of: tree.typeID(of: $0)) }
     guard tree.count == made.count + 1, kinds == expected else {
         fatalError("names \(made.map(\.0)): \(tree.count) nodes, kinds \(kinds), expected \(expected)")
     }
