@@ -83,7 +83,6 @@ struct RelativeViewBench: ParsableCommand {
         var skipped: [Report.Skipped] = []
         var lastTree: Report.Tree?
         var memory = Report.Memory(arenaBytesPerNode: 0, naiveBytesPerNode: 0)
-        var facadeBytes: Double?
         var importFigures: Report.Import?
         for size in options.treeSizes {
             if let input = options.input { progress.note("importing \(input)") }
@@ -125,13 +124,13 @@ struct RelativeViewBench: ParsableCommand {
                 }
             }
             lastTree = Report.Tree(source: spec.source, nodes: spec.count, maxDepth: Int(spec.depths().max() ?? 0), seed: options.seed)
-            memory = Report.Memory(arenaBytesPerNode: work.bytesPerNode["core"] ?? 0, naiveBytesPerNode: work.bytesPerNode["naive"] ?? 0)
-            facadeBytes = work.bytesPerNode["facade"]
+            memory = Report.Memory(
+                arenaBytesPerNode: work.bytesPerNode["core"] ?? 0, naiveBytesPerNode: work.bytesPerNode["naive"] ?? 0,
+                facadeBytesPerNode: work.bytesPerNode["facade"])
         }
         progress.finish()
         guard let lastTree else { return }
         var report = Report(allocator: allocatorName, tree: lastTree, results: rows, skipped: skipped, memory: memory)
-        report.facadeBytesPerNode = facadeBytes
         report.importFigures = importFigures
         switch options.format {
         case .table: print(report.table())

@@ -13,18 +13,23 @@ struct Report: Encodable {
         /// `nil` (JSON `null`) when it could not be measured.
         var arenaBytesPerNode: Double?
         var naiveBytesPerNode: Double?
+        /// The facade in all (views, their store and the arena); `nil` (JSON `null`) when no
+        /// facade was built.
+        var facadeBytesPerNode: Double?
 
-        init(arenaBytesPerNode: Double, naiveBytesPerNode: Double) {
+        init(arenaBytesPerNode: Double, naiveBytesPerNode: Double, facadeBytesPerNode: Double? = nil) {
             self.arenaBytesPerNode = arenaBytesPerNode.isFinite ? arenaBytesPerNode : nil
             self.naiveBytesPerNode = naiveBytesPerNode.isFinite ? naiveBytesPerNode : nil
+            self.facadeBytesPerNode = facadeBytesPerNode.flatMap { $0.isFinite ? $0 : nil }
         }
 
-        private enum CodingKeys: String, CodingKey { case arenaBytesPerNode, naiveBytesPerNode }
+        private enum CodingKeys: String, CodingKey { case arenaBytesPerNode, naiveBytesPerNode, facadeBytesPerNode }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(arenaBytesPerNode, forKey: .arenaBytesPerNode)
             try c.encode(naiveBytesPerNode, forKey: .naiveBytesPerNode)
+            try c.encode(facadeBytesPerNode, forKey: .facadeBytesPerNode)
         }
     }
 
@@ -42,8 +47,6 @@ struct Report: Encodable {
     var results: [ResultRow]
     var skipped: [Skipped]
     var memory: Memory
-    /// Bytes per node of the facade (views, their store and the arena); shown in the table only.
-    var facadeBytesPerNode: Double?
     /// What importing `--input` took, for an imported tree.
     var importFigures: Import?
 
@@ -182,7 +185,7 @@ struct Report: Encodable {
         out += churnLatencyTable()
         if let importFigures { out.append(importFigures.line) }
         var memoryLine = "memory per node: arena core \(bytes(memory.arenaBytesPerNode)), naive core \(bytes(memory.naiveBytesPerNode))"
-        if let facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(bytes(facadeBytesPerNode))" }
+        if let facadeBytesPerNode = memory.facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(bytes(facadeBytesPerNode))" }
         out.append(memoryLine)
         return out.joined(separator: "\n")
     }

@@ -331,6 +331,25 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         let memory = try #require(report["memory"] as? [String: Any])
         #expect(memory["naiveBytesPerNode"] is NSNull)
     }
+
+    /// The JSON's `memory` has the facade's bytes per node (views, store and arena) when a
+    /// facade was built, more than the arena's alone, as the table's memory line does; `null`
+    /// when only the core ran.
+    @Test func theJSONReportsTheFacadesMemory() throws {
+        let both = try BenchRun(["--nodes", "20000", "--ops", "isRelativeAncestor", "--min-time", "1", "--queries", "10", "--format", "json"])
+        #expect(both.status == 0, "\(both.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any])
+        let memory = try #require(report["memory"] as? [String: Any])
+        let facade = try #require(memory["facadeBytesPerNode"] as? Double)
+        let arena = try #require(memory["arenaBytesPerNode"] as? Double)
+        #expect(facade > arena && arena > 0, "facade \(facade), arena \(arena)")
+        let table = try BenchRun(["--nodes", "20000", "--ops", "isRelativeAncestor", "--min-time", "1", "--queries", "10"])
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("memory per node:") })
+        #expect(line.contains("facade (views + store + arena)"), "\(line)")
+        let core = try BenchRun(["--nodes", "20000", "--ops", "isRelativeAncestor", "--layer", "core", "--min-time", "1", "--queries", "10", "--format", "json"])
+        let coreReport = try #require(try JSONSerialization.jsonObject(with: Data(core.stdout.utf8)) as? [String: Any])
+        #expect((coreReport["memory"] as? [String: Any])?["facadeBytesPerNode"] is NSNull)
+    }
 }
 
 /// The `results` rows of a JSON report.
