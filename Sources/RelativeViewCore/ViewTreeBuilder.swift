@@ -135,6 +135,17 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         tree._storage.wideTags[node] = tag
     }
 
+    /// Whether a warmer's thread is running (for tests).
+    var _isWarming: Bool { warmers.contains { $0.isRunning } }
+
+    /// Stops and forgets every warmer: the columns are about to grow past what was reserved,
+    /// and a column that grows moves.
+    @inline(never)
+    private mutating func stopWarmers() {
+        for w in warmers { w.stop() }
+        warmers.removeAll()
+    }
+
     /// Doubles the room for open nodes.
     @usableFromInline @inline(never)
     mutating func growOpenNodes() {
@@ -207,6 +218,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     private mutating func set(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64)) {
         precondition(nodes > 0, "setAttribute(_:utf8:) before any open()")
         let slot = Int(nodes) - 1
+        // Past the capacity the columns may move: the warmers must not map their old memory.
+        if slot >= capacity && !warmers.isEmpty { stopWarmers() }
         let recent = self.recent + attribute.rawValue * Self.recentSlots
         // Each column a stored property, borrowed in place (an array of columns would copy
         // the element it reads).
@@ -236,7 +249,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             // Made, or extended a batch past the node at once (not a start per node opened
             // since the last text): `finish()` and `rollBack(to:)` cut it back to the nodes.
             // Never past the capacity reserved: that would double the column.
-            if column.start.capacity < capacity {
+            if column.start.capacity < capacity && slot < capacity {
                 column.start.reserveCapacity(capacity)
                 reserved = _PageWarmer.Range(capacityOf: &column.start)
             }
@@ -254,7 +267,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         hash ^= hash >> 33
         hash &*= 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 33
-        let r = Int(truncatingIfNeeded: hash >> 54) & (recentSlots - 1)
+        let r = Int(truncatingIfNeeded: hash >> UInt64(64 - recentSlots.trailingZeroBitCount))
         let seen = recent[r]
         if seen.start >= 0 && seen.count == n && seen.prefix == prefix && (n <= 16 || column.holds(utf8, at: seen.start)) {
             column.start[slot] = seen.start
@@ -402,6 +415,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     @usableFromInline @inline(never)
     mutating func flush() {
         guard stagedCount > 0 else { return }
+        // Past the capacity the columns may move: the warmers must not map their old memory.
+        if Int(nodes) > capacity && !warmers.isEmpty { stopWarmers() }
         // The builder's tree is its own: no copy, and no version to bump until `finish()`.
         let s = tree._storage
         let firstNode = s.parent.count

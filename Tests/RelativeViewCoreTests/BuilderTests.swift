@@ -351,8 +351,6 @@ import RelativeViewFixtures
     }
 }
 
-/// A builder given its capacity takes no more memory for an attribute column than that
-/// many nodes need: the batch it extends a column by stops at the capacity.
 /// `appendLeaf(tag:type:)` and the two-word `setAttribute` are shortcuts: the same tree as
 /// the long way, across staging batches, with wide tags and attributes on leaves.
 @Suite struct BuilderShortcutTests {
@@ -441,6 +439,8 @@ import RelativeViewFixtures
     }
 }
 
+/// A builder given its capacity takes no more memory for an attribute column than that
+/// many nodes need: the batch it extends a column by stops at the capacity.
 @Suite struct BuilderCapacityTests {
     @Test(arguments: [1, 100, 4_095, 4_096, 10_000])
     func anAttributeColumnStaysWithinTheCapacity(nodes: Int) {

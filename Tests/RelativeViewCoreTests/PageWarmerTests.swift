@@ -19,6 +19,7 @@ import Glibc
         #expect(!warmer.isRunning)
         var changed = 0
         for k in 0 ..< (4 << 20) where column[k] != UInt32(truncatingIfNeeded: k &* 2_654_435_761) { changed += 1 }
+        // (`column` is used below, so it outlives the warmer.)
         #expect(changed == 0)
         // The reserved half is still usable as usual.
         column.append(contentsOf: repeatElement(7, count: 4 << 20))
@@ -55,6 +56,34 @@ import Glibc
         warmer.waitUntilDone()
         #expect(resident(range.bytes - page))
         #expect(resident(range.bytes / 2))
+        withExtendedLifetime(column) {}  // the memory stays allocated until here
+    }
+
+    /// A builder that gets more nodes than its capacity grows its columns, which moves them:
+    /// it stops its warmers first, so that no thread maps memory the columns left.
+    @Test func aBuilderPastItsCapacityStopsWarming() {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        var b = ViewTreeBuilder(minimumCapacity: 300_000)
+        let warmingAtFirst = b._isWarming
+        #expect(warmingAtFirst)
+        b.open(type: Ty.a)
+        for k in 0 ..< 299_000 {
+            b.appendLeaf(type: Ty.b)
+            if k % 2 == 0 { b.setAttribute(.key, "k\(k % 100)") }
+        }
+        let warmingWithin = b._isWarming
+        #expect(warmingWithin)
+        for _ in 0 ..< 20_000 { b.appendLeaf(type: Ty.c) }  // past the capacity, flushed
+        let warmingPast = b._isWarming
+        #expect(!warmingPast)
+        b.setAttribute(.className, "late")  // a column made past the capacity: no warmer either
+        let warmingAfterLateColumn = b._isWarming
+        #expect(!warmingAfterLateColumn)
+        b.close()
+        let tree = b.finish()
+        tree._checkInvariants()
+        #expect(tree.count == 319_001)
+        #expect(tree.attribute(.className, of: tree.kids(tree.roots[0]).last!) == "late")
     }
 
     @Test func smallRangesStartNoThread() {
@@ -72,6 +101,7 @@ import Glibc
         warmer.stop()
         warmer.stop()
         #expect(!warmer.isRunning)
+        withExtendedLifetime(column) {}
         // A builder reserved for far more nodes than it gets, dropped without finishing,
         // then one finished early: its tree is sound.
         do {
