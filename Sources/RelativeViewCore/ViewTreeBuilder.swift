@@ -35,6 +35,12 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         init(token: Int32, tag: Int32, type: Int32, parent: Int32) {
             (self.token, self.tag, self.type, self.parent) = (token, tag, type, parent)
         }
+
+        /// The exit event of `node`.
+        @inlinable @inline(__always)
+        static func exit(of node: Int32) -> Event {
+            Event(token: ~node, tag: Int32.min, type: _TourBlocks.exitType, parent: 0)
+        }
     }
 
     /// Events staged before a flush copies them into the tree's columns.
@@ -116,17 +122,25 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1) amortized.
     @discardableResult @inlinable @inline(__always)
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
+        let enter = newNode(tag: tag, type: type)
+        stage(enter)
+        if openCount == openCapacity { growOpenNodes() }
+        open[openCount] = enter.token
+        openCount &+= 1
+        return NodeID(index: enter.token, generation: 0)
+    }
+
+    /// Takes the next slot for a node of `tag` and `type`, the last child of the innermost
+    /// open node or a new root, and returns its enter event (not staged yet).
+    @inlinable @inline(__always)
+    mutating func newNode(tag: Int, type: TypeID) -> Event {
         // The last slot's free mark, free - 1 - slot, must fit in an Int32.
         precondition(nodes < Int32.max - 2, "a ViewTree holds at most Int32.max - 2 nodes")
         let i = nodes
         nodes &+= 1
         let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
         if narrow == _TreeStorage.wideTagSentinel { keepWideTag(tag, of: i) }
-        stage(Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount &- 1] : _TreeStorage.none))
-        if openCount == openCapacity { growOpenNodes() }
-        open[openCount] = i
-        openCount &+= 1
-        return NodeID(index: i, generation: 0)
+        return Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount &- 1] : _TreeStorage.none)
     }
 
     /// Keeps a tag that does not fit the narrow column.
@@ -162,7 +176,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     public mutating func close() {
         guard openCount > 0 else { preconditionFailure("close() without a matching open()") }
         openCount &-= 1
-        stage(Event(token: ~open[openCount], tag: Int32.min, type: _TourBlocks.exitType, parent: 0))
+        stage(.exit(of: open[openCount]))
     }
 
     /// Opens and closes a node at once: a leaf, the last child of the innermost open node
@@ -171,18 +185,14 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1) amortized.
     @discardableResult @inlinable @inline(__always)
     public mutating func appendLeaf(tag: Int = 0, type: TypeID) -> NodeID {
-        precondition(nodes < Int32.max - 2, "a ViewTree holds at most Int32.max - 2 nodes")
         // Room for both events first: a flush takes every node counted as staged.
         if stagedCount >= Self.batch &- 1 { flush() }
-        let i = nodes
-        nodes &+= 1
-        let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
-        if narrow == _TreeStorage.wideTagSentinel { keepWideTag(tag, of: i) }
-        staged[stagedCount] = Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount &- 1] : _TreeStorage.none)
-        staged[stagedCount &+ 1] = Event(token: ~i, tag: Int32.min, type: _TourBlocks.exitType, parent: 0)
+        let enter = newNode(tag: tag, type: type)
+        staged[stagedCount] = enter
+        staged[stagedCount &+ 1] = .exit(of: enter.token)
         stagedCount &+= 2
         if stagedCount == Self.batch { flush() }
-        return NodeID(index: i, generation: 0)
+        return NodeID(index: enter.token, generation: 0)
     }
 
     @inlinable @inline(__always)
