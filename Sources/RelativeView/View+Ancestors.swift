@@ -49,7 +49,7 @@ extension View {
     @inlinable
     public func groupAncestors<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupAncestors(of: _node) { groupKey(store.view($0)) })
+        return store.group(.ancestors, of: _node, by: groupKey)
     }
 
     /// Groups the ancestors whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
@@ -57,7 +57,7 @@ extension View {
     /// - Complexity: O(depth + viewTypes.count); the naive core is O(depth × viewTypes.count).
     public func groupAncestors(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupAncestors(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+        return store.views(store.tree._ancestorSlots(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
     }
 
     /// Groups the ancestors whose tag is one of `tags`, keyed by tag.
@@ -65,6 +65,6 @@ extension View {
     /// - Complexity: O(depth + tags.count); the naive core is O(depth × tags.count).
     public func groupAncestors(by tags: [Int]) -> [Int: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupAncestors(of: _node, byTags: tags))
+        return store.views(store.tree._ancestorSlots(of: _node, byTags: tags))
     }
 }

@@ -23,7 +23,7 @@ extension View {
     @inlinable
     public func groupDescendants<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupDescendants(of: _node) { groupKey(store.view($0)) })
+        return store.group(.descendants, of: _node, by: groupKey)
     }
 
     /// Groups the descendants whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
@@ -32,7 +32,7 @@ extension View {
     ///   index; the naive core is O(subtree size × viewTypes.count) plus group copies.
     public func groupDescendants(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupDescendants(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+        return store.views(store.tree._descendantSlots(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
     }
 
     /// Groups the descendants whose tag is one of `tags`, keyed by tag, each group in pre-order.
@@ -41,6 +41,6 @@ extension View {
     ///   index; the naive core is O(subtree size × tags.count) plus group copies.
     public func groupDescendants(by tags: [Int]) -> [Int: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupDescendants(of: _node, byTags: tags))
+        return store.views(store.tree._descendantSlots(of: _node, byTags: tags))
     }
 }

@@ -42,7 +42,7 @@ extension View {
             ViewTree._checkMaxLines(maxLines)
             return ViewTree._nodeLine(
                 typeName: String(describing: Swift.type(of: self)),
-                frame: _loneGeometry.map { ($0.frameOrigin, $0.frameSize) },
+                frame: _extras.flatMap { $0.geometryIsZero ? nil : ($0.frameOrigin, $0.frameSize) },
                 tag: _loneTag, node: nil)
         }
         return store.tree.recursiveDescription(of: _node, maxLines: maxLines)

@@ -7,14 +7,20 @@ import RelativeViewCore
 // a large tree's geometry is contiguous and a geometry change leaves the relative-query
 // index alone. A view without a store keeps its geometry in a small box until it joins a tree.
 
-/// The geometry of a view that has no store (neither superview nor subviews).
-final class _LoneGeometry {
+/// What few views set, boxed so that the others spend one reference on it: the geometry of a
+/// view that has no store (neither superview nor subviews; with a store it is in the tree's
+/// columns and zero here), and a root's screen scale.
+final class _ViewExtras {
     var frameOrigin: SIMD2<Double> = .zero
     var frameSize: SIMD2<Double> = .zero
     var boundsOrigin: SIMD2<Double> = .zero
+    /// See ``View/screenScale``; 0 for none.
+    var screenScale: Double = 0
 
+    /// Whether the geometry is all zero.
+    var geometryIsZero: Bool { frameOrigin == .zero && frameSize == .zero && boundsOrigin == .zero }
     /// Whether all of it is zero, so the box can be dropped.
-    var isZero: Bool { frameOrigin == .zero && frameSize == .zero && boundsOrigin == .zero }
+    var isEmpty: Bool { geometryIsZero && screenScale == 0 }
 }
 
 extension CGPoint {
@@ -31,29 +37,29 @@ extension View {
     // MARK: Geometry columns
 
     final var _frameOrigin: CGPoint {
-        guard let store = _store else { return CGPoint(_loneGeometry?.frameOrigin ?? .zero) }
+        guard let store = _store else { return CGPoint(_extras?.frameOrigin ?? .zero) }
         return CGPoint(store.tree.frameOrigin(of: _node))
     }
 
     final var _frameSize: CGSize {
-        guard let store = _store else { return CGSize(_loneGeometry?.frameSize ?? .zero) }
+        guard let store = _store else { return CGSize(_extras?.frameSize ?? .zero) }
         return CGSize(store.tree.frameSize(of: _node))
     }
 
     final var _boundsOrigin: CGPoint {
         get {
-            guard let store = _store else { return CGPoint(_loneGeometry?.boundsOrigin ?? .zero) }
+            guard let store = _store else { return CGPoint(_extras?.boundsOrigin ?? .zero) }
             return CGPoint(store.tree.boundsOrigin(of: _node))
         }
         set {
-            guard let store = _store else { return _updateLoneGeometry { $0.boundsOrigin = newValue.simd } }
+            guard let store = _store else { return _updateExtras { $0.boundsOrigin = newValue.simd } }
             store.tree.setBoundsOrigin(newValue.simd, of: _node)
         }
     }
 
     final func _setFrame(origin: CGPoint, size: CGSize) {
         guard let store = _store else {
-            return _updateLoneGeometry {
+            return _updateExtras {
                 $0.frameOrigin = origin.simd
                 $0.frameSize = size.simd
             }
@@ -62,11 +68,12 @@ extension View {
         store.tree.setFrameSize(size.simd, of: _node)
     }
 
-    /// Changes the geometry of a view without a store, keeping a box only while it is non-zero.
-    private final func _updateLoneGeometry(_ change: (_LoneGeometry) -> Void) {
-        let box = _loneGeometry ?? _LoneGeometry()
+    /// Changes the extras (a store-less view's geometry, the screen scale), keeping a box
+    /// only while something in it is non-zero.
+    final func _updateExtras(_ change: (_ViewExtras) -> Void) {
+        let box = _extras ?? _ViewExtras()
         change(box)
-        _loneGeometry = box.isZero ? nil : box
+        _extras = box.isEmpty ? nil : box
     }
 
     // MARK: Converting coordinates
@@ -133,13 +140,13 @@ extension View {
     /// Traps unless the scale is positive and finite.
     /// - Complexity: O(1)
     public var screenScale: CGFloat? {
-        get { _screenScale == 0 ? nil : CGFloat(_screenScale) }
+        get { _extras.flatMap { $0.screenScale == 0 ? nil : CGFloat($0.screenScale) } }
         set {
             if let newValue {
                 precondition(newValue > 0 && newValue.isFinite, "a screen scale must be positive and finite, not \(newValue)")
-                _screenScale = Double(newValue)
+                _updateExtras { $0.screenScale = Double(newValue) }
             } else {
-                _screenScale = 0
+                _updateExtras { $0.screenScale = 0 }
             }
         }
     }

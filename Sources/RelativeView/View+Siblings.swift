@@ -22,7 +22,7 @@ extension View {
     @inlinable
     public func groupSiblings<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupSiblings(of: _node) { groupKey(store.view($0)) })
+        return store.group(.siblings, of: _node, by: groupKey)
     }
 
     /// Groups the siblings whose type is exactly one of `viewTypes`, keyed by `String(describing:)` of the type.
@@ -30,7 +30,7 @@ extension View {
     /// - Complexity: O(number of siblings + viewTypes.count); the naive core is O(siblings × viewTypes.count).
     public func groupSiblings(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupSiblings(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+        return store.views(store.tree._siblingSlots(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
     }
 
     /// Groups the siblings whose tag is one of `tags`, keyed by tag.
@@ -38,6 +38,6 @@ extension View {
     /// - Complexity: O(number of siblings + tags.count); the naive core is O(siblings × tags.count).
     public func groupSiblings(by tags: [Int]) -> [Int: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree.groupSiblings(of: _node, byTags: tags))
+        return store.views(store.tree._siblingSlots(of: _node, byTags: tags))
     }
 }

@@ -22,9 +22,13 @@ final class ViewStore {
 
     /// The view of a node of this store.
     @inlinable
-    func view(_ node: NodeID) -> View {
-        guard let view = views[Int(node.index)] else {
-            preconditionFailure("no view for \(node): the view tree was changed during the query")
+    func view(_ node: NodeID) -> View { view(slot: node.index) }
+
+    /// The view of the node in `slot`: the store's own slots need no generation check.
+    @inlinable
+    func view(slot: Int32) -> View {
+        guard let view = views[Int(slot)] else {
+            preconditionFailure("no view for slot \(slot): the view tree was changed during the query")
         }
         return view.takeUnretainedValue()
     }
@@ -34,9 +38,67 @@ final class ViewStore {
         nodes.map(view)
     }
 
+    /// The views of a grouping by tags or types, made from its slots in one pass.
     @inlinable
-    func views<Key>(_ groups: [Key: [NodeID]]) -> [Key: [View]] {
-        groups.mapValues { views($0) }
+    func views<Key>(_ groups: _SlotGroups<Key>) -> [Key: [View]] {
+        var result: [Key: [View]] = [:]
+        for (k, slots) in groups.slots.enumerated() where !slots.isEmpty {
+            var views: [View] = []
+            views.reserveCapacity(slots.count)
+            var start = 0
+            while start < slots.count {
+                let end = min(start + Self.touchAhead, slots.count)
+                touch(slots[start ..< end])
+                for i in start ..< end { views.append(view(slot: slots[i])) }
+                start = end
+            }
+            result[groups.keys[k]] = views
+        }
+        return result
+    }
+
+    /// How many views a pass reads before it retains them (see ``touch(_:)``).
+    @inlinable static var touchAhead: Int { 32 }
+
+    /// Reads the views of `slots` without retaining them, checking that each is the view of
+    /// its slot. On a large tree each view is a cache miss: plain reads of several views
+    /// overlap, while a retain (an atomic operation) waits for its view, so a pass that
+    /// retains views one by one would wait for each miss in turn.
+    @inlinable
+    func touch(_ slots: some Sequence<Int32>) {
+        for slot in slots {
+            guard let view = views[Int(slot)] else {
+                preconditionFailure("no view for slot \(slot): the view tree was changed during the query")
+            }
+            let node = view._withUnsafeGuaranteedRef { $0._node.index }
+            precondition(node == slot, "the view of slot \(slot) is bound to slot \(node)")
+        }
+    }
+
+    /// Which relatives of a node a closure grouping visits.
+    @usableFromInline
+    enum Relatives {
+        case ancestors, descendants, siblings
+    }
+
+    /// Groups the `relatives` of `node` under the keys `groupKey` gives their views (`nil`
+    /// leaves one out), each group in the walk's order (ancestors nearest first, descendants
+    /// in pre-order, siblings in child order): one pass from the index's slots to the views,
+    /// with no answer in node ids in between.
+    @inlinable
+    func group<Key: Hashable>(_ relatives: Relatives, of node: NodeID, by groupKey: (View) -> Key?) -> [Key: [View]] {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.touchAhead) { batch in
+            // Closure literals over one struct, not nested functions: a nested function that
+            // captures a variable gets dynamic exclusivity checks on every use.
+            var grouping = _Grouping<Key>(batch: batch)
+            switch relatives {
+            case .ancestors: tree._forEachAncestor(of: node) { grouping.visit($0, self, groupKey) }
+            case .descendants: tree._forEachDescendant(of: node) { grouping.visit($0, self, groupKey) }
+            case .siblings: tree._forEachSibling(of: node) { sibling, _, _ in grouping.visit(sibling, self, groupKey) }
+            }
+            grouping.flush(self, groupKey)
+            return grouping.groups
+        }
     }
 
     /// Records `view` as the view of `node`, retained if the node has a parent.
@@ -83,11 +145,11 @@ final class ViewStore {
         guard tree.firstChild(of: root) != nil else {
             let view = self.view(root)
             view._loneTag = tree.tag(of: root)
-            let geometry = _LoneGeometry()
-            geometry.frameOrigin = tree.frameOrigin(of: root)
-            geometry.frameSize = tree.frameSize(of: root)
-            geometry.boundsOrigin = tree.boundsOrigin(of: root)
-            view._loneGeometry = geometry.isZero ? nil : geometry
+            view._updateExtras {
+                $0.frameOrigin = tree.frameOrigin(of: root)
+                $0.frameSize = tree.frameSize(of: root)
+                $0.boundsOrigin = tree.boundsOrigin(of: root)
+            }
             view._store = nil
             views[Int(root.index)] = nil
             tree.removeSubtree(root)
@@ -135,11 +197,15 @@ final class ViewStore {
     /// Adds a store-less view to this store as a root, with its tag and geometry.
     func adoptLone(_ view: View) {
         let node = tree.makeNode(tag: view._loneTag, type: TypeRegistry.shared.typeID(for: type(of: view)))
-        if let geometry = view._loneGeometry {
-            tree.setFrameOrigin(geometry.frameOrigin, of: node)
-            tree.setFrameSize(geometry.frameSize, of: node)
-            tree.setBoundsOrigin(geometry.boundsOrigin, of: node)
-            view._loneGeometry = nil
+        if let extras = view._extras, !extras.geometryIsZero {
+            tree.setFrameOrigin(extras.frameOrigin, of: node)
+            tree.setFrameSize(extras.frameSize, of: node)
+            tree.setBoundsOrigin(extras.boundsOrigin, of: node)
+            view._updateExtras {
+                $0.frameOrigin = .zero
+                $0.frameSize = .zero
+                $0.boundsOrigin = .zero
+            }
         }
         bind(view, to: node)
     }
@@ -201,5 +267,37 @@ final class ViewStore {
         // Each survivor is now a root here; all but one move to stores of their own.
         for view in survivors.dropFirst() { split(view._node) }
         if let first = survivors.first, tree.firstChild(of: first._node) == nil { split(first._node) }
+    }
+}
+
+/// The state of ``ViewStore/group(_:of:by:)``: slots are taken in batches, whose views are
+/// read (see ``ViewStore/touch(_:)``) before the calls of `groupKey` retain them one by one.
+@usableFromInline
+struct _Grouping<Key: Hashable> {
+    @usableFromInline var groups: [Key: [View]] = [:]
+    @usableFromInline let batch: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline var count = 0
+
+    @inlinable
+    init(batch: UnsafeMutableBufferPointer<Int32>) {
+        self.batch = batch
+    }
+
+    @inlinable @inline(__always)
+    mutating func visit(_ slot: Int32, _ store: ViewStore, _ groupKey: (View) -> Key?) {
+        batch[count] = slot
+        count += 1
+        if count == batch.count { flush(store, groupKey) }
+    }
+
+    @inlinable
+    mutating func flush(_ store: ViewStore, _ groupKey: (View) -> Key?) {
+        let slots = UnsafeMutableBufferPointer(rebasing: batch[..<count])
+        store.touch(slots)
+        for slot in slots {
+            let view = store.view(slot: slot)
+            if let key = groupKey(view) { groups[key, default: []].append(view) }
+        }
+        count = 0
     }
 }

@@ -150,38 +150,49 @@ extension ViewTree {
     /// Several types may share a key (the relative-view API keys classes by their names).
     /// - Complexity: O(depth + typeKeys.count)
     public func groupAncestors<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
-        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
-        let s = _storage
-        return _collect(ancestors(of: node), keys: match.keys) { match.slot(of: s.typeID[Int($0.index)]) }
+        _ancestorSlots(of: node, keyingTypes: typeKeys).keyed(_storage.nodeID)
     }
 
     /// Groups the ancestors of `node` whose tag is one of `tags`, keyed by tag, nearest first.
     ///
     /// - Complexity: O(depth + tags.count)
     public func groupAncestors(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
-        let match = _TagKeys(tags)
+        _ancestorSlots(of: node, byTags: tags).keyed(_storage.nodeID)
+    }
+
+    /// ``groupAncestors(of:keyingTypes:)`` as slots, for each layer to make its elements from.
+    package func _ancestorSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
+        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
         let s = _storage
-        return _collect(ancestors(of: node), keys: match.keys) { match.slot(ofTagAt: $0.index, in: s) }
-    }
-
-    /// Groups the nodes of `sequence` into the slots `slot` gives them, then keys the non-empty groups.
-    @usableFromInline
-    func _collect<S: Sequence, Key: Hashable>(_ sequence: S, keys: [Key], slot: (NodeID) -> Int?) -> [Key: [NodeID]] where S.Element == NodeID {
-        var groups = [[NodeID]](repeating: [], count: keys.count)
-        for node in sequence {
-            if let k = slot(node) { groups[k].append(node) }
-        }
-        return _keyed(groups, keys)
-    }
-
-    /// The non-empty groups under their (distinct) keys.
-    @usableFromInline
-    func _keyed<Key: Hashable>(_ groups: [[NodeID]], _ keys: [Key]) -> [Key: [NodeID]] {
-        var result: [Key: [NodeID]] = [:]
-        for (k, group) in groups.enumerated() where !group.isEmpty {
-            result[keys[k]] = group
+        var result = _SlotGroups(keys: match.keys)
+        _forEachAncestor(of: node) { a in
+            if let k = match.slot(of: s.typeID[Int(a)]) { result.append(a, to: k) }
         }
         return result
+    }
+
+    /// ``groupAncestors(of:byTags:)`` as slots, for each layer to make its elements from.
+    package func _ancestorSlots(of node: NodeID, byTags tags: [Int]) -> _SlotGroups<Int> {
+        let match = _TagKeys(tags)
+        let s = _storage
+        var result = _SlotGroups(keys: match.keys)
+        _forEachAncestor(of: node) { a in
+            if let k = match.slot(ofTagAt: a, in: s) { result.append(a, to: k) }
+        }
+        return result
+    }
+
+    /// Calls `body` with the slot of each ancestor of `node`, nearest first: a walk up the
+    /// parent column as it was when the walk started.
+    @inlinable
+    package func _forEachAncestor(of node: NodeID, _ body: (Int32) throws -> Void) rethrows {
+        let s = _storage
+        s.check(node)
+        var x = s.parent[Int(node.index)]
+        while x != _TreeStorage.none {
+            try body(x)
+            x = s.parent[Int(x)]
+        }
     }
 }
 

@@ -81,10 +81,10 @@ extension ViewTree {
         return nil
     }
 
-    /// Calls `body` on each proper descendant of `node` in pre-order, reading the subtree's
-    /// run of the index.
+    /// Calls `body` with the slot of each proper descendant of `node` in pre-order, reading
+    /// the subtree's run of the index. The walk reads the index as it was when it started.
     @usableFromInline
-    func _forEachDescendant(of node: NodeID, _ body: (Int32) throws -> Void) rethrows {
+    package func _forEachDescendant(of node: NodeID, _ body: (Int32) throws -> Void) rethrows {
         let s = _storage
         s.check(node)
         let tour = s.tour
@@ -117,21 +117,28 @@ extension ViewTree {
     /// This scans the tag copies in the subtree's run of the index, block by block.
     /// - Complexity: O(size of the subtree + tags.count).
     public func groupDescendants(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
+        _descendantSlots(of: node, byTags: tags).keyed(_storage.nodeID)
+    }
+
+    /// ``groupDescendants(of:byTags:)`` as slots, for each layer to make its elements from.
+    package func _descendantSlots(of node: NodeID, byTags tags: [Int]) -> _SlotGroups<Int> {
         let keys = _TagKeys(tags)
         let s = _storage
         s.check(node)
-        guard !keys.keys.isEmpty else { return [:] }
-        var groups = [[Int32]](repeating: [], count: keys.keys.count)
+        var result = _SlotGroups(keys: keys.keys)
+        guard !keys.keys.isEmpty else { return result }
+        result.makeGroups()
+        let narrow = keys.narrowSlots
         // The columns' buffers are taken once: a subtree spans thousands of blocks, and
         // passing the tour to the scan of each block retained and released its arrays.
         let tour = s.tour
         tour.tag.withUnsafeBufferPointer { tag in
         tour.token.withUnsafeBufferPointer { token in
             tour.forEachDescendantRun(of: node.index) { run in
-                Self._scanTags(tag, token, run, keys, s, &groups)
+                Self._scanTags(tag, token, run, keys, narrow, s, &result.slots)
             }
         }}
-        return _keyedSlots(groups, keys.keys)
+        return result
     }
 
     /// The scan behind grouping by tags, called once per block of the subtree's run and
@@ -140,12 +147,11 @@ extension ViewTree {
     @usableFromInline
     static func _scanTags(
         _ tag: UnsafeBufferPointer<Int32>, _ token: UnsafeBufferPointer<Int32>, _ range: Range<Int>,
-        _ keys: _TagKeys, _ s: _TreeStorage, _ groups: inout [[Int32]]
+        _ keys: _TagKeys, _ narrow: [(tag: Int32, slot: Int)], _ s: _TreeStorage, _ groups: inout [[Int32]]
     ) {
         // Exit slots carry the tag copy Int32.min, which no narrow tag is.
-        if keys.narrow.count <= 4 {
-            for (k, t) in keys.narrow.enumerated() {
-                let slot = keys.narrowSlots[k]
+        if narrow.count <= 4 {
+            for (t, slot) in narrow {
                 _forEachMatch(tag, range, t) { groups[slot].append(token[$0]) }
             }
         } else {
@@ -195,11 +201,17 @@ extension ViewTree {
     /// This scans the type copies in the subtree's run of the index, block by block.
     /// - Complexity: O(size of the subtree + typeKeys.count).
     public func groupDescendants<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
+        _descendantSlots(of: node, keyingTypes: typeKeys).keyed(_storage.nodeID)
+    }
+
+    /// ``groupDescendants(of:keyingTypes:)`` as slots, for each layer to make its elements from.
+    package func _descendantSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
         let keys = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
         let s = _storage
         s.check(node)
-        guard !keys.keys.isEmpty else { return [:] }
-        var groups = [[Int32]](repeating: [], count: keys.keys.count)
+        var result = _SlotGroups(keys: keys.keys)
+        guard !keys.keys.isEmpty else { return result }
+        result.makeGroups()
         // A few types, each under a key of its own: one vector pass per type and block keeps
         // each group in pre-order. Otherwise (many types, or types sharing a key) one pass
         // with a table lookup per slot.
@@ -211,15 +223,15 @@ extension ViewTree {
             // Exit slots carry the type copy -1, which no type is.
             tour.forEachDescendantRun(of: node.index) { run in
                 if perType {
-                    for (t, k) in asked { Self._forEachMatch(type, run, t) { groups[k].append(token[$0]) } }
+                    for (t, k) in asked { Self._forEachMatch(type, run, t) { result.slots[k].append(token[$0]) } }
                 } else {
                     for p in run {
-                        if let k = keys.slot(of: type[p]) { groups[k].append(token[p]) }
+                        if let k = keys.slot(of: type[p]) { result.slots[k].append(token[p]) }
                     }
                 }
             }
         }}
-        return _keyedSlots(groups, keys.keys)
+        return result
     }
 
     /// Groups the descendants of `node` whose type name is one of `names` (every class or
@@ -236,16 +248,5 @@ extension ViewTree {
             for id in registry.typeIDs(named: name) { keys[id] = name }
         }
         return keys
-    }
-
-    /// Non-empty slot groups of node slots as `NodeID`s, under their (distinct) keys.
-    @usableFromInline
-    func _keyedSlots<Key: Hashable>(_ groups: [[Int32]], _ keys: [Key]) -> [Key: [NodeID]] {
-        let s = _storage
-        var result: [Key: [NodeID]] = [:]
-        for (k, group) in groups.enumerated() where !group.isEmpty {
-            result[keys[k]] = group.map(s.nodeID)
-        }
-        return result
     }
 }

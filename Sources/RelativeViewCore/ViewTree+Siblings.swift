@@ -112,36 +112,54 @@ extension ViewTree {
     ///
     /// - Complexity: O(number of siblings + typeKeys.count)
     public func groupSiblings<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
-        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
-        let s = _storage
-        s.check(node)
-        let p = s.parent[Int(node.index)]
-        var groups = [[NodeID]](repeating: [], count: match.keys.count)
-        if p != _TreeStorage.none && !match.keys.isEmpty {
-            // The type copies in the tour, read at each sibling's enter slot.
-            s.tour.forEachChild(of: p) { c, slot in
-                if c != node.index, let k = match.slot(of: s.tour.type[slot]) { groups[k].append(s.nodeID(c)) }
-            }
-        }
-        return _keyed(groups, match.keys)
+        _siblingSlots(of: node, keyingTypes: typeKeys).keyed(_storage.nodeID)
     }
 
     /// Groups the siblings of `node` whose tag is one of `tags`, keyed by tag, in child order.
     ///
     /// - Complexity: O(number of siblings + tags.count)
     public func groupSiblings(of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
+        _siblingSlots(of: node, byTags: tags).keyed(_storage.nodeID)
+    }
+
+    /// ``groupSiblings(of:keyingTypes:)`` as slots, for each layer to make its elements from.
+    package func _siblingSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
+        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
+        let s = _storage
+        var result = _SlotGroups(keys: match.keys)
+        guard !match.keys.isEmpty else { s.check(node); return result }
+        _forEachSibling(of: node) { c, _, type in
+            if let k = match.slot(of: type) { result.append(c, to: k) }
+        }
+        return result
+    }
+
+    /// ``groupSiblings(of:byTags:)`` as slots, for each layer to make its elements from.
+    package func _siblingSlots(of node: NodeID, byTags tags: [Int]) -> _SlotGroups<Int> {
         let match = _TagKeys(tags)
+        let s = _storage
+        var result = _SlotGroups(keys: match.keys)
+        guard !match.keys.isEmpty else { s.check(node); return result }
+        _forEachSibling(of: node) { c, tag, _ in
+            if let k = match.slot(ofNarrow: tag, at: c, in: s) { result.append(c, to: k) }
+        }
+        return result
+    }
+
+    /// Calls `body` with the slot of each sibling of `node` in child order and the copies
+    /// of its narrow tag and type that its enter token in the index carries; nothing for a
+    /// root. The walk reads the index as it was when it started.
+    @inlinable
+    package func _forEachSibling(
+        of node: NodeID, _ body: (_ sibling: Int32, _ narrowTag: Int32, _ type: Int32) throws -> Void
+    ) rethrows {
         let s = _storage
         s.check(node)
         let p = s.parent[Int(node.index)]
-        var groups = [[NodeID]](repeating: [], count: match.keys.count)
-        if p != _TreeStorage.none && !match.keys.isEmpty {
-            // The tag copies in the tour, read at each sibling's enter slot.
-            s.tour.forEachChild(of: p) { c, slot in
-                if c != node.index, let k = match.slot(ofNarrow: s.tour.tag[slot], at: c, in: s) { groups[k].append(s.nodeID(c)) }
-            }
+        guard p != _TreeStorage.none else { return }
+        try s.forEachChild(of: p) { c, slot in
+            if c != node.index { try body(c, s.tour.tag[slot], s.tour.type[slot]) }
         }
-        return _keyed(groups, match.keys)
     }
 }
 
@@ -153,5 +171,35 @@ extension _TreeStorage {
         check(b)
         let p = parent[Int(a.index)]
         return a != b && p != _TreeStorage.none && p == parent[Int(b.index)]
+    }
+}
+
+extension _TreeStorage {
+    /// Calls `body` with each child of node `p` in order and the index slot of its enter
+    /// token (where its tag and type copies are): from one child's exit token to the next
+    /// child's enter token. A child whose exit token is in the same block (a leaf, or any
+    /// small subtree) is stepped over by scanning that block, which is already in cache;
+    /// only a child whose run leaves the block costs a read of its position.
+    ///
+    /// A method of the storage, reading the index's arrays in place: a method of the index
+    /// would be called on a copy of it, whose making and dropping retain and release each of
+    /// its arrays, which cost more than a walk over a few children.
+    @inlinable
+    func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Void) rethrows {
+        typealias T = _TourBlocks
+        // A position is its slot's index (block << offsetBits | offset).
+        var exit = tour.span[Int(p)].enter
+        while true {
+            // Never past the tour's end: `p`'s exit token comes first.
+            let b = T.block(exit)
+            let i = T.offset(exit) + 1 < Int(tour.count[b]) ? T.slot(exit) + 1 : Int(tour.next[b]) &* T.capacity
+            let t = tour.token[i]
+            if t < 0 { return }
+            try body(t, i)
+            let end = T.block(UInt32(i)) &* T.capacity &+ Int(tour.count[T.block(UInt32(i))])
+            var j = i + 1
+            while j < end && tour.token[j] != ~t { j += 1 }
+            exit = j < end ? UInt32(j) : tour.span[Int(t)].exit
+        }
     }
 }

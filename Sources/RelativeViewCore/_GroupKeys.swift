@@ -42,50 +42,66 @@ struct _TypeKeys<Key: Hashable> {
 }
 
 /// The tags a grouping query asked for, each with a dense slot number.
+///
+/// A short list of distinct tags (the usual query) is used as it is: making the keys
+/// allocates nothing, and a tag's slot is found by a linear search, which beats hashing
+/// there. A query on a few nodes (siblings, ancestors) then costs little more than its walk.
 @usableFromInline
 struct _TagKeys {
-    /// The distinct tags, in the order first asked for.
+    /// The distinct tags, in the order first asked for; a tag's slot is its index here.
     @usableFromInline let keys: [Int]
-    /// The tags that fit the narrow column, with their slots.
-    @usableFromInline let narrow: [Int32]
-    @usableFromInline let narrowSlots: [Int]
     /// Tags that do not fit the narrow column, with their slots.
     @usableFromInline let wide: [Int: Int]
     /// A hash lookup for the narrow tags when there are many of them.
     @usableFromInline let narrowMap: [Int32: Int]?
 
+    /// Lists longer than this get a hash lookup for their narrow tags.
+    @usableFromInline static let linearLimit = 8
+
     @usableFromInline
     init(_ tags: [Int]) {
-        var keys: [Int] = []
-        var narrow: [Int32] = []
-        var narrowSlots: [Int] = []
+        var keys = tags
+        if !Self.areDistinct(tags) {
+            keys = []
+            var seen = Set<Int>()
+            for tag in tags where seen.insert(tag).inserted { keys.append(tag) }
+        }
         var wide: [Int: Int] = [:]
-        // Tag lists are usually short: a linear check for duplicates beats hashing there
-        // (an empty set allocates nothing).
-        var seen = Set<Int>()
-        for tag in tags {
-            let duplicate = tags.count > 16 ? !seen.insert(tag).inserted : keys.contains(tag)
-            if duplicate { continue }
+        var narrowMap: [Int32: Int]? = keys.count > Self.linearLimit ? [:] : nil
+        for (k, tag) in keys.enumerated() {
             if let t = _TreeStorage.narrow(tag) {
-                narrow.append(t)
-                narrowSlots.append(keys.count)
+                narrowMap?[t] = k
             } else {
-                wide[tag] = keys.count
+                wide[tag] = k
             }
-            keys.append(tag)
         }
         self.keys = keys
-        self.narrow = narrow
-        self.narrowSlots = narrowSlots
         self.wide = wide
-        self.narrowMap = narrow.count > 8 ? Dictionary(uniqueKeysWithValues: zip(narrow, narrowSlots)) : nil
+        self.narrowMap = narrowMap
+    }
+
+    /// Whether `tags` has no duplicate: pairwise for a short list (no allocation), hashed otherwise.
+    private static func areDistinct(_ tags: [Int]) -> Bool {
+        if tags.count > 16 { return Set(tags).count == tags.count }
+        for i in tags.indices {
+            for j in tags.indices where j > i && tags[j] == tags[i] { return false }
+        }
+        return true
+    }
+
+    /// The narrow tags asked for, with their slots (for scans of a tag column).
+    @usableFromInline
+    var narrowSlots: [(tag: Int32, slot: Int)] {
+        keys.enumerated().compactMap { k, tag in _TreeStorage.narrow(tag).map { ($0, k) } }
     }
 
     /// The slot of a value of the narrow column (the sentinel included: it matches no narrow tag).
     @inlinable @inline(__always)
     func slot(ofNarrow t: Int32) -> Int? {
         if let narrowMap { return narrowMap[t] }
-        for k in narrow.indices where narrow[k] == t { return narrowSlots[k] }
+        guard t != _TreeStorage.wideTagSentinel else { return nil }
+        let tag = Int(t)
+        for k in keys.indices where keys[k] == tag { return k }
         return nil
     }
 
@@ -101,5 +117,49 @@ struct _TagKeys {
     func slot(ofNarrow t: Int32, at i: Int32, in storage: _TreeStorage) -> Int? {
         if t == _TreeStorage.wideTagSentinel { return wide.isEmpty ? nil : wide[storage.wideTag(at: i)] }
         return slot(ofNarrow: t)
+    }
+}
+
+/// The answer of a grouping by tags or types before it is handed out: for each asked key,
+/// the slots of its nodes in the walk's order. Every such grouping (ancestors, descendants,
+/// siblings) fills one, and each layer makes its elements from the slots in one pass: the
+/// core `NodeID`s, the facade its views, with no answer in between.
+@usableFromInline
+package struct _SlotGroups<Key: Hashable> {
+    /// The distinct keys asked for; `slots[k]` are the nodes under `keys[k]`.
+    @usableFromInline package let keys: [Key]
+    @usableFromInline package var slots: [[Int32]]
+
+    /// No groups yet: the first ``append(_:to:)`` makes them, so a query that matches
+    /// nothing allocates nothing. A scan that fills `slots` itself calls ``makeGroups()``.
+    @inlinable
+    init(keys: [Key]) {
+        self.keys = keys
+        slots = []
+    }
+
+    /// Makes the (empty) groups, once.
+    @inlinable
+    mutating func makeGroups() {
+        if slots.isEmpty && !keys.isEmpty { slots = [[Int32]](repeating: [], count: keys.count) }
+    }
+
+    /// Adds `slot` to the group of key number `k`.
+    @inlinable @inline(__always)
+    mutating func append(_ slot: Int32, to k: Int) {
+        makeGroups()
+        slots[k].append(slot)
+    }
+
+    /// The non-empty groups under their keys, each slot made into `element(slot)`.
+    ///
+    /// - Complexity: O(keys + nodes grouped) calls of `element`.
+    @inlinable
+    package func keyed<Element>(_ element: (Int32) throws -> Element) rethrows -> [Key: [Element]] {
+        var result: [Key: [Element]] = [:]
+        for (k, group) in slots.enumerated() where !group.isEmpty {
+            result[keys[k]] = try group.map(element)
+        }
+        return result
     }
 }

@@ -169,28 +169,6 @@ struct _TourBlocks {
     @inlinable @inline(__always)
     func token(after p: UInt32) -> Int32 { token[slot(after: p)] }
 
-    /// Calls `body` with each child of node `p` in order and the tour slot of its enter
-    /// token (where its tag and type copies are): from one child's exit token to the next
-    /// child's enter token. A child whose exit token is in the same block (a leaf, or any
-    /// small subtree) is stepped over by scanning that block, which is already in cache;
-    /// only a child whose run leaves the block costs a read of its position.
-    @inlinable
-    func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Void) rethrows {
-        // A position is its slot's index (block << offsetBits | offset).
-        var exit = span[Int(p)].enter
-        while true {
-            // Never past the tour's end: `p`'s exit token comes first.
-            let i = slot(after: exit)
-            let t = token[i]
-            if t < 0 { return }
-            try body(t, i)
-            let end = Self.block(UInt32(i)) &* Self.capacity &+ Int(count[Self.block(UInt32(i))])
-            var j = i + 1
-            while j < end && token[j] != ~t { j += 1 }
-            exit = j < end ? UInt32(j) : span[Int(t)].exit
-        }
-    }
-
     /// The token just before position `p`, which must not be the tour's first.
     @inlinable @inline(__always)
     func token(before p: UInt32) -> Int32 {

@@ -71,7 +71,7 @@ import RelativeViewFixtures
         #expect(v.bounds == .zero)
         #expect(v.center == .zero)
         #expect(v._store == nil)
-        #expect(v._loneGeometry == nil)
+        #expect(v._extras == nil)
     }
 
     @Test func initWithFrameKeepsItAloneInABox() {
@@ -81,16 +81,16 @@ import RelativeViewFixtures
         #expect(v.bounds == CGRect(x: 0, y: 0, width: 100, height: 50))
         #expect(v.center == CGPoint(x: 60, y: 45))
         #expect(v._store == nil, "geometry does not need a store")
-        #expect(v._loneGeometry != nil)
+        #expect(v._extras != nil)
         let image = ImageView(frame: r)
         #expect(image.frame == r)
         // Back to all zero: the box is dropped.
         v.frame = .zero
-        #expect(v._loneGeometry == nil)
+        #expect(v._extras == nil)
         v.bounds.origin = CGPoint(x: 1, y: 0)
-        #expect(v._loneGeometry != nil)
+        #expect(v._extras != nil)
         v.bounds.origin = .zero
-        #expect(v._loneGeometry == nil)
+        #expect(v._extras == nil)
     }
 
     /// The same steps on a view alone, as a root with a subview, and as a subview.
@@ -174,14 +174,14 @@ import RelativeViewFixtures
         let g = Geometry(frame: CGRect(x: 3, y: 4, width: 5, height: 6), boundsOrigin: CGPoint(x: -1, y: 2))
         let v = Button()
         Self.apply(g, to: v)
-        #expect(v._store == nil && v._loneGeometry != nil)
+        #expect(v._store == nil && v._extras != nil)
         let views = n == 0 ? [View(frame: CGRect(x: 7, y: 8, width: 9, height: 10))] : Self.tree(n, seed: UInt64(n))
         let before = views.map(Self.geometry)
         let parent = views[views.count - 1]
         parent.addSubview(v)
         #expect(v.superview === parent)
         #expect(v._store != nil, "n \(n)")
-        #expect(v._loneGeometry == nil, "n \(n): the box moved into the columns")
+        #expect(v._extras == nil, "n \(n): the box moved into the columns")
         #expect(Self.geometry(v) == g, "n \(n)")
         #expect(views.map(Self.geometry) == before, "n \(n)")
         #expect(v.convert(CGPoint.zero, to: parent) == CGPoint(x: 4, y: 2), "n \(n)")
@@ -189,18 +189,39 @@ import RelativeViewFixtures
         v.removeFromSuperview()
         #expect(v.superview == nil)
         #expect(v._store == nil, "n \(n): back to lone")
-        #expect(v._loneGeometry != nil, "n \(n)")
+        #expect(v._extras != nil, "n \(n)")
         #expect(Self.geometry(v) == g, "n \(n)")
         #expect(views.map(Self.geometry) == before, "n \(n)")
         if n <= 1 {
             #expect(parent._store == nil, "n \(n): the parent is alone again")
-            #expect(parent._loneGeometry != nil)
+            #expect(parent._extras != nil)
         }
         // A lone view with zero geometry gets no box.
         let plain = View()
         parent.addSubview(plain)
         plain.removeFromSuperview()
-        #expect(plain._store == nil && plain._loneGeometry == nil)
+        #expect(plain._store == nil && plain._extras == nil)
+    }
+
+    /// The screen scale shares the box of a lone view's geometry: the geometry moves into the
+    /// tree's columns when the view joins a tree, the scale stays with the view.
+    @Test func aScreenScaleSurvivesJoiningAndLeavingATreeWithTheGeometry() {
+        let root = View()
+        root.screenScale = 3
+        root.frame = CGRect(x: 1, y: 2, width: 30, height: 40)
+        let child = View()
+        root.addSubview(child)
+        #expect(root.screenScale == 3)
+        #expect(root.frame == CGRect(x: 1, y: 2, width: 30, height: 40))
+        #expect(root._extras != nil && root._extras!.geometryIsZero, "the geometry moved into the columns, the scale stayed")
+        child.removeFromSuperview()
+        #expect(root._store == nil && root.screenScale == 3)
+        #expect(root.frame == CGRect(x: 1, y: 2, width: 30, height: 40))
+        root.screenScale = nil
+        #expect(root._extras != nil, "the geometry is still boxed")
+        root.frame = .zero
+        #expect(root._extras == nil, "nothing left to keep")
+        #expect(root.screenScale == nil)
     }
 
     @Test(arguments: sizes, [false, true])
@@ -233,7 +254,7 @@ import RelativeViewFixtures
             #expect(Self.geometry(v) == expected[k], "n \(n), view \(k)")
         }
         for v in lone + [withKid] { #expect(v.superview == nil) }
-        for v in lone { #expect(v._store == nil && v._loneGeometry != nil) }
+        for v in lone { #expect(v._store == nil && v._extras != nil) }
         #expect(kid.superview === withKid)
         #expect(withKid.rootView === withKid)
         // The kid's offset in its parent's space is its own frame origin less its bounds origin.
@@ -268,7 +289,7 @@ import RelativeViewFixtures
         host.addSubview(child[0])
         let note = Comment(rawValue: "child tree \(childSize), parent tree \(parentSize)")
         #expect(all.map(Self.geometry) == before, note)
-        for v in all { #expect(v._loneGeometry == nil && v._store === parent[0]._store, note) }
+        for v in all { #expect(v._extras == nil && v._store === parent[0]._store, note) }
         // Smaller into larger (the child's tree on a tie); a lone view has no store to keep.
         switch (childStore, parentStore) {
         case (nil, nil): break
