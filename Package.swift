@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
         .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "RelativeViewFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ extension View {
     @usableFromInline @_effects(releasenone)
     func _isRelativeSibling(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }
-        return tree.isSibling(_node, of: view._node)
+        return tree.isSibling(ofLive: _node, view._node)
     }
 
     /// Groups the siblings (the superview's subviews but this view) by the key `groupKey`

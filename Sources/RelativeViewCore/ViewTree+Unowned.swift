@@ -75,12 +75,18 @@ extension ViewTree {
             }
         }
 
-        /// As ``ViewTree/isSibling(_:of:)``.
+        /// As ``ViewTree/isSibling(_:of:)``, for two nodes the caller keeps live itself (the
+        /// facade's views track their nodes): the generations are checked in debug builds
+        /// only, so the query reads one column, not two, at each node.
         ///
         /// - Complexity: O(1)
         @inlinable @inline(__always)
-        package func isSibling(_ a: NodeID, of b: NodeID) -> Bool {
-            storage._withUnsafeGuaranteedRef { $0.isSibling(a, of: b) }
+        package func isSibling(ofLive a: NodeID, _ b: NodeID) -> Bool {
+            storage._withUnsafeGuaranteedRef { s in
+                assert(s.generation[Int(a.index)] == a.generation && s.generation[Int(b.index)] == b.generation, "stale NodeID in the facade")
+                let p = s.parent[Int(a.index)]
+                return a != b && p != _TreeStorage.none && p == s.parent[Int(b.index)]
+            }
         }
     }
 

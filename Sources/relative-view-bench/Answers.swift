@@ -3,11 +3,6 @@ import RelativeViewFixtures
 /// Digests of answers that every implementation computes the same way, so that answers can
 /// be compared across implementations (and across processes) without keeping them.
 enum Answers {
-    /// The relative-view closure the `...ByClosure` operation groups with: every tenth tag value.
-    static func closureKey(_ tag: Int) -> Int? {
-        tag % 10 == 0 ? tag / 10 : nil
-    }
-
     /// A tag key's digest.
     static func tag(_ key: Int) -> UInt64 {
         UInt64(bitPattern: Int64(key))

@@ -1,19 +1,42 @@
-/// The operations the benchmark measures, by the names reports and scripts use.
-enum BenchOperation: String, CaseIterable, Sendable {
+import RelativeViewFixtures
+
+/// The operations the benchmark measures, by the names reports and scripts use: building
+/// the tree, each query of the table shared with `Benchmarks/` (``BenchQuery``, in its
+/// order), then the operations that change the tree.
+enum BenchOperation: Hashable, CaseIterable, RawRepresentable, Sendable {
     case build
-    case isRelativeAncestor
-    case isRelativeDescendant
-    case findFirstAncestorByTags
-    case groupAncestorsByTags
-    case groupDescendantsByTags
-    case groupDescendantsByTypes
-    case groupDescendantsByClosure
-    case isRelativeSibling
-    case groupSiblingsByTags
-    case convertPoint
+    case query(BenchQuery)
     case layout
     case interleavedMutation
     case churn
+
+    static var allCases: [BenchOperation] {
+        [.build] + BenchQuery.allCases.map(BenchOperation.query) + [.layout, .interleavedMutation, .churn]
+    }
+
+    init?(rawValue: String) {
+        guard let op = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = op
+    }
+
+    var rawValue: String {
+        switch self {
+        case .build: "build"
+        case .query(let query): query.rawValue
+        case .layout: "layout"
+        case .interleavedMutation: "interleavedMutation"
+        case .churn: "churn"
+        }
+    }
+
+    /// The query this operation times, or `nil` for the operations that build or change the tree.
+    var query: BenchQuery? {
+        if case .query(let query) = self { return query }
+        return nil
+    }
+
+    /// Whether one query visits the whole tree (so the default query count is small).
+    var isWholeTree: Bool { query?.isWholeTree ?? false }
 
     /// Why the operation cannot run on a tree of `nodes` nodes, or `nil` if it can.
     func cannotRun(onNodes nodes: Int) -> String? {
@@ -22,14 +45,6 @@ enum BenchOperation: String, CaseIterable, Sendable {
             "it aligns every view but the root to an earlier view, and this tree has only its root"
         default:
             nil
-        }
-    }
-
-    /// Whether one query visits the whole tree (so the default query count is small).
-    var isWholeTree: Bool {
-        switch self {
-        case .groupDescendantsByTags, .groupDescendantsByTypes, .groupDescendantsByClosure: true
-        default: false
         }
     }
 }

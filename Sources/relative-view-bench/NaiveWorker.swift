@@ -32,38 +32,6 @@ struct NaiveMeasurement {
 /// stopped when its time budget runs out: the original copies a group on every append,
 /// so grouping a million nodes into a few large groups can take the better part of an hour.
 enum NaiveWorker {
-    static func measureInProcess(_ op: BenchOperation, work w: Workload, a: [Int32], b: [Int32], options: BenchOptions, minimum: Duration) -> NaiveMeasurement {
-        let naive = w.naive
-        let (na, nb) = (a.map { naive[Int($0)] }, b.map { naive[Int($0)] })
-        let tags = w.tags
-        let n = na.count
-        var first = FirstAnswer()
-        let sample: Sample
-        switch op {
-        case .isRelativeAncestor:
-            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeAncestor(of: nb[i]) ? 1 : 0 }
-        case .isRelativeDescendant:
-            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeDescendant(of: nb[i]) ? 1 : 0 }
-        case .isRelativeSibling:
-            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeSibling(of: nb[i]) ? 1 : 0 }
-        case .findFirstAncestorByTags:
-            sample = measure(count: n, minimum: minimum) { i in Answers.node(na[i].findFirstAncestor(by: tags).map(w.handle)) }
-        case .groupAncestorsByTags:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
-        case .groupSiblingsByTags:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: tags), Answers.tag, w.handle) }
-        case .convertPoint:
-            let p = BenchLayout.probe
-            sample = measure(count: n, minimum: minimum) { i in
-                let q = na[i].convert(CGPoint(x: p.x, y: p.y), to: nb[i])
-                return Answers.point(Double(q.x), Double(q.y))
-            }
-        default:
-            preconditionFailure("\(op.rawValue) is measured in a child process")
-        }
-        return NaiveMeasurement(sample: sample, firstAnswer: first.digest, outcome: .measured)
-    }
-
     /// The whole-tree grouping `op` on the root of a freshly built naive tree; the answer
     /// line the child prints: nanoseconds per query, queries, summary digest, first-answer digest.
     static func measureWholeTree(_ op: BenchOperation, options: BenchOptions, nodes: Int) throws(ImportError) -> (Sample, UInt64?) {
@@ -74,24 +42,10 @@ enum NaiveWorker {
         spec.buildNaive(into: &naive)
         let handles = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
         let handle = { (v: NaiveView) in handles[ObjectIdentifier(v)] ?? -1 }
-        let root = naive[0]
-        let tags = source.tags
-        let types = source.typeIndices.map { StockCatalog.naiveViews[$0] }
-        let minimum = Duration.milliseconds(options.minTime)
-        let n = options.queryCount(for: op)
-        var first = FirstAnswer()
-        let sample: Sample
-        switch op {
-        case .groupDescendantsByTags:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: tags), Answers.tag, handle) }
-        case .groupDescendantsByTypes:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: types), Answers.name, handle) }
-        case .groupDescendantsByClosure:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants { Answers.closureKey($0.tag) }, Answers.tag, handle) }
-        default:
-            preconditionFailure("\(op.rawValue) is not a whole-tree grouping")
-        }
-        return (sample, first.digest)
+        guard let query = op.query, query.isWholeTree else { preconditionFailure("\(op.rawValue) is not a whole-tree grouping") }
+        return OperationRunner.naiveWholeTree(
+            query, root: naive[0], tags: source.tags, types: source.typeIndices.map { StockCatalog.naiveViews[$0] }, handle: handle,
+            count: options.queryCount(for: op), minimum: .milliseconds(options.minTime))
     }
 
     /// The whole answer the naive core's whole-tree grouping `op` gives on the root, digested
@@ -99,19 +53,8 @@ enum NaiveWorker {
     /// subviews in order) and keys, appending in place instead of copying each group. It
     /// checks the arena's answer when the naive core ran out of its budget.
     static func referenceAnswer(_ op: BenchOperation, work w: Workload) -> UInt64 {
-        let key: (NaiveView) -> UInt64?
-        switch op {
-        case .groupDescendantsByTags:
-            let tags = w.tags
-            key = { tags.contains($0.tag) ? Answers.tag($0.tag) : nil }
-        case .groupDescendantsByTypes:
-            let types = w.typeIndices.map { ObjectIdentifier(StockCatalog.naiveViews[$0]) }
-            key = { types.contains(ObjectIdentifier(type(of: $0))) ? Answers.name(String(describing: type(of: $0))) : nil }
-        case .groupDescendantsByClosure:
-            key = { Answers.closureKey($0.tag).map(Answers.tag) }
-        default:
-            preconditionFailure("\(op.rawValue) is not a whole-tree grouping")
-        }
+        guard let query = op.query else { preconditionFailure("\(op.rawValue) is not a query") }
+        let key = OperationRunner.naiveReferenceKey(query, work: w)
         var groups: [UInt64: [Int]] = [:]
         var stack = Array(w.naive[0].subviews.reversed())
         while let view = stack.popLast() {

@@ -99,8 +99,8 @@ struct OperationRunner {
             (arena, arenaFirst, naive) = layout(n, layer, &naiveCache)
         case .churn:
             (arena, arenaFirst, naive) = churn(layer, &naiveCache)
-        default:
-            (arena, arenaFirst, naive) = query(op, n, layer, &naiveCache)
+        case .query(let q):
+            (arena, arenaFirst, naive) = query(q, n, layer, &naiveCache)
         }
         var row = ResultRow(
             op: op.rawValue, layer: layer.rawValue, nodes: work.count, queries: op == .build ? work.count : n,
@@ -147,7 +147,8 @@ struct OperationRunner {
 
     // MARK: Queries
 
-    private func query(_ op: BenchOperation, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
+    private func query(_ query: BenchQuery, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
+        let op = BenchOperation.query(query)
         let w = work
         let tags = w.tags
         let typeIndices = w.typeIndices
@@ -155,21 +156,10 @@ struct OperationRunner {
         let viewTypes = typeIndices.map { StockCatalog.views[$0] }
         let root = 0
 
-        var a: [Int32] = []
-        var b: [Int32] = []
-        switch op {
-        case .isRelativeAncestor:
-            (a, b) = (w.inputs.randomNodes(n, salt: 1), w.inputs.randomNodes(n, salt: 2))
-        case .isRelativeDescendant:
-            (a, b) = w.inputs.descendantPairs(n)
-        case .isRelativeSibling:
-            (a, b) = w.inputs.siblingPairs(n)
-        case .convertPoint:
-            (a, b) = (w.inputs.randomNodes(n, salt: 21), w.inputs.randomNodes(n, salt: 22))
+        let (a, b) = query.inputs(w.inputs, count: n)
+        if query == .convertPoint {
             w.prepareGeometry(layer.rawValue)
             if w.naiveBuildStopped == nil { w.prepareGeometry("naive") }
-        default:
-            a = w.inputs.randomNodes(n, salt: 5)
         }
 
         // Every implementation gets its own handles, gathered before timing. The full answer
@@ -183,7 +173,7 @@ struct OperationRunner {
         var first = FirstAnswer()
 
         let arena: Sample
-        switch op {
+        switch query {
         case .isRelativeAncestor:
             arena = core
                 ? measure(count: n, minimum: minimum) { i in tree.isAncestor(ia[i], of: ib[i]) ? 1 : 0 }
@@ -215,8 +205,8 @@ struct OperationRunner {
                 : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants(by: viewTypes), Answers.name, w.handle) }
         case .groupDescendantsByClosure:
             arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root]) { Answers.closureKey(tree.tag(of: $0)) }, Answers.tag, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants { Answers.closureKey($0.tag) }, Answers.tag, w.handle) }
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root]) { BenchQuery.closureKey(tree.tag(of: $0)) }, Answers.tag, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants { BenchQuery.closureKey($0.tag) }, Answers.tag, w.handle) }
         case .groupSiblingsByTags:
             arena = core
                 ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], byTags: tags), Answers.tag, w.handle) }
@@ -232,13 +222,11 @@ struct OperationRunner {
                     let q = va[i].convert(CGPoint(x: p.x, y: p.y), to: vb[i])
                     return Answers.point(Double(q.x), Double(q.y))
                 }
-        case .build, .interleavedMutation, .layout, .churn:
-            preconditionFailure("not a query operation")
         }
 
         let naive = naiveSide(op, &cache) {
             guard op.isWholeTree else {
-                return NaiveWorker.measureInProcess(op, work: w, a: a, b: b, options: options, minimum: minimum)
+                return Self.naiveQuery(query, work: w, a: a, b: b, minimum: minimum)
             }
             note("\(op.rawValue): naive core in a child process (budget \(options.naiveBudget) s); it copies a group on every append, as the original does, so large groups take long")
             var naive = NaiveWorker.run(op, work: w, options: options, budget: .seconds(options.naiveBudget))
@@ -254,6 +242,79 @@ struct OperationRunner {
             return naive
         }
         return (arena, first.digest, naive)
+    }
+
+    // MARK: The naive core's side of each query
+
+    /// The naive core's answers to the queries with small answers, timed in this process.
+    static func naiveQuery(_ query: BenchQuery, work w: Workload, a: [Int32], b: [Int32], minimum: Duration) -> NaiveMeasurement {
+        let naive = w.naive
+        let (na, nb) = (a.map { naive[Int($0)] }, b.map { naive[Int($0)] })
+        let tags = w.tags
+        let n = na.count
+        var first = FirstAnswer()
+        let sample: Sample
+        switch query {
+        case .isRelativeAncestor:
+            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeAncestor(of: nb[i]) ? 1 : 0 }
+        case .isRelativeDescendant:
+            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeDescendant(of: nb[i]) ? 1 : 0 }
+        case .isRelativeSibling:
+            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeSibling(of: nb[i]) ? 1 : 0 }
+        case .findFirstAncestorByTags:
+            sample = measure(count: n, minimum: minimum) { i in Answers.node(na[i].findFirstAncestor(by: tags).map(w.handle)) }
+        case .groupAncestorsByTags:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
+        case .groupSiblingsByTags:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: tags), Answers.tag, w.handle) }
+        case .convertPoint:
+            let p = BenchLayout.probe
+            sample = measure(count: n, minimum: minimum) { i in
+                let q = na[i].convert(CGPoint(x: p.x, y: p.y), to: nb[i])
+                return Answers.point(Double(q.x), Double(q.y))
+            }
+        case .groupDescendantsByTags, .groupDescendantsByTypes, .groupDescendantsByClosure:
+            preconditionFailure("\(query.rawValue) is measured in a child process (naiveWholeTree)")
+        }
+        return NaiveMeasurement(sample: sample, firstAnswer: first.digest, outcome: .measured)
+    }
+
+    /// The naive core's whole-tree grouping `query` from `root`, timed (in the child process
+    /// of ``NaiveWorker``), with the digest of its first whole answer.
+    static func naiveWholeTree(
+        _ query: BenchQuery, root: NaiveView, tags: [Int], types: [NaiveView.Type], handle: (NaiveView) -> Int, count n: Int, minimum: Duration
+    ) -> (Sample, UInt64?) {
+        var first = FirstAnswer()
+        let sample: Sample
+        switch query {
+        case .groupDescendantsByTags:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: tags), Answers.tag, handle) }
+        case .groupDescendantsByTypes:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: types), Answers.name, handle) }
+        case .groupDescendantsByClosure:
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants { BenchQuery.closureKey($0.tag) }, Answers.tag, handle) }
+        default:
+            preconditionFailure("\(query.rawValue) is not a whole-tree grouping")
+        }
+        return (sample, first.digest)
+    }
+
+    /// The key under which the naive core's whole-tree grouping `query` puts a view
+    /// (digested as ``Answers`` digests keys), or `nil`: the reference walk's key
+    /// (``NaiveWorker/referenceAnswer(_:work:)``).
+    static func naiveReferenceKey(_ query: BenchQuery, work w: Workload) -> (NaiveView) -> UInt64? {
+        switch query {
+        case .groupDescendantsByTags:
+            let tags = w.tags
+            return { tags.contains($0.tag) ? Answers.tag($0.tag) : nil }
+        case .groupDescendantsByTypes:
+            let types = w.typeIndices.map { ObjectIdentifier(StockCatalog.naiveViews[$0]) }
+            return { types.contains(ObjectIdentifier(type(of: $0))) ? Answers.name(String(describing: type(of: $0))) : nil }
+        case .groupDescendantsByClosure:
+            return { BenchQuery.closureKey($0.tag).map(Answers.tag) }
+        default:
+            preconditionFailure("\(query.rawValue) is not a whole-tree grouping")
+        }
     }
 
     // MARK: Layout
@@ -296,10 +357,7 @@ struct OperationRunner {
     /// once, in order, until the time is up or it ends; mutates the trees, so it runs last.
     private func interleaved(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
         let w = work
-        let x = w.inputs.randomNodes(n, salt: 11)
-        let y = w.inputs.randomNodes(n, salt: 12)
-        let qa = w.inputs.randomNodes(n, salt: 13)
-        let qb = w.inputs.randomNodes(n, salt: 14)
+        let (x, y, qa, qb) = w.inputs.mutationSteps(n)
         let arena: Sample
         w.restructured.insert(layer.rawValue)
         if layer == .core {

@@ -1,4 +1,5 @@
 import Foundation
+import RelativeViewFixtures
 import Testing
 
 /// `relative-view-bench` as a user runs it: a child process, its exit status, its output.
@@ -349,6 +350,23 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         let core = try BenchRun(["--nodes", "20000", "--ops", "isRelativeAncestor", "--layer", "core", "--min-time", "1", "--queries", "10", "--format", "json"])
         let coreReport = try #require(try JSONSerialization.jsonObject(with: Data(core.stdout.utf8)) as? [String: Any])
         #expect((coreReport["memory"] as? [String: Any])?["facadeBytesPerNode"] is NSNull)
+    }
+
+    /// The CLI runs every query of the table it shares with `Benchmarks/` (`BenchQuery`),
+    /// on both layers, and each row agrees with the naive core: a query added to the table
+    /// and not to the CLI, or answered differently by a layer, fails here.
+    @Test func everyQueryOfTheSharedTableRunsOnBothLayersAndAgrees() throws {
+        let names = BenchQuery.allCases.map(\.rawValue)
+        let run = try BenchRun(["--nodes", "300", "--ops", names.joined(separator: ","), "--min-time", "1", "--queries", "50", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try jsonRows(run.stdout)
+        for name in names {
+            for layer in ["core", "facade"] {
+                let row = rows.first { $0["op"] as? String == name && $0["layer"] as? String == layer }
+                #expect(row?["agree"] as? Bool == true, "\(name) \(layer): \(String(describing: row))")
+            }
+        }
+        #expect(rows.count == 2 * names.count)
     }
 }
 

@@ -29,28 +29,14 @@ let treeSpec = TreeSpec(shape: .random, nodes: nodeCount, seed: treeSeed)
 /// The CLI's seeded query inputs (`QueryInputs`, shared through RelativeViewFixtures).
 let inputs = QueryInputs(spec: treeSpec, seed: treeSeed)
 
-/// The two inputs of each query of `op`, as node numbers, exactly as `OperationRunner.query` draws them.
-func queryInputs(_ op: String) -> (a: [Int32], b: [Int32]) {
-    let n = queryCount
-    switch op {
-    case "isRelativeAncestor": return (inputs.randomNodes(n, salt: 1), inputs.randomNodes(n, salt: 2))
-    case "isRelativeDescendant":
-        let (descendants, ancestors) = inputs.descendantPairs(n)
-        return (descendants, ancestors)
-    case "isRelativeSibling": return inputs.siblingPairs(n)
-    default: return (inputs.randomNodes(n, salt: 5), [])
-    }
+/// The two inputs of each query of `op`, as node numbers, from the table the CLI reads too.
+func queryInputs(_ op: BenchQuery) -> (a: [Int32], b: [Int32]) {
+    op.inputs(inputs, count: queryCount)
 }
 
-/// The inputs of the interleaved mutation: move `x[i]` under `y[i]`, then ask whether `qa[i]` is an ancestor of `qb[i]`.
+/// The steps of the interleaved mutation (as the CLI's).
 func mutationInputs() -> (x: [Int32], y: [Int32], qa: [Int32], qb: [Int32]) {
-    (inputs.randomNodes(mutationCount, salt: 11), inputs.randomNodes(mutationCount, salt: 12),
-     inputs.randomNodes(mutationCount, salt: 13), inputs.randomNodes(mutationCount, salt: 14))
-}
-
-/// The closure `groupDescendantsByClosure` groups with (`Answers.closureKey`): every tenth tag value.
-func closureKey(_ tag: Int) -> Int? {
-    tag % 10 == 0 ? tag / 10 : nil
+    inputs.mutationSteps(mutationCount)
 }
 
 /// The catalog indices of the grouped types.
@@ -216,7 +202,7 @@ struct CoreQueries {
     let a: [NodeID]
     let b: [NodeID]
 
-    init(_ op: String) {
+    init(_ op: BenchQuery) {
         let core = CoreTree()
         let ids = core.ids
         let (na, nb) = queryInputs(op)
@@ -227,51 +213,51 @@ struct CoreQueries {
 }
 
 func coreBenchmarks() {
-    Benchmark("isRelativeAncestor/core", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeAncestor)/core", configuration: fastQuery) { benchmark, q in
         let (tree, a, b, base) = (q.core.tree, q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.isAncestor(a[base + k], of: b[base + k])) }
-    } setup: { CoreQueries("isRelativeAncestor") }
+    } setup: { CoreQueries(.isRelativeAncestor) }
 
-    Benchmark("isRelativeDescendant/core", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeDescendant)/core", configuration: fastQuery) { benchmark, q in
         let (tree, a, b, base) = (q.core.tree, q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.isDescendant(a[base + k], of: b[base + k])) }
-    } setup: { CoreQueries("isRelativeDescendant") }
+    } setup: { CoreQueries(.isRelativeDescendant) }
 
-    Benchmark("findFirstAncestorByTags/core", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.findFirstAncestorByTags)/core", configuration: fastQuery) { benchmark, q in
         let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.firstAncestor(of: a[base + k], withTags: groupTags)) }
-    } setup: { CoreQueries("findFirstAncestorByTags") }
+    } setup: { CoreQueries(.findFirstAncestorByTags) }
 
-    Benchmark("groupAncestorsByTags/core", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.groupAncestorsByTags)/core", configuration: fastQuery) { benchmark, q in
         let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.groupAncestors(of: a[base + k], byTags: groupTags)) }
-    } setup: { CoreQueries("groupAncestorsByTags") }
+    } setup: { CoreQueries(.groupAncestorsByTags) }
 
-    Benchmark("groupDescendantsByTags/core", configuration: wholeTree) { benchmark, core in
+    Benchmark("\(BenchQuery.groupDescendantsByTags)/core", configuration: wholeTree) { benchmark, core in
         let (tree, root) = (core.tree, core.ids[0])
         for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root, byTags: groupTags)) }
     } setup: { CoreTree() }
 
-    Benchmark("groupDescendantsByTypes/core", configuration: wholeTree) { benchmark, state in
+    Benchmark("\(BenchQuery.groupDescendantsByTypes)/core", configuration: wholeTree) { benchmark, state in
         let (core, coreTypes) = state
         let (tree, root) = (core.tree, core.ids[0])
         for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root, keyingTypes: coreTypes)) }
     } setup: { (CoreTree(), coreTypeKeys()) }
 
-    Benchmark("groupDescendantsByClosure/core", configuration: wholeTree) { benchmark, core in
+    Benchmark("\(BenchQuery.groupDescendantsByClosure)/core", configuration: wholeTree) { benchmark, core in
         let (tree, root) = (core.tree, core.ids[0])
-        for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root) { closureKey(tree.tag(of: $0)) }) }
+        for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root) { BenchQuery.closureKey(tree.tag(of: $0)) }) }
     } setup: { CoreTree() }
 
-    Benchmark("isRelativeSibling/core", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeSibling)/core", configuration: fastQuery) { benchmark, q in
         let (tree, a, b, base) = (q.core.tree, q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.isSibling(a[base + k], of: b[base + k])) }
-    } setup: { CoreQueries("isRelativeSibling") }
+    } setup: { CoreQueries(.isRelativeSibling) }
 
-    Benchmark("groupSiblingsByTags/core", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.groupSiblingsByTags)/core", configuration: fastQuery) { benchmark, q in
         let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.groupSiblings(of: a[base + k], byTags: groupTags)) }
-    } setup: { CoreQueries("groupSiblingsByTags") }
+    } setup: { CoreQueries(.groupSiblingsByTags) }
 }
 
 /// The facade's inputs: every view of the tree (keeping it alive) and each query's views.
@@ -280,7 +266,7 @@ struct FacadeQueries {
     let a: [View]
     let b: [View]
 
-    init(_ op: String) {
+    init(_ op: BenchQuery) {
         let views = buildFacadeViews()
         let (na, nb) = queryInputs(op)
         self.views = views
@@ -290,51 +276,51 @@ struct FacadeQueries {
 }
 
 func facadeBenchmarks() {
-    Benchmark("isRelativeAncestor/facade", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeAncestor)/facade", configuration: fastQuery) { benchmark, q in
         let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
-    } setup: { FacadeQueries("isRelativeAncestor") }
+    } setup: { FacadeQueries(.isRelativeAncestor) }
 
-    Benchmark("isRelativeDescendant/facade", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeDescendant)/facade", configuration: fastQuery) { benchmark, q in
         let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
-    } setup: { FacadeQueries("isRelativeDescendant") }
+    } setup: { FacadeQueries(.isRelativeDescendant) }
 
-    Benchmark("findFirstAncestorByTags/facade", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.findFirstAncestorByTags)/facade", configuration: fastQuery) { benchmark, q in
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
-    } setup: { FacadeQueries("findFirstAncestorByTags") }
+    } setup: { FacadeQueries(.findFirstAncestorByTags) }
 
-    Benchmark("groupAncestorsByTags/facade", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.groupAncestorsByTags)/facade", configuration: fastQuery) { benchmark, q in
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
-    } setup: { FacadeQueries("groupAncestorsByTags") }
+    } setup: { FacadeQueries(.groupAncestorsByTags) }
 
-    Benchmark("groupDescendantsByTags/facade", configuration: wholeTree) { benchmark, views in
+    Benchmark("\(BenchQuery.groupDescendantsByTags)/facade", configuration: wholeTree) { benchmark, views in
         let root = views[0]
         for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: groupTags)) }
     } setup: { buildFacadeViews() }
 
-    Benchmark("groupDescendantsByTypes/facade", configuration: wholeTree) { benchmark, state in
+    Benchmark("\(BenchQuery.groupDescendantsByTypes)/facade", configuration: wholeTree) { benchmark, state in
         let (views, viewTypes) = state
         let root = views[0]
         for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: viewTypes)) }
     } setup: { (buildFacadeViews(), groupTypeIndices().map { StockCatalog.views[$0] }) }
 
-    Benchmark("groupDescendantsByClosure/facade", configuration: wholeTree) { benchmark, views in
+    Benchmark("\(BenchQuery.groupDescendantsByClosure)/facade", configuration: wholeTree) { benchmark, views in
         let root = views[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants { closureKey($0.tag) }) }
+        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
     } setup: { buildFacadeViews() }
 
-    Benchmark("isRelativeSibling/facade", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeSibling)/facade", configuration: fastQuery) { benchmark, q in
         let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
-    } setup: { FacadeQueries("isRelativeSibling") }
+    } setup: { FacadeQueries(.isRelativeSibling) }
 
-    Benchmark("groupSiblingsByTags/facade", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.groupSiblingsByTags)/facade", configuration: fastQuery) { benchmark, q in
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
-    } setup: { FacadeQueries("groupSiblingsByTags") }
+    } setup: { FacadeQueries(.groupSiblingsByTags) }
 }
 
 /// The naive core's inputs: every view of the tree (keeping it alive) and each query's views.
@@ -343,7 +329,7 @@ struct NaiveQueries {
     let a: [NaiveView]
     let b: [NaiveView]
 
-    init(_ op: String) {
+    init(_ op: BenchQuery) {
         let naive = buildNaiveViews()
         let (na, nb) = queryInputs(op)
         self.naive = naive
@@ -353,52 +339,52 @@ struct NaiveQueries {
 }
 
 func naiveBenchmarks() {
-    Benchmark("isRelativeAncestor/naive", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeAncestor)/naive", configuration: fastQuery) { benchmark, q in
         let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
-    } setup: { NaiveQueries("isRelativeAncestor") }
+    } setup: { NaiveQueries(.isRelativeAncestor) }
 
     // Searches the candidate ancestor's whole subtree: one query per iteration.
-    Benchmark("isRelativeDescendant/naive", configuration: slowQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeDescendant)/naive", configuration: slowQuery) { benchmark, q in
         let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
-    } setup: { NaiveQueries("isRelativeDescendant") }
+    } setup: { NaiveQueries(.isRelativeDescendant) }
 
-    Benchmark("findFirstAncestorByTags/naive", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.findFirstAncestorByTags)/naive", configuration: fastQuery) { benchmark, q in
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
-    } setup: { NaiveQueries("findFirstAncestorByTags") }
+    } setup: { NaiveQueries(.findFirstAncestorByTags) }
 
-    Benchmark("groupAncestorsByTags/naive", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.groupAncestorsByTags)/naive", configuration: fastQuery) { benchmark, q in
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
-    } setup: { NaiveQueries("groupAncestorsByTags") }
+    } setup: { NaiveQueries(.groupAncestorsByTags) }
 
-    Benchmark("groupDescendantsByTags/naive", configuration: naiveWholeTree) { benchmark, naive in
+    Benchmark("\(BenchQuery.groupDescendantsByTags)/naive", configuration: naiveWholeTree) { benchmark, naive in
         let root = naive[0]
         for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: groupTags)) }
     } setup: { buildNaiveViews() }
 
-    Benchmark("groupDescendantsByTypes/naive", configuration: naiveWholeTree) { benchmark, state in
+    Benchmark("\(BenchQuery.groupDescendantsByTypes)/naive", configuration: naiveWholeTree) { benchmark, state in
         let (naive, types) = state
         let root = naive[0]
         for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: types)) }
     } setup: { (buildNaiveViews(), groupTypeIndices().map { StockCatalog.naiveViews[$0] }) }
 
-    Benchmark("groupDescendantsByClosure/naive", configuration: naiveWholeTree) { benchmark, naive in
+    Benchmark("\(BenchQuery.groupDescendantsByClosure)/naive", configuration: naiveWholeTree) { benchmark, naive in
         let root = naive[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants { closureKey($0.tag) }) }
+        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
     } setup: { buildNaiveViews() }
 
-    Benchmark("isRelativeSibling/naive", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.isRelativeSibling)/naive", configuration: fastQuery) { benchmark, q in
         let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
-    } setup: { NaiveQueries("isRelativeSibling") }
+    } setup: { NaiveQueries(.isRelativeSibling) }
 
-    Benchmark("groupSiblingsByTags/naive", configuration: fastQuery) { benchmark, q in
+    Benchmark("\(BenchQuery.groupSiblingsByTags)/naive", configuration: fastQuery) { benchmark, q in
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
-    } setup: { NaiveQueries("groupSiblingsByTags") }
+    } setup: { NaiveQueries(.groupSiblingsByTags) }
 }
 
 // MARK: Interleaved mutation
