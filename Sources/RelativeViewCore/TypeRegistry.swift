@@ -67,6 +67,17 @@ public final class TypeRegistry: Sendable {
         return state.withLock { $0.byClass[key] }
     }
 
+    /// The id and name of each of `types` that was ever registered, under one lock: how the
+    /// facade keys a grouping by classes (names are `String(describing:)` of each class,
+    /// made once at registration, not at each query).
+    ///
+    /// - Complexity: O(types.count)
+    package func existingTypeIDsAndNames(of types: [AnyClass]) -> [(TypeID, String)] {
+        state.withLock { state in
+            types.compactMap { type in state.byClass[ObjectIdentifier(type)].map { ($0, state.entries[Int($0.rawValue)].name) } }
+        }
+    }
+
     /// The id of a type known only by its name (an element name, a JSON kind), registering it on first use.
     ///
     /// Such an id is distinct from the id of a class whose `String(describing:)` is the same.

@@ -104,7 +104,7 @@ extension ViewTree {
     ///
     /// - Complexity: O(depth + types.count)
     public func firstAncestor(of node: NodeID, withTypes types: [TypeID]) -> NodeID? {
-        let match = _TypeKeys(types.map { ($0, $0) })
+        let match = _TypeKeys(types: types)
         let s = _storage
         return firstAncestor(of: node) { match.slot(of: s.typeID[Int($0.index)]) != nil }
     }
@@ -141,6 +141,7 @@ extension ViewTree {
     /// Groups the ancestors of `node` whose type is one of `types` (exactly), keyed by type, nearest first.
     ///
     /// - Complexity: O(depth + types.count)
+    @inlinable
     public func groupAncestors(of node: NodeID, byTypes types: [TypeID]) -> [TypeID: [NodeID]] {
         groupAncestors(of: node, keyingTypes: Dictionary(types.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
     }
@@ -149,6 +150,7 @@ extension ViewTree {
     ///
     /// Several types may share a key (the relative-view API keys classes by their names).
     /// - Complexity: O(depth + typeKeys.count)
+    @inlinable
     public func groupAncestors<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
         _ancestorSlots(of: node, keyingTypes: typeKeys).keyed(_storage.nodeID)
     }
@@ -161,8 +163,9 @@ extension ViewTree {
     }
 
     /// ``groupAncestors(of:keyingTypes:)`` as slots, for each layer to make its elements from.
+    @inlinable
     package func _ancestorSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
-        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
+        let match = _TypeKeys(typeKeys)
         let s = _storage
         var result = _SlotGroups(keys: match.keys)
         _forEachAncestor(of: node) { a in

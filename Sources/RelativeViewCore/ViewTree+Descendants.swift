@@ -206,7 +206,7 @@ extension ViewTree {
 
     /// ``groupDescendants(of:keyingTypes:)`` as slots, for each layer to make its elements from.
     package func _descendantSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
-        let keys = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
+        let keys = _TypeKeys(typeKeys)
         let s = _storage
         s.check(node)
         var result = _SlotGroups(keys: keys.keys)

@@ -104,6 +104,7 @@ extension ViewTree {
     /// Groups the siblings of `node` whose type is one of `types` (exactly), keyed by type, in child order.
     ///
     /// - Complexity: O(number of siblings + types.count)
+    @inlinable
     public func groupSiblings(of node: NodeID, byTypes types: [TypeID]) -> [TypeID: [NodeID]] {
         groupSiblings(of: node, keyingTypes: Dictionary(types.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
     }
@@ -111,6 +112,7 @@ extension ViewTree {
     /// Groups the siblings of `node` whose type is a key of `typeKeys`, under that key's value, in child order.
     ///
     /// - Complexity: O(number of siblings + typeKeys.count)
+    @inlinable
     public func groupSiblings<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> [Key: [NodeID]] {
         _siblingSlots(of: node, keyingTypes: typeKeys).keyed(_storage.nodeID)
     }
@@ -123,8 +125,9 @@ extension ViewTree {
     }
 
     /// ``groupSiblings(of:keyingTypes:)`` as slots, for each layer to make its elements from.
+    @inlinable
     package func _siblingSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
-        let match = _TypeKeys(typeKeys.map { ($0.key, $0.value) })
+        let match = _TypeKeys(typeKeys)
         let s = _storage
         var result = _SlotGroups(keys: match.keys)
         guard !match.keys.isEmpty else { s.check(node); return result }

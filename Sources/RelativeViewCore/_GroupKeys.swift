@@ -5,27 +5,49 @@
 /// the order of the walk that filled it.
 @usableFromInline
 struct _TypeKeys<Key: Hashable> {
-    /// The distinct keys, in the order first asked for.
+    /// The distinct keys; a key's slot is its index here.
     @usableFromInline let keys: [Key]
     /// `table[typeID]` is the slot of the type's key, or -1.
     @usableFromInline let table: [Int32]
 
-    @usableFromInline
-    init(_ pairs: [(TypeID, Key)]) {
+    /// The keys of a type-to-key table. A few keys (the usual query) are told apart by a
+    /// linear search, so that this allocates nothing beyond the two arrays it keeps; many by
+    /// hashing. Inlinable, so that it is specialized for the key type where it is used:
+    /// unspecialized, its generic metadata lookups cost more than a small query.
+    @inlinable
+    init(_ typeKeys: [TypeID: Key]) {
         var keys: [Key] = []
-        var slotOfKey: [Key: Int32] = [:]
-        let size = (pairs.map { Int($0.0.rawValue) }.max() ?? -1) + 1
+        keys.reserveCapacity(typeKeys.count)
+        var slotOfKey: [Key: Int32]? = typeKeys.count > 8 ? [:] : nil
+        var size = 0
+        for type in typeKeys.keys { size = max(size, Int(type.rawValue) + 1) }
         var table = [Int32](repeating: -1, count: size)
-        for (type, key) in pairs where table[Int(type.rawValue)] < 0 {
+        for (type, key) in typeKeys {
+            let existing = slotOfKey.map { $0[key] } ?? keys.firstIndex(of: key).map { Int32($0) }
             let slot: Int32
-            if let existing = slotOfKey[key] {
+            if let existing {
                 slot = existing
             } else {
                 slot = Int32(keys.count)
-                slotOfKey[key] = slot
+                slotOfKey?[key] = slot
                 keys.append(key)
             }
             table[Int(type.rawValue)] = slot
+        }
+        self.keys = keys
+        self.table = table
+    }
+
+    /// Each of `types` (duplicates once) under itself.
+    @inlinable
+    init(types: [TypeID]) where Key == TypeID {
+        var keys: [TypeID] = []
+        var size = 0
+        for type in types { size = max(size, Int(type.rawValue) + 1) }
+        var table = [Int32](repeating: -1, count: size)
+        for type in types where table[Int(type.rawValue)] < 0 {
+            table[Int(type.rawValue)] = Int32(keys.count)
+            keys.append(type)
         }
         self.keys = keys
         self.table = table

@@ -104,7 +104,9 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(figures["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
         #expect(tree["maxDepth"] as? Int == 2)
         let results = try #require(report["results"] as? [[String: Any]])
-        #expect(results.count == 28)
+        // Every operation on both layers: build, each query of the shared table, layout,
+        // interleavedMutation and churn.
+        #expect(results.count == 2 * (BenchQuery.allCases.count + 4))
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["nodes"] as? Int == 901 })
         // Grouping by the document's own names and tags: the progress says which were chosen.
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
@@ -204,7 +206,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(tree["nodes"] as? Int == 1)
         let results = try jsonRows(run.stdout)
         // Every operation but layout, on both layers, measured and agreeing with the naive core.
-        #expect(results.count == 26)
+        #expect(results.count == 2 * (BenchQuery.allCases.count + 3))
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["status"] as? String == "measured" })
         let skipped = try #require(report["skipped"] as? [[String: Any]])
         #expect(skipped.count == 1)
