@@ -14,6 +14,7 @@ public enum BenchQuery: String, CaseIterable, Sendable {
     case groupDescendantsByClosure
     case isRelativeSibling
     case groupSiblingsByTags
+    case groupSiblingsByTypes
     case convertPoint
 
     /// Whether one query visits the whole tree: it is asked of the root, and few are asked.

@@ -211,6 +211,10 @@ struct OperationRunner {
             arena = core
                 ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], byTags: tags), Answers.tag, w.handle) }
                 : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: tags), Answers.tag, w.handle) }
+        case .groupSiblingsByTypes:
+            arena = core
+                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], keyingTypes: coreTypes), Answers.name, w.handle) }
+                : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: viewTypes), Answers.name, w.handle) }
         case .convertPoint:
             let p = BenchLayout.probe
             arena = core
@@ -267,6 +271,9 @@ struct OperationRunner {
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
         case .groupSiblingsByTags:
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: tags), Answers.tag, w.handle) }
+        case .groupSiblingsByTypes:
+            let types = w.typeIndices.map { StockCatalog.naiveViews[$0] }
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: types), Answers.name, w.handle) }
         case .convertPoint:
             let p = BenchLayout.probe
             sample = measure(count: n, minimum: minimum) { i in

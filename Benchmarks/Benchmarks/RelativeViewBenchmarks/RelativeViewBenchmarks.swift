@@ -258,6 +258,12 @@ func coreBenchmarks() {
         let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(tree.groupSiblings(of: a[base + k], byTags: groupTags)) }
     } setup: { CoreQueries(.groupSiblingsByTags) }
+
+    Benchmark("\(BenchQuery.groupSiblingsByTypes)/core", configuration: fastQuery) { benchmark, state in
+        let (q, coreTypes) = state
+        let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
+        for k in benchmark.scaledIterations { blackHole(tree.groupSiblings(of: a[base + k], keyingTypes: coreTypes)) }
+    } setup: { (CoreQueries(.groupSiblingsByTypes), coreTypeKeys()) }
 }
 
 /// The facade's inputs: every view of the tree (keeping it alive) and each query's views.
@@ -321,6 +327,11 @@ func facadeBenchmarks() {
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
     } setup: { FacadeQueries(.groupSiblingsByTags) }
+
+    Benchmark("\(BenchQuery.groupSiblingsByTypes)/facade", configuration: fastQuery) { benchmark, q in
+        let (a, base, types) = (q.a, firstInput(benchmark, queryCount), groupTypeIndices().map { StockCatalog.views[$0] })
+        for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: types)) }
+    } setup: { FacadeQueries(.groupSiblingsByTypes) }
 }
 
 /// The naive core's inputs: every view of the tree (keeping it alive) and each query's views.
@@ -385,6 +396,11 @@ func naiveBenchmarks() {
         let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
     } setup: { NaiveQueries(.groupSiblingsByTags) }
+
+    Benchmark("\(BenchQuery.groupSiblingsByTypes)/naive", configuration: fastQuery) { benchmark, q in
+        let (a, base, types) = (q.a, firstInput(benchmark, queryCount), groupTypeIndices().map { StockCatalog.naiveViews[$0] })
+        for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: types)) }
+    } setup: { NaiveQueries(.groupSiblingsByTypes) }
 }
 
 // MARK: Interleaved mutation
