@@ -3,10 +3,23 @@ open class Control: View {}
 
 /// A button with a title, like `UIButton`.
 open class Button: Control {
-    /// The label that shows the title. It belongs to the button and is not a subview.
+    /// The label that shows the title, made on first use (as UIKit makes it). It belongs to
+    /// the button and is not a subview.
     ///
     /// - Complexity: O(1)
-    public let titleLabel: Label? = Label()
+    public var titleLabel: Label? {
+        if let label = _titleLabel { return label }
+        let label = Label()
+        _titleLabel = label
+        return label
+    }
+
+    /// The title label once made: a button that never shows a title spends no label on it
+    /// (a large tree of buttons would otherwise hold a second view per button).
+    private var _titleLabel: Label?
+
+    /// The text of the title label, without making the label: `nil` until it is made.
+    final var _titleLabelText: String? { _titleLabel?.text }
 
     /// The button's title; its ``titleLabel`` shows it.
     ///

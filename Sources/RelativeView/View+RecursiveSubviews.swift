@@ -31,7 +31,7 @@ extension View {
     ///
     /// - Complexity: O(subtree size + registered types).
     public func findButtons(with title: String) -> [Button] {
-        findViews(subclassOf: Button.self).filter { $0.titleLabel?.text == title }
+        findViews(subclassOf: Button.self).filter { $0._titleLabelText == title }
     }
 
     /// The image views among ``recursiveSubviews`` showing `image`.

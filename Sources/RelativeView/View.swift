@@ -124,6 +124,19 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
         }
     }
 
+    /// Lays the index of this view's tree out in tour order, as ``ViewTree/compactIndex()``
+    /// does for the core: call it once after building a large tree view by view (each
+    /// `addSubview` puts index blocks wherever there is room, and a grouping then jumps from
+    /// block to block), not within a frame budget. Queries answer the same before and after.
+    /// The tree's columns and the store's table of views give back their spare capacity.
+    ///
+    /// - Complexity: O(size of the tree)
+    public func compactIndex() {
+        guard let store = _store else { return }
+        store.tree.compactIndex()
+        store.trimCapacity()
+    }
+
     /// Does nothing: the index of a view's tree is live, kept up to date by every change.
     ///
     /// - Complexity: O(1)

@@ -101,6 +101,14 @@ final class ViewStore {
         }
     }
 
+    /// Gives back the spare capacity of the table of views (see ``View/compactIndex()``).
+    func trimCapacity() {
+        guard views.capacity - views.count > views.count / 8 else { return }
+        views = [Unmanaged<View>?](unsafeUninitializedCapacity: views.count) { buffer, count in
+            count = views.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+        }
+    }
+
     /// Records `view` as the view of `node`, retained if the node has a parent.
     func bind(_ view: View, to node: NodeID) {
         let slot = Int(node.index)

@@ -72,10 +72,14 @@ public struct ViewTree: Sendable {
     /// frame budget: it is one O(n) pass (about 20 ms at 10^6 nodes on the development
     /// machine). Queries give the same answers before and after; node ids stay valid.
     ///
+    /// The node columns give back their spare capacity too (a tree grown by appends keeps
+    /// up to half of its columns spare): the next append after this one grows them again.
+    ///
     /// - Complexity: O(n)
     public mutating func compactIndex() {
         let s = _mutableStorage()
         s.tour.compact()
+        s.trimCapacity()
     }
 
     @usableFromInline

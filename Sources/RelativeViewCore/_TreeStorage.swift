@@ -114,6 +114,26 @@ final class _TreeStorage: @unchecked Sendable {
         narrowTag.reserveCapacity(n)
     }
 
+    /// Gives back the spare capacity of the node columns (and the index's positions).
+    func trimCapacity() {
+        Self.trim(&parent)
+        Self.trim(&generation)
+        Self.trim(&typeID)
+        Self.trim(&narrowTag)
+        Self.trim(&tour.span)
+        Self.trim(&frameOrigin)
+        Self.trim(&frameSize)
+        Self.trim(&boundsOrigin)
+    }
+
+    /// `column` with no more capacity than it needs (when at least an eighth is spare).
+    static func trim<T>(_ column: inout [T]) {
+        guard column.capacity - column.count > column.count / 8 else { return }
+        column = [T](unsafeUninitializedCapacity: column.count) { buffer, count in
+            count = column.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+        }
+    }
+
     /// The number of slots, live or free.
     @inlinable var slotCount: Int { parent.count }
 

@@ -97,6 +97,8 @@ final class Workload {
             tree.compactIndex()
         case "facade":
             spec.buildFacade(into: &views)
+            // As the core's build: what a program does after a bulk build view by view.
+            views.first?.compactIndex()
         default:
             spec.buildNaive(into: &naive)
         }

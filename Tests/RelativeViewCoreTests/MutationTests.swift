@@ -479,6 +479,12 @@ import RelativeViewFixtures
         #expect(tour.checkedTokens() == tree._storage.tour.checkedTokens())
         // The copy taken before is untouched (copy on write).
         #expect(tree._storage.tour.liveBlocks == blocksBefore)
+        // The node columns gave back their spare capacity (20,000 appends leave them at
+        // capacity 24,576 or more), and the whole footprint shrank.
+        let slots = compacted._storage.slotCount
+        #expect(tree._storage.parent.capacity - slots > slots / 8)
+        #expect(compacted._storage.parent.capacity - slots <= slots / 8 && compacted._storage.tour.span.capacity - slots <= slots / 8)
+        #expect(compacted.memoryFootprint < tree.memoryFootprint)
         for step in 0 ..< 3 {
             for _ in 0 ..< 2_000 {
                 let (a, b) = (ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!)

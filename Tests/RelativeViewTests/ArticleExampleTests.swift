@@ -195,6 +195,25 @@ import RelativeView
         #expect(root.findButtons(with: "OK").count == 2)
     }
 
+    /// The title label is made on first use, as UIKit's: finding buttons reads the text of
+    /// labels already made and makes none; a label's text set directly is found too.
+    @Test func titleLabelIsMadeOnFirstUseAndFindButtonsReadsItsText() throws {
+        let root = View()
+        let (plain, direct, titled) = (Button(), Button(), Button())
+        for b in [plain, direct, titled] { root.addSubview(b) }
+        #expect(root.findButtons(with: "OK").isEmpty)
+        titled.setTitle("OK")
+        #expect(root.findButtons(with: "OK") == [titled])
+        let label = try #require(direct.titleLabel)
+        #expect(direct.titleLabel === label, "made once, then kept")
+        label.text = "Direct"
+        #expect(root.findButtons(with: "Direct") == [direct])
+        direct.setTitle("OK")
+        #expect(label.text == "OK")
+        #expect(root.findButtons(with: "OK") == [direct, titled])
+        #expect(plain.titleLabel?.text == nil)
+    }
+
     @Test func titleLabelIsNotASubview() throws {
         let root = View()
         let button = Button()

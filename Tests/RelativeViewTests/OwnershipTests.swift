@@ -1,9 +1,37 @@
 import Testing
 @testable import RelativeView
+import RelativeViewFixtures
 
 /// UIKit ownership: a superview keeps its subviews alive, a root is kept alive only by
 /// its users; freeing is iterative; live node counts follow merges, splits and frees.
 @Suite struct OwnershipTests {
+    /// `compactIndex()` on a view's tree changes no answer, gives back the store's spare
+    /// table capacity, and keeps working after more subviews are added.
+    @Test func compactIndexKeepsEveryAnswerAndTrimsTheStore() throws {
+        var rng = SplitMix64(seed: 11)
+        let root = View()
+        var views = [root]
+        for i in 1 ..< 5_000 {
+            let v = i % 3 == 0 ? Button() : View()
+            v.tag = i % 7
+            views[Int.random(in: 0 ..< views.count, using: &rng)].addSubview(v)
+            views.append(v)
+        }
+        let probes = (0 ..< 200).map { _ in (views.randomElement(using: &rng)!, views.randomElement(using: &rng)!) }
+        let answers = probes.map { $0.0.isRelativeAncestor(of: $0.1) }
+        let groups = root.groupDescendants(by: [1, 3]).mapValues { $0.map(ObjectIdentifier.init) }
+        let store = try #require(root._store)
+        #expect(store.views.capacity - store.views.count > store.views.count / 8, "5,000 appends leave spare capacity")
+        root.compactIndex()
+        #expect(store.views.capacity - store.views.count <= store.views.count / 8)
+        #expect(probes.map { $0.0.isRelativeAncestor(of: $0.1) } == answers)
+        #expect(root.groupDescendants(by: [1, 3]).mapValues { $0.map(ObjectIdentifier.init) } == groups)
+        let late = View()
+        views[17].addSubview(late)
+        #expect(late.isRelativeDescendant(of: root) && late.superview === views[17])
+        View().compactIndex()  // a view with no tree: nothing to do
+    }
+
     @Test func superviewKeepsSubviewsAlive() {
         let root = View()
         weak var child: View?
