@@ -1,30 +1,46 @@
+import Synchronization
+
 /// The hook through which layout reports misuse: aligning a view that has no superview to a
 /// superview anchor, measuring from a position off the pixel grid, distributing views that
 /// are not subviews, and the like. The layout call then does the least surprising thing
 /// (usually nothing) and returns.
 ///
 /// By default a misuse fails loudly in debug builds (`assertionFailure`, which traps) and is
-/// ignored in release builds. Replace the body for the current task, as a test does to observe
-/// the calls, or as a program does for its whole run from `main`:
+/// ignored in release builds. As in Relativity, a program replaces the body once, for its
+/// whole run, and a test sets it and puts it back:
 ///
 /// ```swift
-/// ErrorHandler.$customAssertBody.withValue({ condition, message, _, _ in
+/// ErrorHandler.customAssertBody = { condition, message, file, line in
 ///     if !condition { log(message) }
-/// }) {
-///     a.top --> .top
 /// }
 /// ```
 ///
-/// It is a task-local value rather than a global variable, so there is no shared mutable
-/// state, and tests that run in parallel each see their own.
+/// While a custom body is set, every check calls it, with its condition, as Relativity's
+/// do (a check that holds passes `true`); with none, a check that holds costs one atomic
+/// load and calls nothing. The body is process-wide state behind a `Mutex`, so setting and
+/// calling it from any thread is safe; a test that sets it must not run in parallel with
+/// another test that does (serialize such tests).
 public enum ErrorHandler {
     /// The signature of an assertion body: the condition, its message, and where it was checked.
     public typealias AssertBody = @Sendable (_ condition: Bool, _ message: String, _ file: StaticString, _ line: UInt) -> Void
 
-    /// The body that replaces ``defaultAssertBody`` for the current task, or `nil`.
+    /// The custom body, if any.
+    private static let custom = Mutex<AssertBody?>(nil)
+    /// Whether a custom body is set: read without the lock by checks that hold.
+    private static let isCustomized = Atomic<Bool>(false)
+
+    /// The body that replaces ``defaultAssertBody``, or `nil` for the default.
     ///
     /// - Complexity: O(1)
-    @TaskLocal public static var customAssertBody: AssertBody?
+    public static var customAssertBody: AssertBody? {
+        get { custom.withLock { $0 } }
+        set {
+            custom.withLock { body in
+                body = newValue
+                isCustomized.store(newValue != nil, ordering: .releasing)
+            }
+        }
+    }
 
     /// The default body: `assertionFailure` when the condition is false (it traps in debug
     /// builds and does nothing in release builds).
@@ -35,19 +51,15 @@ public enum ErrorHandler {
         Swift.assertionFailure(message, file: file, line: line)
     }
 
-    /// Checks `condition`: when it is false, calls the body in force with the message
-    /// (a true condition costs nothing, and calls no body).
+    /// Checks `condition` through the body in force: the custom body is called whatever the
+    /// condition; the default one only matters when it is false. The message is made only
+    /// when a body is called.
     ///
     /// - Complexity: O(1), plus the body's cost.
     @inlinable
     public static func assert(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
-        guard !condition else { return }
-        report(message(), file: file, line: line)
-    }
-
-    @usableFromInline @inline(never)
-    static func report(_ message: String, file: StaticString, line: UInt) {
-        (customAssertBody ?? defaultAssertBody)(false, message, file, line)
+        guard !condition || hasCustomBody else { return }
+        report(condition, message(), file: file, line: line)
     }
 
     /// Reports a misuse through the body in force.
@@ -55,5 +67,16 @@ public enum ErrorHandler {
     /// - Complexity: O(1), plus the body's cost.
     public static func assertionFailure(_ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
         assert(false, message(), file: file, line: line)
+    }
+
+    /// Whether a custom body is set (one atomic load).
+    @usableFromInline
+    static var hasCustomBody: Bool { isCustomized.load(ordering: .acquiring) }
+
+    @usableFromInline @inline(never)
+    static func report(_ condition: Bool, _ message: String, file: StaticString, line: UInt) {
+        // The body is called outside the lock, so that it may itself set the body.
+        let body = custom.withLock { $0 } ?? defaultAssertBody
+        body(condition, message, file, line)
     }
 }

@@ -124,7 +124,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
         }
     }
 
-    /// Lays the index of this view's tree out in tour order, as ``ViewTree/compactIndex()``
+    /// Lays the index of this view's tree out in tour order, as `ViewTree.compactIndex()`
     /// does for the core: call it once after building a large tree view by view (each
     /// `addSubview` puts index blocks wherever there is room, and a grouping then jumps from
     /// block to block), not within a frame budget. Queries answer the same before and after.

@@ -1,10 +1,36 @@
 import Foundation
 import RelativeLayout
 import RelativeView
+import Synchronization
 import Testing
 
 /// Misuse goes through the replaceable assert hook; its default traps in debug builds.
 @Suite struct MisuseTests {
+    /// The hook as a Relativity user sets it: assigned, called by every check with its
+    /// condition (true for a check that holds, as Relativity's are), then put back. The same
+    /// test runs under `swift test -c release` in CI: a task-local hook crashed there.
+    @Test func theAssertBodyIsAssignedSeesEveryCheckAndIsPutBack() {
+        assertBodyLock.withLock { _ in
+            #expect(ErrorHandler.customAssertBody == nil)
+            let calls = Mutex<[(Bool, String)]>([])
+            ErrorHandler.customAssertBody = { condition, message, _, _ in calls.withLock { $0.append((condition, message)) } }
+            let superview = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+            let a = subview(of: superview, CGRect(x: 10, y: 10, width: 20, height: 20))
+            let b = subview(of: superview, CGRect(x: 50, y: 50, width: 20, height: 20))
+            #expect(a.topLeft |--| b.topLeft == CGSize(width: 40, height: 40))
+            let afterHolding = calls.withLock { $0 }
+            #expect(!afterHolding.isEmpty && afterHolding.allSatisfy { $0.0 }, "a check that holds calls the body with true: \(afterHolding)")
+            View().top --> .top
+            let failed = calls.withLock { $0 }.filter { !$0.0 }
+            #expect(failed.count == 1 && failed.first?.1.contains("no superview") == true, "\(failed)")
+            ErrorHandler.customAssertBody = nil
+            #expect(ErrorHandler.customAssertBody == nil)
+            let count = calls.withLock { $0.count }
+            _ = a.topLeft |--| b.topLeft
+            #expect(calls.withLock { $0.count } == count, "the body was put back: nothing more is recorded")
+        }
+    }
+
     @Test func aligningAViewWithoutASuperviewToASuperviewAnchor() {
         let lone = View(frame: CGRect(x: 1, y: 2, width: 3, height: 4))
         let messages = misuses {

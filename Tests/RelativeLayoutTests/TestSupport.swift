@@ -11,13 +11,23 @@ func atScale<R>(_ scale: CGFloat, _ body: () throws -> R) rethrows -> R {
     try PixelRounder.$defaultScreenScale.withValue(scale, operation: body)
 }
 
-/// The messages of the misuses reported while `body` ran (through a replaced assert body).
+/// Serializes the tests that set the process-wide assert body (see ``misuses(in:)``).
+let assertBodyLock = Mutex<Void>(())
+
+/// The messages of the misuses reported while `body` ran, through a custom assert body set
+/// for the time of `body` and then put back, as a Relativity user's test does. The body is
+/// process-wide: tests that set it take turns.
 func misuses(in body: () throws -> Void) rethrows -> [String] {
-    let calls = Mutex<[String]>([])
-    try ErrorHandler.$customAssertBody.withValue({ condition, message, _, _ in
-        if !condition { calls.withLock { $0.append(message) } }
-    }, operation: body)
-    return calls.withLock { $0 }
+    try assertBodyLock.withLock { _ in
+        let calls = Mutex<[String]>([])
+        let previous = ErrorHandler.customAssertBody
+        ErrorHandler.customAssertBody = { condition, message, _, _ in
+            if !condition { calls.withLock { $0.append(message) } }
+        }
+        defer { ErrorHandler.customAssertBody = previous }
+        try body()
+        return calls.withLock { $0 }
+    }
 }
 
 /// A view with the given frame, added to `superview`.
