@@ -45,6 +45,36 @@ public struct Offset: Hashable, Sendable {
     public static prefix func - (offset: Offset) -> Offset {
         Offset(horizontal: -offset.horizontal, vertical: -offset.vertical)
     }
+
+    /// Each component of `lhs` times the same component of `rhs` (Relativity's `UIOffset * UIOffset`).
+    ///
+    /// - Complexity: O(1)
+    public static func * (lhs: Offset, rhs: Offset) -> Offset {
+        Offset(horizontal: lhs.horizontal * rhs.horizontal, vertical: lhs.vertical * rhs.vertical)
+    }
+
+    /// Each component of `lhs` divided by the same component of `rhs` (Relativity's
+    /// `UIOffset / UIOffset`; a zero component of `rhs` gives an infinite or NaN component,
+    /// as floating-point division does).
+    ///
+    /// - Complexity: O(1)
+    public static func / (lhs: Offset, rhs: Offset) -> Offset {
+        Offset(horizontal: lhs.horizontal / rhs.horizontal, vertical: lhs.vertical / rhs.vertical)
+    }
+
+    /// `lhs` grown by the offset: its width by `horizontal`, its height by `vertical`.
+    ///
+    /// - Complexity: O(1)
+    public static func + (lhs: CGSize, rhs: Offset) -> CGSize {
+        CGSize(width: lhs.width + rhs.horizontal, height: lhs.height + rhs.vertical)
+    }
+
+    /// `rhs` grown by the offset: its width by `horizontal`, its height by `vertical`.
+    ///
+    /// - Complexity: O(1)
+    public static func + (lhs: Offset, rhs: CGSize) -> CGSize {
+        CGSize(width: rhs.width + lhs.horizontal, height: rhs.height + lhs.vertical)
+    }
 }
 
 /// A number that layout takes as points: `Int`, `Float`, `Double` and `CGFloat`. It gives

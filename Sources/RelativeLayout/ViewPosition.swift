@@ -134,9 +134,9 @@ public struct ViewPosition {
     /// - Complexity: O(length of the path between this view's superview and `other`'s view
     ///   in the tree).
     public func align(to other: ViewPosition, xOffset: CGFloat = 0, yOffset: CGFloat = 0) {
-        guard isCurrent(other, "align") else { return }
+        guard isCurrent(other, "align", "align to") else { return }
         guard let superview = view.superview else {
-            return ErrorHandler.assertionFailure("Attempting to align \(view), but it has no superview")
+            return ErrorHandler.assertionFailure("Attempting to align view but no superview exists! \(view)")
         }
         guard superview.isInSameTree(as: other.view) else {
             return ErrorHandler.assertionFailure("Attempting to align \(view) to \(other.view), which is in another view tree")
@@ -156,7 +156,7 @@ public struct ViewPosition {
     /// - Complexity: O(depth), to find the screen scale.
     public func align(toSuperviewAnchor anchor: Anchor, xOffset: CGFloat = 0, yOffset: CGFloat = 0) {
         guard let superview = view.superview else {
-            return ErrorHandler.assertionFailure("Attempting to align \(view) to its superview's \(anchor), but it has no superview")
+            return ErrorHandler.assertionFailure("Trying to align to \(view)'s superview but no superview exists")
         }
         align(to: ViewPosition(view: superview, anchor: anchor), xOffset: xOffset, yOffset: yOffset)
     }
@@ -166,23 +166,28 @@ public struct ViewPosition {
     /// The horizontal and vertical distances from this position to `other` (plus the
     /// offsets), as a size whose width and height are never negative.
     ///
-    /// Misuse goes through ``ErrorHandler`` and measures `.zero`: the views are in different
-    /// trees, a bounds changed since its position was made, or either point is not on the
-    /// pixel grid (a view that was not laid out by this library, or sits between pixels).
+    /// Misuse goes through ``ErrorHandler`` and measures `.zero`: a bounds changed since its
+    /// position was made, this view has no superview (as in Relativity), or the views are in
+    /// different trees. A point off the pixel grid (a view that was not laid out by this
+    /// library, or sits between pixels) is reported too, and still measured.
     /// - Complexity: O(length of the path between the two views in the tree).
     public func measureDistance(to other: ViewPosition, xOffset: CGFloat = 0, yOffset: CGFloat = 0) -> CGSize {
-        guard isCurrent(other, "measure") else { return .zero }
+        guard isCurrent(other, "measure", "measure to") else { return .zero }
+        guard view.superview != nil else {
+            ErrorHandler.assertionFailure("Attempting to measure view but no superview exists! \(view)")
+            return .zero
+        }
         guard view.isInSameTree(as: other.view) else {
             ErrorHandler.assertionFailure("Attempting to measure from \(view) to \(other.view), which is in another view tree")
             return .zero
         }
-        // Both points in the space of this view's superview (its own space for a root):
-        // distances do not depend on the space, as there are no transforms.
+        // Both points in the space of this view's superview: distances do not depend on the
+        // space, as there are no transforms. One check per point, as Relativity makes them.
         let space = view.superview ?? view
         let here = view.convert(anchorPoint, to: space)
         let there = other.view.convert(other.anchorPoint, to: space)
-        ErrorHandler.assert(rounder.isRoundedToPixel(here) && rounder.isRoundedToPixel(there),
-                            "Measuring distance between positions that are not on the pixel grid: \(here) and \(there)")
+        ErrorHandler.assert(rounder.isRoundedToPixel(here), "Measuring distance with a ViewPosition whose origin is not pixel aligned!")
+        ErrorHandler.assert(rounder.isRoundedToPixel(there), "Measuring distance with a ViewPosition whose origin is not pixel aligned!")
         return CGSize(width: abs(there.x - here.x + xOffset), height: abs(there.y - here.y + yOffset))
     }
 
@@ -192,23 +197,30 @@ public struct ViewPosition {
     /// - Complexity: O(depth), to find the screen scale.
     public func measureDistance(toSuperviewAnchor anchor: Anchor, xOffset: CGFloat = 0, yOffset: CGFloat = 0) -> CGSize {
         guard let superview = view.superview else {
-            ErrorHandler.assertionFailure("Attempting to measure from \(view) to its superview's \(anchor), but it has no superview")
+            ErrorHandler.assertionFailure("Trying to measure to \(view)'s superview but no superview exists")
             return .zero
         }
         return measureDistance(to: ViewPosition(view: superview, anchor: anchor), xOffset: xOffset, yOffset: yOffset)
     }
 
-    /// Whether both positions' views still have the bounds the positions were made with.
-    private func isCurrent(_ other: ViewPosition, _ verb: String) -> Bool {
+    /// Whether both positions' views still have the bounds the positions were made with (the
+    /// messages are Relativity's: "Bounds of view to `verb` have changed ...", then to `otherVerb`).
+    private func isCurrent(_ other: ViewPosition, _ verb: String, _ otherVerb: String) -> Bool {
         guard view.bounds == originalBounds else {
-            ErrorHandler.assertionFailure("Attempting to \(verb) \(view), whose bounds changed since its position was made: \(originalBounds) -> \(view.bounds)")
+            ErrorHandler.assertionFailure("Bounds of view to \(verb) have changed since ViewPosition was created! \(Self.text(originalBounds)) -> \(Self.text(view.bounds))")
             return false
         }
         guard other.view.bounds == other.originalBounds else {
-            ErrorHandler.assertionFailure("Attempting to \(verb) against \(other.view), whose bounds changed since its position was made: \(other.originalBounds) -> \(other.view.bounds)")
+            ErrorHandler.assertionFailure("Bounds of view to \(otherVerb) have changed since ViewPosition was created! \(Self.text(other.originalBounds)) -> \(Self.text(other.view.bounds))")
             return false
         }
         return true
+    }
+
+    /// A rectangle as UIKit prints a `CGRect`, `(x, y, width, height)`, so that messages read
+    /// as Relativity's do (Foundation on Linux prints `CGRect(origin: ..., size: ...)`).
+    static func text(_ rect: CGRect) -> String {
+        "(\(Double(rect.origin.x)), \(Double(rect.origin.y)), \(Double(rect.size.width)), \(Double(rect.size.height)))"
     }
 }
 
@@ -249,4 +261,38 @@ extension View {
     ///
     /// - Complexity: O(depth), to find the screen scale.
     public var bottomRight: ViewPosition { ViewPosition(view: self, anchor: .bottomRight) }
+}
+
+extension Label {
+    /// The left end of the cap-height line, given the font (Relativity 3's `capLeft`); the
+    /// top-left corner without a font. The same position as ``View/topLeft`` on a label here,
+    /// whose top anchors are on the cap-height line as in Relativity 0.9.5.
+    ///
+    /// - Complexity: O(depth), to find the screen scale.
+    public var capLeft: ViewPosition { ViewPosition(view: self, anchor: .topLeft) }
+    /// The middle of the cap-height line, given the font (Relativity 3's `cap`); the middle of
+    /// the top edge without a font.
+    ///
+    /// - Complexity: O(depth), to find the screen scale.
+    public var cap: ViewPosition { ViewPosition(view: self, anchor: .top) }
+    /// The right end of the cap-height line, given the font (Relativity 3's `capRight`); the
+    /// top-right corner without a font.
+    ///
+    /// - Complexity: O(depth), to find the screen scale.
+    public var capRight: ViewPosition { ViewPosition(view: self, anchor: .topRight) }
+    /// The left end of the baseline, given the font (Relativity 3's `baselineLeft`); the
+    /// bottom-left corner without a font.
+    ///
+    /// - Complexity: O(depth), to find the screen scale.
+    public var baselineLeft: ViewPosition { ViewPosition(view: self, anchor: .bottomLeft) }
+    /// The middle of the baseline, given the font (Relativity 3's `baseline`); the middle of
+    /// the bottom edge without a font.
+    ///
+    /// - Complexity: O(depth), to find the screen scale.
+    public var baseline: ViewPosition { ViewPosition(view: self, anchor: .bottom) }
+    /// The right end of the baseline, given the font (Relativity 3's `baselineRight`); the
+    /// bottom-right corner without a font.
+    ///
+    /// - Complexity: O(depth), to find the screen scale.
+    public var baselineRight: ViewPosition { ViewPosition(view: self, anchor: .bottomRight) }
 }

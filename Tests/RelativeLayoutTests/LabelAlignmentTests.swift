@@ -22,6 +22,31 @@ import Testing
         #expect(font.lineHeight == font.ascender - font.descender)
     }
 
+    /// Relativity 3's six label anchors: on the cap-height line and the baseline with a font,
+    /// on the bounds' top and bottom edges without one.
+    @Test(arguments: screenScales)
+    func capAndBaselineAnchorsOfALabel(scale: CGFloat) {
+        atScale(scale) {
+            let superview = View(frame: CGRect(x: 0, y: 0, width: 320, height: 480))
+            let label = subview(Label(), of: superview, CGRect(x: 20, y: 100, width: 100, height: 20))
+            #expect(label.cap.anchorPoint == CGPoint(x: 50, y: 0), "no font: the top edge")
+            #expect(label.baselineRight.anchorPoint == CGPoint(x: 100, y: 20), "no font: the bottom edge")
+            label.font = font
+            guard let (cap, baseline) = insets[scale] else { return }
+            #expect(label.capLeft.anchorPoint == CGPoint(x: 0, y: cap))
+            #expect(label.cap.anchorPoint == CGPoint(x: 50, y: cap))
+            #expect(label.capRight.anchorPoint == CGPoint(x: 100, y: cap))
+            #expect(label.baselineLeft.anchorPoint == CGPoint(x: 0, y: 20 - baseline))
+            #expect(label.baseline.anchorPoint == CGPoint(x: 50, y: 20 - baseline))
+            #expect(label.baselineRight.anchorPoint == CGPoint(x: 100, y: 20 - baseline))
+            // A view aligned 8 below the label's baseline: y = 100 + 20 - baseline + 8.
+            let below = subview(of: superview, CGRect(x: 0, y: 0, width: 10, height: 10))
+            below.top --> 8.verticalOffset + label.baseline
+            #expect(abs(below.frame.origin.y - (128 - baseline)) < 1e-9)
+            #expect(below.frame.origin.x == 65)
+        }
+    }
+
     @Test(arguments: screenScales)
     func baselineOfAEightBelowCapLineOfB(scale: CGFloat) {
         atScale(scale) {

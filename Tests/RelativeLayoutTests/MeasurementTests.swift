@@ -5,21 +5,23 @@ import Testing
 
 /// `|--|`: the seed's sizing examples, commutative and never negative.
 @Suite struct MeasurementTests {
-    /// A 320×480 superview with `a` at (10, 10, 40, 40) and `c` at (150, 120, 30, 30).
-    func scene() -> (superview: View, a: View, b: View, c: View) {
-        let superview = View(frame: CGRect(x: 0, y: 0, width: 320, height: 480))
+    /// A 320×480 superview (itself in a window-sized root: Relativity measures only views
+    /// that have a superview) with `a` at (10, 10, 40, 40) and `c` at (150, 120, 30, 30).
+    /// The window comes back too: its users keep a root alive.
+    func scene() -> (window: View, superview: View, a: View, b: View, c: View) {
+        let window = View(frame: CGRect(x: 0, y: 0, width: 320, height: 480))
+        let superview = subview(of: window, CGRect(x: 0, y: 0, width: 320, height: 480))
         let a = subview(of: superview, CGRect(x: 10, y: 10, width: 40, height: 40))
         let b = subview(of: superview, CGRect(x: 0, y: 0, width: 0, height: 0))
         let c = subview(of: superview, CGRect(x: 150, y: 120, width: 30, height: 30))
-        return (superview, a, b, c)
+        return (window, superview, a, b, c)
     }
 
     @Test(arguments: screenScales)
     func sizesBetweenViews(scale: CGFloat) {
         atScale(scale) {
-            let (superview, a, b, c) = scene()
-
-            defer { withExtendedLifetime(superview) {} }  // the root keeps the tree alive
+            let (window, _, a, b, c) = scene()
+            defer { withExtendedLifetime(window) {} }  // the root keeps the tree alive
             // a.topRight is (50, 10), c.bottomLeft is (150, 150).
             b.bounds.size = a.topRight |--| c.bottomLeft
             #expect(b.bounds.size == CGSize(width: 100, height: 140))
@@ -35,8 +37,23 @@ import Testing
         }
     }
 
+    /// Relativity's offset arithmetic: component by component, and a size grown by an offset.
+    @Test func offsetArithmetic() {
+        let a = Offset(horizontal: 6, vertical: -4)
+        let b = Offset(horizontal: 3, vertical: 2)
+        #expect(a * b == Offset(horizontal: 18, vertical: -8))
+        #expect(a / b == Offset(horizontal: 2, vertical: -2))
+        #expect(10.horizontalOffset * 2.verticalOffset == .zero)
+        #expect((a / Offset(horizontal: 0, vertical: 1)).horizontal == .infinity)
+        let size = CGSize(width: 40, height: 30)
+        #expect(size + a == CGSize(width: 46, height: 26))
+        #expect(a + size == size + a)
+        #expect(size + .zero == size)
+    }
+
     @Test func commutativeAndNonNegative() {
-        let (superview, a, _, c) = scene()
+        let (window, superview, a, _, c) = scene()
+        defer { withExtendedLifetime(window) {} }  // the root keeps the tree alive
         let positions = [a.topLeft, a.bottomRight, a.middle, c.topLeft, c.bottomRight, c.left,
                          superview.topLeft, superview.bottomRight,
                          c.top + 500.verticalOffset, a.left + -300.horizontalOffset]
