@@ -1,23 +1,15 @@
 import Foundation
 import RelativeView
 
-// The layout operators. `-->` and `<--` bind loosest, so the whole right (or left) side is
-// a position. `|--|` binds looser than `+` and `-`, unlike the UIKit original (where it shares
-// their precedence): `a.topRight |--| c.bottomLeft + -16.horizontalOffset` moves the position
-// before measuring, so a measured size is never negative, offsets included.
+// The layout operators, with Relativity's precedences. `-->` and `<--` bind loosest, so the
+// whole right (or left) side is a position. `|--|` shares the precedence of `+` and `-` and
+// associates left, as in Relativity: `a.topRight |--| c.bottomLeft + -16.horizontalOffset` is
+// the measured size plus the offset (`CGSize + Offset`), so the same code gives the same
+// sizes here and there.
 
 infix operator --> : AssignmentPrecedence
 infix operator <-- : AssignmentPrecedence
-
-/// The precedence of `|--|`: below addition, so that offsets apply to positions first, and
-/// above comparison, so that `a.left |--| b.right == size` reads as it should.
-precedencegroup MeasurementPrecedence {
-    associativity: none
-    higherThan: ComparisonPrecedence
-    lowerThan: AdditionPrecedence
-}
-
-infix operator |--| : MeasurementPrecedence
+infix operator |--| : AdditionPrecedence
 infix operator <> : AdditionPrecedence
 postfix operator ~
 

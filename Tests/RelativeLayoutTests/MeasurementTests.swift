@@ -51,6 +51,19 @@ import Testing
         #expect(size + .zero == size)
     }
 
+    /// `|--|` shares `+`'s precedence, as in Relativity: an offset after a measurement is added
+    /// to the measured size, not to the second position.
+    @Test func anOffsetAfterAMeasurementAddsToTheSize() {
+        let (window, superview, _, _, _) = scene()
+        defer { withExtendedLifetime(window) {} }
+        let a = subview(of: superview, CGRect(x: 45, y: 0, width: 10, height: 10))
+        let b = subview(of: superview, CGRect(x: 0, y: 0, width: 10, height: 10))
+        // a.right is at x 55, b.left at x 0: (55 + 5), not |55 - (0 + 5)|.
+        #expect(a.right |--| b.left + 5.horizontalOffset == CGSize(width: 60, height: 0))
+        #expect(a.right |--| (b.left + 5.horizontalOffset) == CGSize(width: 50, height: 0))
+        #expect((a.right |--| b.left) + 5.horizontalOffset == CGSize(width: 60, height: 0))
+    }
+
     @Test func commutativeAndNonNegative() {
         let (window, superview, a, _, c) = scene()
         defer { withExtendedLifetime(window) {} }  // the root keeps the tree alive
