@@ -32,7 +32,11 @@ public struct PixelRounder: Hashable, Sendable {
         if screenScale >= 1 && screenScale.isFinite && screenScale.rounded() == screenScale {
             self.screenScale = screenScale
         } else {
-            ErrorHandler.assertionFailure("A PixelRounder needs a whole, positive screen scale, not \(screenScale)")
+            // Relativity's message for a scale that is not a whole number; ours for one that
+            // is not positive and finite, which Relativity does not check.
+            ErrorHandler.assertionFailure(screenScale >= 1 && screenScale.isFinite
+                ? "Initializing a PixelRounder with a screenScale that isn't integral."
+                : "A PixelRounder needs a whole, positive screen scale, not \(screenScale)")
             self.screenScale = screenScale.isFinite ? Swift.max(1, screenScale.rounded()) : 1
         }
     }

@@ -24,9 +24,9 @@ struct SubviewDistributor {
         for item in requested {
             switch item {
             case .flexible(let weight) where weight < 1:
-                ErrorHandler.assertionFailure("Attempting to distribute a flexible spacer of weight \(weight); weights are 1 or more")
+                ErrorHandler.assertionFailure("Attempting to distribute a flexible spacer \(weight), which is less than 1!")
             case .view(let view) where view.superview !== superview:
-                ErrorHandler.assertionFailure("Attempting to distribute \(view), which is not a subview of \(superview)")
+                ErrorHandler.assertionFailure("Attempting to distribute a view \(view) that is not a subview of \(superview)!")
             default:
                 items.append(item)
             }
@@ -46,7 +46,7 @@ struct SubviewDistributor {
             }
         }
         if free < 0 {
-            ErrorHandler.assertionFailure("Views and fixed spacers are \(-free) points too long to fit in \(area); flexible spacers get none")
+            ErrorHandler.assertionFailure("Views are too large to fit in distribution.")
             free = 0
         }
 

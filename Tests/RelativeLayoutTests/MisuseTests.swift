@@ -84,7 +84,11 @@ import Testing
         let messages = misuses {
             superview.distributeSubviewsHorizontally { grandchild <> ~1~ <> child <> ~0~ <> stranger }
         }
-        #expect(messages.count == 3)
+        #expect(messages == [
+            "Attempting to distribute a view \(grandchild) that is not a subview of \(superview)!",
+            "Attempting to distribute a flexible spacer 0, which is less than 1!",
+            "Attempting to distribute a view \(stranger) that is not a subview of \(superview)!",
+        ])
         #expect(grandchild.frame.origin == CGPoint(x: 1, y: 1))
         #expect(stranger.frame.origin == CGPoint(x: 5, y: 5))
         // The child is still distributed: ~1~ before it and one added after, 45 each.
@@ -118,7 +122,10 @@ import Testing
             rounder = PixelRounder(withScreenScale: 2.5)
             _ = PixelRounder(withScreenScale: 0)
         }
-        #expect(messages.count == 2)
+        #expect(messages == [
+            "Initializing a PixelRounder with a screenScale that isn't integral.",
+            "A PixelRounder needs a whole, positive screen scale, not 0.0",
+        ])
         #expect(rounder.screenScale == 3)
     }
 
