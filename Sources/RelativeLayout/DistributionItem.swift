@@ -41,14 +41,51 @@ public enum DistributionItemsBuilder {
     ///
     /// - Complexity: O(1)
     public static func buildExpression(_ items: [DistributionItem]) -> [DistributionItem] { items }
+    /// An optional item: nothing when it is `nil`, as in Relativity.
+    ///
+    /// - Complexity: O(1)
+    public static func buildExpression(_ item: DistributionItem?) -> [DistributionItem] { item.map { [$0] } ?? [] }
+    /// Items, some of them `nil`: the `nil`s are left out, as in Relativity.
+    ///
+    /// - Complexity: O(number of items)
+    public static func buildExpression(_ items: [DistributionItem?]) -> [DistributionItem] { items.compactMap { $0 } }
     /// The lines of a block, in order.
     ///
     /// - Complexity: O(number of items)
     public static func buildBlock(_ parts: [DistributionItem]...) -> [DistributionItem] { parts.flatMap { $0 } }
+    /// The first line of a block (Relativity's partial blocks: the compiler builds a block
+    /// from these, line by line).
+    ///
+    /// - Complexity: O(1)
+    public static func buildPartialBlock(first: DistributionItem) -> [DistributionItem] { [first] }
+    /// The first line of a block.
+    ///
+    /// - Complexity: O(1)
+    public static func buildPartialBlock(first: [DistributionItem]) -> [DistributionItem] { first }
+    /// A block so far, and its next line.
+    ///
+    /// - Complexity: O(1)
+    public static func buildPartialBlock(accumulated: DistributionItem, next: DistributionItem) -> [DistributionItem] { [accumulated, next] }
+    /// A block so far, and its next line.
+    ///
+    /// - Complexity: O(number of items)
+    public static func buildPartialBlock(accumulated: DistributionItem, next: [DistributionItem]) -> [DistributionItem] { [accumulated] + next }
+    /// A block so far, and its next line.
+    ///
+    /// - Complexity: O(number of items), amortized O(1) when the block is not shared.
+    public static func buildPartialBlock(accumulated: [DistributionItem], next: DistributionItem) -> [DistributionItem] { accumulated + [next] }
+    /// A block so far, and its next line.
+    ///
+    /// - Complexity: O(number of items)
+    public static func buildPartialBlock(accumulated: [DistributionItem], next: [DistributionItem]) -> [DistributionItem] { accumulated + next }
     /// An `if` without `else`.
     ///
     /// - Complexity: O(1)
     public static func buildOptional(_ part: [DistributionItem]?) -> [DistributionItem] { part ?? [] }
+    /// An `if` without `else`, taken (Relativity's overload).
+    ///
+    /// - Complexity: O(1)
+    public static func buildOptional(_ part: [DistributionItem]) -> [DistributionItem] { part }
     /// The first branch of an `if`/`else` or `switch`.
     ///
     /// - Complexity: O(1)

@@ -2,14 +2,14 @@ import Foundation
 import RelativeView
 
 /// Places subviews one after another along an axis, with fixed and flexible spacers between
-/// them (see ``RelativeView/View/distributeSubviewsHorizontally(within:_:)``).
+/// them (see ``RelativeView/View/distributeSubviewsHorizontally(within:subviewDistributionCreationBlock:)``).
 ///
 /// A distribution that starts or ends with a view gets a `~1~` spacer there, so views float
 /// in the free space unless pinned. Flexible spacers share the space left once the views'
 /// sizes and the fixed spacers are taken out, in proportion to their weights. Each view is
 /// placed by aligning its leading anchor (`left` or `top`) to the running position, so it
 /// lands on the pixel grid, and is centered across the axis in the rectangle.
-struct SubviewDistributor {
+public struct SubviewDistributor {
     enum Axis {
         case horizontal
         case vertical
@@ -17,6 +17,28 @@ struct SubviewDistributor {
 
     let superview: View
     let axis: Axis
+
+    /// A distributor of `superview`'s subviews from top to bottom (Relativity's spelling).
+    ///
+    /// - Complexity: O(1)
+    public static func newVerticalSubviewDistributor(with superview: View) -> SubviewDistributor {
+        SubviewDistributor(superview: superview, axis: .vertical)
+    }
+
+    /// A distributor of `superview`'s subviews from left to right (Relativity's spelling).
+    ///
+    /// - Complexity: O(1)
+    public static func newHorizontalSubviewDistributor(with superview: View) -> SubviewDistributor {
+        SubviewDistributor(superview: superview, axis: .horizontal)
+    }
+
+    /// Places the items in `rect` (in the superview's bounds space; `.zero`, the default,
+    /// means the whole bounds, as in Relativity).
+    ///
+    /// - Complexity: O(number of items × the cost of an alignment).
+    public func distribute(subviewDistribution: [DistributionItem], within rect: CGRect = .zero) {
+        distribute(subviewDistribution, within: rect == .zero ? nil : rect)
+    }
 
     func distribute(_ requested: [DistributionItem], within rect: CGRect?) {
         var items: [DistributionItem] = []
@@ -81,8 +103,9 @@ struct SubviewDistributor {
 }
 
 extension View {
-    /// Places subviews from left to right in `rect` (the bounds when `nil`), as the closure
-    /// lists them with spacers: `superview.distributeSubviewsHorizontally { a <> ~1~ <> b <> 8 <> c }`.
+    /// Places subviews from left to right in `rect` (the whole bounds when `.zero`, the
+    /// default, as in Relativity), as the closure lists them with spacers:
+    /// `superview.distributeSubviewsHorizontally { a <> ~1~ <> b <> 8 <> c }`.
     ///
     /// Each view keeps its size and is centered vertically in the rectangle. Misuse goes
     /// through ``ErrorHandler`` and the item is left out: a view that is not a subview of
@@ -90,23 +113,28 @@ extension View {
     /// flexible space.
     /// - Parameters:
     ///   - rect: The area to distribute in, in this view's bounds space (where its subviews'
-    ///     frames are); the whole bounds by default.
-    ///   - items: The views and spacers, in order.
+    ///     frames are); `.zero` for the whole bounds.
+    ///   - subviewDistributionCreationBlock: The views and spacers, in order.
     /// - Complexity: O(number of items × the cost of an alignment).
-    public func distributeSubviewsHorizontally(within rect: CGRect? = nil, @DistributionItemsBuilder _ items: () -> [DistributionItem]) {
-        SubviewDistributor(superview: self, axis: .horizontal).distribute(items(), within: rect)
+    public func distributeSubviewsHorizontally(
+        within rect: CGRect = .zero, @DistributionItemsBuilder subviewDistributionCreationBlock: () -> [DistributionItem]
+    ) {
+        SubviewDistributor.newHorizontalSubviewDistributor(with: self).distribute(subviewDistribution: subviewDistributionCreationBlock(), within: rect)
     }
 
-    /// Places subviews from top to bottom in `rect` (the bounds when `nil`), as the closure
-    /// lists them with spacers: `superview.distributeSubviewsVertically { a <> ~1~ <> b }`.
+    /// Places subviews from top to bottom in `rect` (the whole bounds when `.zero`, the
+    /// default), as the closure lists them with spacers:
+    /// `superview.distributeSubviewsVertically { a <> ~1~ <> b }`.
     ///
     /// Each view keeps its size and is centered horizontally in the rectangle; misuse is
-    /// handled as in ``distributeSubviewsHorizontally(within:_:)``.
+    /// handled as in ``distributeSubviewsHorizontally(within:subviewDistributionCreationBlock:)``.
     /// - Parameters:
-    ///   - rect: The area to distribute in, in this view's bounds space; the whole bounds by default.
-    ///   - items: The views and spacers, in order.
+    ///   - rect: The area to distribute in, in this view's bounds space; `.zero` for the whole bounds.
+    ///   - subviewDistributionCreationBlock: The views and spacers, in order.
     /// - Complexity: O(number of items × the cost of an alignment).
-    public func distributeSubviewsVertically(within rect: CGRect? = nil, @DistributionItemsBuilder _ items: () -> [DistributionItem]) {
-        SubviewDistributor(superview: self, axis: .vertical).distribute(items(), within: rect)
+    public func distributeSubviewsVertically(
+        within rect: CGRect = .zero, @DistributionItemsBuilder subviewDistributionCreationBlock: () -> [DistributionItem]
+    ) {
+        SubviewDistributor.newVerticalSubviewDistributor(with: self).distribute(subviewDistribution: subviewDistributionCreationBlock(), within: rect)
     }
 }

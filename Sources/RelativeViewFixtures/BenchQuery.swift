@@ -5,16 +5,27 @@
 /// Each implementation (arena core, `View` facade, naive core) answers a query in the code
 /// that times it; this table says which nodes it is asked about.
 public enum BenchQuery: String, CaseIterable, Sendable {
+    /// Whether one random node is an ancestor of another.
     case isRelativeAncestor
+    /// Whether a random node descends from a node at depth 2 or less.
     case isRelativeDescendant
+    /// The nearest ancestor of a random node with one of the asked tags.
     case findFirstAncestorByTags
+    /// The ancestors of a random node, grouped by the asked tags.
     case groupAncestorsByTags
+    /// The root's descendants, grouped by the asked tags.
     case groupDescendantsByTags
+    /// The root's descendants, grouped by the asked types.
     case groupDescendantsByTypes
+    /// The root's descendants, grouped by ``closureKey(_:)`` of their tags.
     case groupDescendantsByClosure
+    /// Whether two nodes (half of the pairs sharing a parent) are siblings.
     case isRelativeSibling
+    /// The siblings of a random node, grouped by the asked tags.
     case groupSiblingsByTags
+    /// The siblings of a random node, grouped by the asked types.
     case groupSiblingsByTypes
+    /// A point converted between the spaces of two random views.
     case convertPoint
 
     /// Whether one query visits the whole tree: it is asked of the root, and few are asked.

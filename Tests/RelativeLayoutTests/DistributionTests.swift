@@ -14,6 +14,60 @@ import Testing
         return (superview, a, b, c)
     }
 
+    /// Relativity's spellings: the labelled closure, `within: .zero` for the whole bounds,
+    /// the public `SubviewDistributor`, optional items and `nil`s in a line, all placing
+    /// the views where the equal-spacing example does (45, 130, 235).
+    @Test(arguments: screenScales)
+    func relativitySpellingsPlaceAsTheUsualOnes(scale: CGFloat) {
+        atScale(scale) {
+            let expected = [CGPoint(x: 45, y: 40), CGPoint(x: 130, y: 40), CGPoint(x: 235, y: 40)]
+            var (superview, a, b, c) = row()
+            superview.distributeSubviewsHorizontally(within: .zero, subviewDistributionCreationBlock: { a <> ~1~ <> b <> ~1~ <> c })
+            #expect([a, b, c].map(\.frame.origin) == expected)
+
+            (superview, a, b, c) = row()
+            SubviewDistributor.newHorizontalSubviewDistributor(with: superview).distribute(subviewDistribution: a <> ~1~ <> b <> ~1~ <> c)
+            #expect([a, b, c].map(\.frame.origin) == expected)
+
+            (superview, a, b, c) = row()
+            let missing: DistributionItem? = nil
+            let present: DistributionItem? = .view(b)
+            superview.distributeSubviewsHorizontally {
+                DistributionItem.view(a)
+                missing
+                ~1~
+                present
+                [nil, ~1~, nil] as [DistributionItem?]
+                c
+            }
+            #expect([a, b, c].map(\.frame.origin) == expected)
+
+            // Vertically, in the left half: 100 - 40 = 60 points for the two ~1~ spacers added
+            // at the ends (30 each); centered across x 0...150.
+            (superview, a, b, c) = row()
+            SubviewDistributor.newVerticalSubviewDistributor(with: superview)
+                .distribute(subviewDistribution: [.view(a), .view(b)], within: CGRect(x: 0, y: 0, width: 150, height: 100))
+            #expect(a.frame.origin == CGPoint(x: 55, y: 30) && b.frame.origin == CGPoint(x: 45, y: 50))
+        }
+    }
+
+    /// The builder's partial blocks and the taken `if` build the same list a direct call
+    /// of Relativity's overloads does.
+    @Test func theBuilderOverloadsOfRelativity() {
+        let v = View()
+        typealias B = DistributionItemsBuilder
+        let one = B.buildPartialBlock(first: .fixed(1))
+        let two = B.buildPartialBlock(accumulated: .fixed(1), next: .view(v))
+        let three = B.buildPartialBlock(accumulated: two, next: [.flexible(2)])
+        #expect(one.count == 1 && two.count == 2 && three.count == 3)
+        #expect(B.buildPartialBlock(accumulated: .fixed(1), next: [.fixed(2), .fixed(3)]).count == 3)
+        #expect(B.buildPartialBlock(accumulated: [.fixed(1)], next: .fixed(2)).count == 2)
+        #expect(B.buildPartialBlock(first: [.fixed(1), .fixed(2)]).count == 2)
+        #expect(B.buildOptional([.fixed(1)]).count == 1)
+        #expect(B.buildOptional(nil as [DistributionItem]?).isEmpty)
+        if case .flexible(2) = three[2] {} else { Issue.record("the last item is ~2~: \(three)") }
+    }
+
     @Test(arguments: screenScales)
     func equalSpacing(scale: CGFloat) {
         atScale(scale) {
