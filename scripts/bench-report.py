@@ -15,10 +15,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-OPS = ["build", "isRelativeAncestor", "isRelativeDescendant", "findFirstAncestorByTags",
-       "groupAncestorsByTags", "groupDescendantsByTags", "groupDescendantsByTypes",
-       "groupDescendantsByClosure", "isRelativeSibling", "groupSiblingsByTags", "convertPoint", "layout",
-       "interleavedMutation", "churn"]
+def ops_of(rows):
+    """The operations in the order the CLI runs them (the order of its rows): the CLI's op
+    table decides, so a new operation needs no change here."""
+    ops = []
+    for r in rows:
+        if r["op"] not in ops:
+            ops.append(r["op"])
+    return ops
 
 
 def fmt_ns(x):
@@ -47,8 +51,11 @@ def naive_cell(row, bound):
 
 
 def plot(shape, rows, path):
-    fig, axes = plt.subplots(3, 4, figsize=(16, 11))
-    for ax, op in zip(axes.flat, OPS):
+    ops = ops_of(rows)
+    columns = 4
+    lines = (len(ops) + columns - 1) // columns
+    fig, axes = plt.subplots(lines, columns, figsize=(16, 11 * lines / 3))
+    for ax, op in zip(axes.flat, ops):
         mine = [r for r in rows if r["op"] == op]
         for layer, style in (("core", "o-"), ("facade", "s--")):
             points = sorted((r["nodes"], r["arenaNsPerOp"]) for r in mine if r["layer"] == layer)
@@ -68,7 +75,7 @@ def plot(shape, rows, path):
         ax.set_ylabel("ns per op")
         ax.grid(True, which="major", alpha=0.3)
     axes.flat[0].legend(fontsize=8)
-    for ax in list(axes.flat)[len(OPS):]:
+    for ax in list(axes.flat)[len(ops):]:
         ax.axis("off")
     fig.suptitle(f"relative-view-bench, {shape} trees: ns/op against nodes (log-log), arena vs naive core")
     fig.tight_layout()
@@ -159,7 +166,8 @@ def main():
             "| op | layer | nodes | queries | arena ns/op | naive ns/op | speed-up | agree |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
         ]
-        for r in sorted(rows, key=lambda r: (OPS.index(r["op"]), r["layer"], r["nodes"])):
+        ops = ops_of(rows)
+        for r in sorted(rows, key=lambda r: (ops.index(r["op"]), r["layer"], r["nodes"])):
             bound = "> " if unchecked(r) else ""
             agree = {True: "yes", False: "NO", None: "unchecked"}[r["agree"]]
             naive, speedup = naive_cell(r, bound)

@@ -18,8 +18,9 @@ import Synchronization
 /// While a custom body is set, every check calls it, with its condition, as Relativity's
 /// do (a check that holds passes `true`); with none, a check that holds costs one atomic
 /// load and calls nothing. The body is process-wide state behind a `Mutex`, so setting and
-/// calling it from any thread is safe; a test that sets it must not run in parallel with
-/// another test that does (serialize such tests).
+/// calling it from any thread is safe. Being process-wide, it sees the checks of every
+/// thread: a test that sets it must not run in parallel with another test that sets it, or
+/// with one whose checks fail.
 public enum ErrorHandler {
     /// The signature of an assertion body: the condition, its message, and where it was checked.
     public typealias AssertBody = @Sendable (_ condition: Bool, _ message: String, _ file: StaticString, _ line: UInt) -> Void
@@ -35,10 +36,13 @@ public enum ErrorHandler {
     public static var customAssertBody: AssertBody? {
         get { custom.withLock { $0 } }
         set {
-            custom.withLock { body in
-                body = newValue
-                isCustomized.store(newValue != nil, ordering: .releasing)
+            let replaced = custom.withLock { body in
+                defer { isCustomized.store(newValue != nil, ordering: .releasing) }
+                return swap(&body, newValue)
             }
+            // The replaced body is released here, outside the lock: releasing what it captured
+            // may run code that makes a check, which takes the lock.
+            _ = replaced
         }
     }
 
@@ -67,6 +71,13 @@ public enum ErrorHandler {
     /// - Complexity: O(1), plus the body's cost.
     public static func assertionFailure(_ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
         assert(false, message(), file: file, line: line)
+    }
+
+    /// Puts `newValue` in `body` and returns what was there.
+    private static func swap(_ body: inout AssertBody?, _ newValue: AssertBody?) -> AssertBody? {
+        let old = body
+        body = newValue
+        return old
     }
 
     /// Whether a custom body is set (one atomic load).

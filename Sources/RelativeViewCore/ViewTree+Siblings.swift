@@ -167,7 +167,7 @@ extension ViewTree {
 }
 
 extension _TreeStorage {
-    /// ``ViewTree/isSibling(_:of:)`` on this storage, shared by `ViewTree` and ``ViewTree/_Unowned``.
+    /// ``ViewTree/isSibling(_:of:)`` on this storage (the facade's `_Unowned.isSibling(ofLive:_:)` makes the same comparison without the checks).
     @inlinable @inline(__always)
     func isSibling(_ a: NodeID, of b: NodeID) -> Bool {
         check(a)

@@ -4,7 +4,8 @@ extension ViewTree {
     ///
     /// Reading such a tree copies it, and a copy retains and releases its storage: two atomic
     /// operations that cost more than the query itself. A handle is a plain pointer instead;
-    /// its queries are the tree's, with the same checks (a stale `NodeID` still traps).
+    /// its queries are the tree's, with the same checks (a stale `NodeID` still traps), but
+    /// for the `ofLive` ones, which check the generation in debug builds only.
     ///
     /// Unsafe: make a handle right before the queries, and only while something else keeps
     /// the tree alive and unchanged until they return (the tree is not mutated, reassigned or

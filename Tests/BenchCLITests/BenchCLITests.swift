@@ -369,6 +369,9 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
             }
         }
         #expect(rows.count == 2 * names.count)
+        // A query named like one of the CLI's other operations would shadow it.
+        #expect(Set(names).count == names.count)
+        #expect(Set(names).isDisjoint(with: ["build", "layout", "interleavedMutation", "churn"]))
     }
 }
 

@@ -5,6 +5,35 @@ import RelativeViewFixtures
 /// UIKit ownership: a superview keeps its subviews alive, a root is kept alive only by
 /// its users; freeing is iterative; live node counts follow merges, splits and frees.
 @Suite struct OwnershipTests {
+    /// Closure groupings take views in batches of 32: across batch edges they keep the walk's
+    /// order (ancestors nearest first, siblings in order, descendants in pre-order).
+    @Test(arguments: [1, 31, 32, 33, 64, 65, 100])
+    func closureGroupingsKeepTheirOrderAcrossBatches(n: Int) {
+        let root = View()
+        var chain = [root]
+        for i in 1 ... n {
+            let v = View()
+            v.tag = i
+            chain[i - 1].addSubview(v)
+            chain.append(v)
+        }
+        let deepest = chain[n]
+        let ancestors = deepest.groupAncestors { $0.tag % 2 }
+        #expect(ancestors[0]?.map(\.tag) == stride(from: n - 1, through: 0, by: -1).filter { $0 % 2 == 0 })
+        #expect(ancestors[1]?.map(\.tag) ?? [] == stride(from: n - 1, through: 1, by: -1).filter { $0 % 2 == 1 })
+        let parent = View()
+        let children = (0 ..< n + 1).map { i -> View in
+            let v = View()
+            v.tag = i
+            parent.addSubview(v)
+            return v
+        }
+        let siblings = children[0].groupSiblings { $0.tag % 3 == 0 ? "three" : "other" }
+        #expect(siblings["three"]?.map(\.tag) ?? [] == (1 ... n).filter { $0 % 3 == 0 })
+        #expect(siblings["other"]?.map(\.tag) ?? [] == (1 ... n).filter { $0 % 3 != 0 })
+        #expect(root.groupDescendants { _ in 0 }[0]?.map(\.tag) == Array(1 ... n))
+    }
+
     /// `compactIndex()` on a view's tree changes no answer, gives back the store's spare
     /// table capacity, and keeps working after more subviews are added.
     @Test func compactIndexKeepsEveryAnswerAndTrimsTheStore() throws {

@@ -69,6 +69,7 @@ final class CoreTree {
         var ids: [NodeID] = []
         ids.reserveCapacity(nodeCount)
         treeSpec.buildCore(into: &tree, ids: &ids, typeIDs: StockCatalog.typeIDs())
+        tree.compactIndex()  // as the CLI's build
         self.tree = tree
         self.ids = ids
     }
@@ -79,6 +80,7 @@ func buildFacadeViews() -> [View] {
     var views: [View] = []
     views.reserveCapacity(nodeCount)
     treeSpec.buildFacade(into: &views)
+    views.first?.compactIndex()  // as the CLI's build
     return views
 }
 
@@ -174,6 +176,7 @@ func buildBenchmarks() {
         benchmark.startMeasurement()
         var tree = ViewTree(minimumCapacity: nodeCount)
         treeSpec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
+        tree.compactIndex()
         benchmark.stopMeasurement()
         blackHole(tree)
         blackHole(ids)
@@ -183,6 +186,7 @@ func buildBenchmarks() {
         views.reserveCapacity(nodeCount)
         benchmark.startMeasurement()
         treeSpec.buildFacade(into: &views)
+        views.first?.compactIndex()
         benchmark.stopMeasurement()
         blackHole(views)
     }
@@ -328,10 +332,11 @@ func facadeBenchmarks() {
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
     } setup: { FacadeQueries(.groupSiblingsByTags) }
 
-    Benchmark("\(BenchQuery.groupSiblingsByTypes)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, base, types) = (q.a, firstInput(benchmark, queryCount), groupTypeIndices().map { StockCatalog.views[$0] })
+    Benchmark("\(BenchQuery.groupSiblingsByTypes)/facade", configuration: fastQuery) { benchmark, state in
+        let (q, types) = state
+        let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: types)) }
-    } setup: { FacadeQueries(.groupSiblingsByTypes) }
+    } setup: { (FacadeQueries(.groupSiblingsByTypes), groupTypeIndices().map { StockCatalog.views[$0] }) }
 }
 
 /// The naive core's inputs: every view of the tree (keeping it alive) and each query's views.
@@ -397,10 +402,11 @@ func naiveBenchmarks() {
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
     } setup: { NaiveQueries(.groupSiblingsByTags) }
 
-    Benchmark("\(BenchQuery.groupSiblingsByTypes)/naive", configuration: fastQuery) { benchmark, q in
-        let (a, base, types) = (q.a, firstInput(benchmark, queryCount), groupTypeIndices().map { StockCatalog.naiveViews[$0] })
+    Benchmark("\(BenchQuery.groupSiblingsByTypes)/naive", configuration: fastQuery) { benchmark, state in
+        let (q, types) = state
+        let (a, base) = (q.a, firstInput(benchmark, queryCount))
         for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: types)) }
-    } setup: { NaiveQueries(.groupSiblingsByTypes) }
+    } setup: { (NaiveQueries(.groupSiblingsByTypes), groupTypeIndices().map { StockCatalog.naiveViews[$0] }) }
 }
 
 // MARK: Interleaved mutation
