@@ -37,8 +37,10 @@ public enum ErrorHandler {
         get { custom.withLock { $0 } }
         set {
             let replaced = custom.withLock { body in
-                defer { isCustomized.store(newValue != nil, ordering: .releasing) }
-                return swap(&body, newValue)
+                let old = body
+                body = newValue
+                isCustomized.store(newValue != nil, ordering: .releasing)
+                return old
             }
             // The replaced body is released here, outside the lock: releasing what it captured
             // may run code that makes a check, which takes the lock.
@@ -71,13 +73,6 @@ public enum ErrorHandler {
     /// - Complexity: O(1), plus the body's cost.
     public static func assertionFailure(_ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
         assert(false, message(), file: file, line: line)
-    }
-
-    /// Puts `newValue` in `body` and returns what was there.
-    private static func swap(_ body: inout AssertBody?, _ newValue: AssertBody?) -> AssertBody? {
-        let old = body
-        body = newValue
-        return old
     }
 
     /// Whether a custom body is set (one atomic load).

@@ -41,8 +41,7 @@ final class ViewStore {
     /// The views of a grouping by tags or types, made from its slots in one pass.
     @inlinable
     func views<Key>(_ groups: _SlotGroups<Key>) -> [Key: [View]] {
-        var result: [Key: [View]] = [:]
-        for (k, slots) in groups.slots.enumerated() where !slots.isEmpty {
+        groups.keyedGroups { slots in
             var views: [View] = []
             views.reserveCapacity(slots.count)
             var start = 0
@@ -52,9 +51,8 @@ final class ViewStore {
                 for i in start ..< end { views.append(view(slot: slots[i])) }
                 start = end
             }
-            result[groups.keys[k]] = views
+            return views
         }
-        return result
     }
 
     /// How many views a pass reads before it retains them (see ``touch(_:)``).
@@ -103,10 +101,7 @@ final class ViewStore {
 
     /// Gives back the spare capacity of the table of views (see ``View/compactIndex()``).
     func trimCapacity() {
-        guard views.capacity - views.count > views.count / 8 else { return }
-        views = [Unmanaged<View>?](unsafeUninitializedCapacity: views.count) { buffer, count in
-            count = views.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
-        }
+        views._trimCapacity()
     }
 
     /// Records `view` as the view of `node`, retained if the node has a parent.

@@ -178,9 +178,18 @@ package struct _SlotGroups<Key: Hashable> {
     /// - Complexity: O(keys + nodes grouped) calls of `element`.
     @inlinable
     package func keyed<Element>(_ element: (Int32) throws -> Element) rethrows -> [Key: [Element]] {
+        try keyedGroups { try $0.map(element) }
+    }
+
+    /// The non-empty groups under their keys, each group's slots made into `elements(slots)`
+    /// at once (for a layer that makes a group's elements in batches).
+    ///
+    /// - Complexity: O(keys) calls of `elements`.
+    @inlinable
+    package func keyedGroups<Element>(_ elements: ([Int32]) throws -> [Element]) rethrows -> [Key: [Element]] {
         var result: [Key: [Element]] = [:]
         for (k, group) in slots.enumerated() where !group.isEmpty {
-            result[keys[k]] = try group.map(element)
+            result[keys[k]] = try elements(group)
         }
         return result
     }

@@ -116,22 +116,14 @@ final class _TreeStorage: @unchecked Sendable {
 
     /// Gives back the spare capacity of the node columns (and the index's positions).
     func trimCapacity() {
-        Self.trim(&parent)
-        Self.trim(&generation)
-        Self.trim(&typeID)
-        Self.trim(&narrowTag)
-        Self.trim(&tour.span)
-        Self.trim(&frameOrigin)
-        Self.trim(&frameSize)
-        Self.trim(&boundsOrigin)
-    }
-
-    /// `column` with no more capacity than it needs (when at least an eighth is spare).
-    static func trim<T>(_ column: inout [T]) {
-        guard column.capacity - column.count > column.count / 8 else { return }
-        column = [T](unsafeUninitializedCapacity: column.count) { buffer, count in
-            count = column.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
-        }
+        parent._trimCapacity()
+        generation._trimCapacity()
+        typeID._trimCapacity()
+        narrowTag._trimCapacity()
+        tour.span._trimCapacity()
+        frameOrigin._trimCapacity()
+        frameSize._trimCapacity()
+        boundsOrigin._trimCapacity()
     }
 
     /// The number of slots, live or free.
@@ -231,5 +223,18 @@ final class _TreeStorage: @unchecked Sendable {
             wideTags[i] = tag
         }
         tour.setTag(narrowTag[Int(i)], of: i)
+    }
+}
+
+extension Array {
+    /// Gives back the spare capacity when at least an eighth of it is spare: the tree's node
+    /// columns (``ViewTree/compactIndex()``) and the facade store's table of views.
+    ///
+    /// - Complexity: O(count) when it copies, else O(1).
+    package mutating func _trimCapacity() {
+        guard capacity - count > count / 8 else { return }
+        self = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+        }
     }
 }
