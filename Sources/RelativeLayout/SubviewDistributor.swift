@@ -8,7 +8,13 @@ import RelativeView
 /// in the free space unless pinned. Flexible spacers share the space left once the views'
 /// sizes and the fixed spacers are taken out, in proportion to their weights. Each view is
 /// placed by aligning its leading anchor (`left` or `top`) to the running position, so it
-/// lands on the pixel grid, and is centered across the axis in the rectangle.
+/// lands on the pixel grid, and is centered across the axis in the rectangle. The running
+/// position is rounded to the pixel grid after every spacer, as Relativity's is.
+///
+/// Views too long for the rectangle go through ``ErrorHandler`` and are then placed as
+/// Relativity places them: the rectangle is widened by the overflow on both sides and the
+/// flexible spacers take their negative share, so a 140-point view in a 100-point superview
+/// lands at x = -60.
 public struct SubviewDistributor {
     enum Axis {
         case horizontal
@@ -57,7 +63,7 @@ public struct SubviewDistributor {
         if case .view = items[0] { items.insert(.flexible(1), at: 0) }
         if case .view = items[items.count - 1] { items.append(.flexible(1)) }
 
-        let area = rect ?? superview.bounds
+        var area = rect ?? superview.bounds
         var free = length(of: area.size)
         var totalWeight = 0
         for item in items {
@@ -69,32 +75,38 @@ public struct SubviewDistributor {
         }
         if free < 0 {
             ErrorHandler.assertionFailure("Views are too large to fit in distribution.")
-            free = 0
+            // As Relativity does: widen the area by the overflow on both sides, and let the
+            // flexible spacers take their (negative) share of it. It looks bad, but every
+            // view is still placed.
+            area = axis == .horizontal ? area.insetBy(dx: free, dy: 0) : area.insetBy(dx: 0, dy: free)
         }
 
-        // The running position along the axis, and the line across it the views center on,
-        // in the superview's bounds space (where its subviews' frames are).
-        var cursor = axis == .horizontal ? area.minX : area.minY
-        let across = axis == .horizontal ? area.midY : area.midX
+        // The running position: a point on the superview (in its bounds space, where its
+        // subviews' frames are), then each placed view's trailing anchor. Every step makes a
+        // new position, which rounds it to the pixel grid, as Relativity's `+` does.
+        var position = ViewPosition(
+            view: superview,
+            position: axis == .horizontal ? CGPoint(x: area.minX, y: area.midY) : CGPoint(x: area.midX, y: area.minY))
         for item in items {
             switch item {
             case .fixed(let points):
-                cursor += points
+                position = position + step(points)
             case .flexible(let weight):
-                cursor += free * CGFloat(weight) / CGFloat(totalWeight)
+                position = position + step(free * CGFloat(weight) / CGFloat(totalWeight))
             case .view(let view):
-                let start = ViewPosition(view: superview, position: axis == .horizontal ? CGPoint(x: cursor, y: across) : CGPoint(x: across, y: cursor))
-                let leading = axis == .horizontal ? view.left : view.top
-                leading.align(to: start)
-                // Continue from the trailing anchor (`right` or `bottom`), in the superview's space.
-                let trailing = axis == .horizontal ? view.right : view.bottom
-                let frame = view.frame
-                let bounds = view.bounds
-                cursor = axis == .horizontal
-                    ? frame.minX + trailing.anchorPoint.x - bounds.minX
-                    : frame.minY + trailing.anchorPoint.y - bounds.minY
+                if axis == .horizontal {
+                    view.left.align(to: position)
+                    position = view.right
+                } else {
+                    view.top.align(to: position)
+                    position = view.bottom
+                }
             }
         }
+    }
+
+    private func step(_ points: CGFloat) -> Offset {
+        axis == .horizontal ? Offset(horizontal: points, vertical: 0) : Offset(horizontal: 0, vertical: points)
     }
 
     private func length(of size: CGSize) -> CGFloat {
@@ -109,8 +121,8 @@ extension View {
     ///
     /// Each view keeps its size and is centered vertically in the rectangle. Misuse goes
     /// through ``ErrorHandler`` and the item is left out: a view that is not a subview of
-    /// this view, a flexible weight below 1; views too long for the rectangle get no
-    /// flexible space.
+    /// this view, a flexible weight below 1; views too long for the rectangle are reported
+    /// and placed as ``SubviewDistributor`` says.
     /// - Parameters:
     ///   - rect: The area to distribute in, in this view's bounds space (where its subviews'
     ///     frames are); `.zero` for the whole bounds.

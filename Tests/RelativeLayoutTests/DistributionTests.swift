@@ -179,7 +179,39 @@ import Testing
         }
         #expect(messages.count == 1)
         #expect(messages == ["Views are too large to fit in distribution."])
-        // The views still go one after another from the left edge, with no flexible space.
-        #expect([a, b, c].map(\.frame.minX) == [0, 240, 300])
+        // Placed as Relativity places them: 320 points of views and spacers in 300 leave
+        // -20 of flexible space. The area is widened by 20 on both sides (it starts at -20)
+        // and each of the two added `~1~` spacers takes -10, so a starts at -30.
+        #expect([a, b, c].map(\.frame.minX) == [-30, 210, 270])
+    }
+
+    /// A 140-point view in a 100-point superview: Relativity widens the area by the -40 of
+    /// flexible space on both sides (it starts at -40), and the added leading `~1~` spacer
+    /// takes half of -40, so the view starts at -60.
+    @Test func anOverlongViewLandsWhereRelativityPutsIt() {
+        let superview = View(frame: CGRect(x: 0, y: 0, width: 100, height: 40))
+        let wide = subview(of: superview, CGRect(x: 0, y: 0, width: 140, height: 20))
+        let messages = misuses {
+            superview.distributeSubviewsHorizontally { wide }
+        }
+        #expect(messages == ["Views are too large to fit in distribution."])
+        #expect(wide.frame == CGRect(x: -60, y: 10, width: 140, height: 20))
+    }
+
+    /// The running position is rounded to the pixel grid after every spacer, as
+    /// Relativity's `ViewPosition + UIOffset` does, not once per view: two half-point
+    /// spacers at scale 1 round to 1, then 1.5 rounds to 2 (half away from zero), so the
+    /// view starts at 2, not at 1.
+    @Test func roundsAfterEverySpacer() {
+        let superview = View(frame: CGRect(x: 0, y: 0, width: 11, height: 10))
+        let a = subview(of: superview, CGRect(x: 0, y: 0, width: 10, height: 4))
+        atScale(1) {
+            superview.distributeSubviewsHorizontally {
+                0.5
+                0.5
+                a
+            }
+        }
+        #expect(a.frame == CGRect(x: 2, y: 3, width: 10, height: 4))
     }
 }
