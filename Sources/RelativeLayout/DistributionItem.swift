@@ -24,7 +24,7 @@ public struct HalfFlexibleDistributionItem: Hashable, Sendable {
 /// Builds the items of a distribution from a closure: a `<>` chain, or items one per line
 /// (views, numbers, spacers, chains, with `if`, `switch` and `for`).
 @resultBuilder
-public enum DistributionItemsBuilder {
+public struct DistributionItemsBuilder {
     /// An item.
     ///
     /// - Complexity: O(1)

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Synchronization
 
 /// The hook through which layout reports misuse: aligning a view that has no superview to a
@@ -17,13 +19,21 @@ import Synchronization
 ///
 /// While a custom body is set, every check calls it, with its condition, as Relativity's
 /// do (a check that holds passes `true`); with none, a check that holds costs one atomic
-/// load and calls nothing. The body is process-wide state behind a `Mutex`, so setting and
-/// calling it from any thread is safe. Being process-wide, it sees the checks of every
-/// thread: a test that sets it must not run in parallel with another test that sets it, or
-/// with one whose checks fail.
-public enum ErrorHandler {
-    /// The signature of an assertion body: the condition, its message, and where it was checked.
-    public typealias AssertBody = @Sendable (_ condition: Bool, _ message: String, _ file: StaticString, _ line: UInt) -> Void
+/// load and calls nothing. The body is process-wide state behind a `Mutex`, so setting it
+/// from any thread is safe. Being process-wide, it sees the checks of every thread: a test
+/// that sets it must not run in parallel with another test that sets it, or with one whose
+/// checks fail.
+///
+/// A custom body runs on the main actor, as Relativity's does, so it may capture and change
+/// the state of the main-actor code that set it (a test's local `var`, as Relativity's own
+/// tests do). A check made on the main thread calls it directly; a check made on another
+/// thread waits while the main queue runs it (`DispatchQueue.main.sync`). So a program whose
+/// main thread blocks, waiting for layout that runs on another thread, must not set a custom
+/// body: that wait would never end. The default body runs on the thread of the check.
+public final class ErrorHandler {
+    /// The signature of a custom assertion body: the condition, its message, and where it
+    /// was checked. It runs on the main actor.
+    public typealias AssertBody = @MainActor (_ condition: Bool, _ message: String, _ file: StaticString, _ line: UInt) -> Void
 
     /// The custom body, if any.
     private static let custom = Mutex<AssertBody?>(nil)
@@ -52,7 +62,7 @@ public enum ErrorHandler {
     /// builds and does nothing in release builds).
     ///
     /// - Complexity: O(1)
-    public static let defaultAssertBody: AssertBody = { condition, message, file, line in
+    public static let defaultAssertBody: @Sendable (_ condition: Bool, _ message: String, _ file: StaticString, _ line: UInt) -> Void = { condition, message, file, line in
         guard !condition else { return }
         Swift.assertionFailure(message, file: file, line: line)
     }
@@ -63,7 +73,7 @@ public enum ErrorHandler {
     ///
     /// - Complexity: O(1), plus the body's cost.
     @inlinable
-    public static func assert(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
+    public static func assert(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
         guard !condition || hasCustomBody else { return }
         report(condition, message(), file: file, line: line)
     }
@@ -71,7 +81,7 @@ public enum ErrorHandler {
     /// Reports a misuse through the body in force.
     ///
     /// - Complexity: O(1), plus the body's cost.
-    public static func assertionFailure(_ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
+    public static func assertionFailure(_ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
         assert(false, message(), file: file, line: line)
     }
 
@@ -82,7 +92,16 @@ public enum ErrorHandler {
     @usableFromInline @inline(never)
     static func report(_ condition: Bool, _ message: String, file: StaticString, line: UInt) {
         // The body is called outside the lock, so that it may itself set the body.
-        let body = custom.withLock { $0 } ?? defaultAssertBody
-        body(condition, message, file, line)
+        guard let body = custom.withLock({ $0 }) else {
+            defaultAssertBody(condition, message, file, line)
+            return
+        }
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { body(condition, message, file, line) }
+        } else {
+            DispatchQueue.main.sync {
+                MainActor.assumeIsolated { body(condition, message, file, line) }
+            }
+        }
     }
 }

@@ -48,11 +48,13 @@ public struct PixelRounder: Hashable, Sendable {
         self.init(withScreenScale: view.rootView.screenScale ?? Self.defaultScreenScale)
     }
 
-    /// A rounder for ``defaultScreenScale``.
+    /// A rounder for `screen`'s scale, or for ``Screen/main`` (``defaultScreenScale``) when
+    /// `screen` is `nil`, the default: Relativity's `PixelRounder(for: UIScreen?)`, and
+    /// `PixelRounder()`.
     ///
     /// - Complexity: O(1)
-    public init() {
-        self.init(withScreenScale: Self.defaultScreenScale)
+    public init(for screen: Screen? = nil) {
+        self.init(withScreenScale: (screen ?? .main).scale)
     }
 
     /// `value` rounded to the nearest pixel boundary (halves away from zero).
@@ -134,4 +136,27 @@ public struct PixelRounder: Hashable, Sendable {
     ///
     /// - Complexity: O(1)
     public func isRoundedToPixel(_ point: CGPoint) -> Bool { isRoundedToPixel(point.x) && isRoundedToPixel(point.y) }
+}
+
+/// What stands for UIKit's `UIScreen` here: a screen scale. A view tree's screen is its root
+/// view's `screenScale` (the root stands for the window), so layout code rarely needs one;
+/// it exists so that Relativity's `PixelRounder(for: UIScreen.main)` ports unchanged.
+public struct Screen: Hashable, Sendable {
+    /// Pixels per point.
+    ///
+    /// - Complexity: O(1)
+    public var scale: CGFloat
+
+    /// A screen with `scale` pixels per point.
+    ///
+    /// - Complexity: O(1)
+    public init(scale: CGFloat) {
+        self.scale = scale
+    }
+
+    /// The screen whose scale is ``PixelRounder/defaultScreenScale`` for the current task
+    /// (1 unless bound).
+    ///
+    /// - Complexity: O(1)
+    public static var main: Screen { Screen(scale: PixelRounder.defaultScreenScale) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RelativeLayout
+import RelativeView
 import Testing
 
 @Suite struct PixelRounderTests {
@@ -43,5 +44,28 @@ import Testing
             #expect(PixelRounder().screenScale == 3)
         }
         #expect(PixelRounder().screenScale == 1)
+    }
+
+    /// Relativity's screen spellings: `PixelRounder(for: nil)`, `PixelRounder(for:
+    /// UIScreen.main)` (here `Screen.main`, the task's default scale), a given screen, and a
+    /// window (a root view) whose scale is its `screenScale`; the font insets take an
+    /// optional rounder, `nil` meaning `PixelRounder()`.
+    @Test func screensWindowsAndOptionalRounders() {
+        PixelRounder.$defaultScreenScale.withValue(3) {
+            #expect(PixelRounder(for: nil).screenScale == 3)
+            #expect(PixelRounder(for: Screen.main).screenScale == 3)
+            #expect(PixelRounder(for: Screen(scale: 2)).screenScale == 2)
+            let window = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            window.screenScale = 2
+            #expect(PixelRounder(for: window).screenScale == 2)
+            // At scale 3 the insets are 13/3 and 10/3; at 1 they would be 4 and 4.
+            let font = Font(pointSize: 17, ascender: 16.4, descender: -3.3, capHeight: 12)
+            #expect(abs(font.capInset(with: nil) - 13.0 / 3) < 1e-9)
+            #expect(abs(font.baselineInset() - 10.0 / 3) < 1e-9)
+            #expect(font.capInset(with: nil) == font.capInset(with: PixelRounder(withScreenScale: 3)))
+            #expect(font.baselineInset() == font.baselineInset(with: PixelRounder(withScreenScale: 3)))
+            let rect = CGRect(x: 0, y: 0, width: 50, height: 30)
+            #expect(rect.insetBy(capAndBaselineOf: font, with: nil) == rect.insetBy(capAndBaselineOf: font, with: PixelRounder(withScreenScale: 3)))
+        }
     }
 }

@@ -184,6 +184,46 @@ final class RelativityAdopterTests: XCTestCase {
         }
     }
 
+    /// The hook as Relativity's own tests write it: a main-actor test whose body changes a
+    /// local `var`. It runs on the main actor, so this compiles and sees the message.
+    @MainActor
+    func test_hookCapturingLocalState() {
+        let (_, subviews) = screen(scale: 2, sizes: [CGSize(width: 30, height: 30), CGSize(width: 30, height: 30)])
+        subviews[0].frame.origin.y += 0.3
+        subviews[1].frame.origin.x += 0.3
+        let pixelAlignmentMessage = "Measuring distance with a ViewPosition whose origin is not pixel aligned!"
+        var assertBodyCalledForPixelAlignment = false
+        ErrorHandler.customAssertBody = { condition, message, _, _ in
+            if message == pixelAlignmentMessage {
+                XCTAssertFalse(condition)
+                assertBodyCalledForPixelAlignment = true
+            }
+        }
+        defer { ErrorHandler.customAssertBody = nil }
+        _ = subviews[0].bottom |--| subviews[1].top
+        XCTAssertTrue(assertBodyCalledForPixelAlignment)
+    }
+
+    /// A check made off the main thread still reaches a main-actor body, which runs on the
+    /// main thread while the check waits.
+    func test_hookCalledFromAnotherThread() {
+        let onMain = Checks()
+        ErrorHandler.customAssertBody = { condition, message, _, _ in
+            onMain.withLock { $0.append((Thread.isMainThread, message)) }
+        }
+        let done = expectation(description: "layout on another thread")
+        Thread.detachNewThread {
+            let window = UIWindow(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+            let lone = UIView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            lone.left --> .left  // no superview: reported
+            withExtendedLifetime(window) {}
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(onMain.withLock { $0.map(\.0) }, [true])
+        XCTAssertEqual(onMain.withLock { $0.map(\.1) }, ["Trying to align to <View tag=0>'s superview but no superview exists"])
+    }
+
     /// A hook set to nil goes back to the default body, which stops at a failed check in
     /// debug builds: here only checks that hold run, and nothing is recorded.
     func test_resettingTheHook() {
