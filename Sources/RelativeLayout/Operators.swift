@@ -96,25 +96,28 @@ public func |--| (lhs: ViewPosition.OffsetAnchor, rhs: ViewPosition) -> CGSize {
 
 // MARK: Offsets on positions and anchors
 
-/// `lhs` moved by `rhs`.
+/// A new position on `lhs`'s view, `rhs` away from `lhs`, as Relativity makes it: rounded
+/// to the pixel grid of the view's scale now, and recording the view's bounds now (so a
+/// position whose view was resized since it was made is good again once moved, where
+/// ``ViewPosition/offset(by:)`` keeps the original bounds and reports the resize).
 ///
-/// - Complexity: as ``ViewPosition/offset(by:)``.
+/// - Complexity: as ``ViewPosition/init(view:position:)``.
 public func + (lhs: ViewPosition, rhs: Offset) -> ViewPosition {
-    lhs.offset(by: rhs)
+    ViewPosition(view: lhs.view, position: CGPoint(x: lhs.anchorPoint.x + rhs.horizontal, y: lhs.anchorPoint.y + rhs.vertical))
 }
 
-/// `rhs` moved by `lhs` (offsets commute).
+/// `rhs + lhs` (offsets commute).
 ///
-/// - Complexity: as ``ViewPosition/offset(by:)``.
+/// - Complexity: as ``ViewPosition/init(view:position:)``.
 public func + (lhs: Offset, rhs: ViewPosition) -> ViewPosition {
-    rhs.offset(by: lhs)
+    rhs + lhs
 }
 
-/// `lhs` moved by the opposite of `rhs`.
+/// A new position on `lhs`'s view, `rhs` back from `lhs`, made as `+` makes it.
 ///
-/// - Complexity: as ``ViewPosition/offset(by:)``.
+/// - Complexity: as ``ViewPosition/init(view:position:)``.
 public func - (lhs: ViewPosition, rhs: Offset) -> ViewPosition {
-    lhs.offset(by: -rhs)
+    ViewPosition(view: lhs.view, position: CGPoint(x: lhs.anchorPoint.x - rhs.horizontal, y: lhs.anchorPoint.y - rhs.vertical))
 }
 
 /// The superview anchor `lhs` moved by `rhs`.

@@ -37,7 +37,7 @@ public struct ViewPosition {
         /// - Complexity: O(1)
         public func anchorPoint(onRect rect: CGRect) -> CGPoint {
             switch self {
-            case .topLeft: CGPoint(x: rect.minX, y: rect.minY)
+            case .topLeft: rect.origin
             case .top: CGPoint(x: rect.midX, y: rect.minY)
             case .topRight: CGPoint(x: rect.maxX, y: rect.minY)
             case .left: CGPoint(x: rect.minX, y: rect.midY)

@@ -197,4 +197,19 @@ import Testing
         }
         #expect(origins == [1: CGPoint(x: 71, y: 205), 2: CGPoint(x: 70.5, y: 205.5), 3: CGPoint(x: 212.0 / 3, y: 616.0 / 3)])
     }
+
+    /// The nine anchor points of a rectangle, as Relativity computes them; `.topLeft` is the
+    /// rectangle's origin even when its size is negative (where `minX` and `minY` are not).
+    @Test func anchorPointsOnARect() {
+        let rect = CGRect(x: 10, y: 20, width: 40, height: 60)
+        let points = ViewPosition.Anchor.allCases.map { $0.anchorPoint(onRect: rect) }
+        #expect(points == [
+            CGPoint(x: 10, y: 20), CGPoint(x: 30, y: 20), CGPoint(x: 50, y: 20),
+            CGPoint(x: 10, y: 50), CGPoint(x: 30, y: 50), CGPoint(x: 50, y: 50),
+            CGPoint(x: 10, y: 80), CGPoint(x: 30, y: 80), CGPoint(x: 50, y: 80),
+        ])
+        let flipped = CGRect(x: 10, y: 20, width: -4, height: -6)
+        #expect(ViewPosition.Anchor.topLeft.anchorPoint(onRect: flipped) == CGPoint(x: 10, y: 20))
+        #expect(ViewPosition.Anchor.bottomRight.anchorPoint(onRect: flipped) == CGPoint(x: 10, y: 20))
+    }
 }

@@ -114,6 +114,19 @@ import Testing
         messages = misuses { position --> .middle }
         #expect(messages.count == 1)
         #expect(messages == ["Bounds of view to align have changed since ViewPosition was created! (0.0, 0.0, 10.0, 10.0) -> (0.0, 0.0, 20.0, 20.0)"])
+        // `offset(by:)` keeps the stale bounds, so the check still fires; `+` and `-` make a
+        // new position with the bounds of now, as Relativity's do, so it passes.
+        messages = misuses { position.offset(by: 2.horizontalOffset) --> .middle }
+        #expect(messages.count == 1)
+        messages = misuses {
+            position + 2.horizontalOffset --> .middle
+            position - 2.horizontalOffset --> .middle
+            2.horizontalOffset + position --> .middle
+        }
+        #expect(messages == [])
+        // The new position's point is the old one moved: x = 10 + 2 on a, now 20 wide, so
+        // putting it on the middle of `one` (x = 25) puts a's left edge at 13.
+        #expect(abs(a.frame.minX - 13) < 1e-9, "\(a.frame)")
     }
 
     @Test func badScreenScalesAreReportedAndRounded() {
