@@ -14,6 +14,8 @@ let package = Package(
         // The Relativity layout DSL (anchors, -->, distribution, |--|, pixel rounding) on View frames.
         .library(name: "RelativeLayout", targets: ["RelativeLayout"]),
         .library(name: "RelativeViewNaive", targets: ["RelativeViewNaive"]),
+        // Snapshots: a ViewTree saved to a checked binary file and loaded back (mapped or read).
+        .library(name: "RelativeViewSnapshot", targets: ["RelativeViewSnapshot"]),
         // XML, HTML (libxml2), JSON and directory trees streamed into a ViewTree; separate so
         // that `import RelativeView` never needs libxml2.
         .library(name: "RelativeViewImport", targets: ["RelativeViewImport"]),
@@ -34,6 +36,7 @@ let package = Package(
         .target(name: "RelativeView", dependencies: ["RelativeViewCore"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
+        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore"]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2", "CByteCount"]),
         .target(name: "CByteCount"),
@@ -65,6 +68,12 @@ let package = Package(
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeLayoutTests", dependencies: ["RelativeLayout"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
+        .testTarget(
+            name: "RelativeViewSnapshotTests",
+            dependencies: ["RelativeViewSnapshot", "RelativeViewCore", "RelativeViewFixtures", "RelativeViewNaive"],
+            // A snapshot written by an earlier run, read by RoundTripTests.aSnapshotFromAnotherRun.
+            exclude: ["Resources"]
+        ),
         .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
         .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "RelativeViewFixtures"]),

@@ -91,6 +91,35 @@ public final class TypeRegistry: Sendable {
         }
     }
 
+    /// The name of each id (by raw value) in `ids`, and whether a class was registered
+    /// under it (rather than a bare name): what a snapshot stores of a type.
+    ///
+    /// - Complexity: O(ids), under one lock.
+    package func namesAndKinds(ofRawValues ids: [Int32]) -> [(name: String, isClass: Bool)] {
+        state.withLock { state in
+            ids.map { id in
+                precondition(id >= 0 && Int(id) < state.entries.count, "TypeID \(id) is not in this registry")
+                let entry = state.entries[Int(id)]
+                return (entry.name, entry.type != nil)
+            }
+        }
+    }
+
+    /// The id a snapshot's type comes back as: for a class, the first class this process
+    /// registered under that name, if any; else (a bare name, or a class this process has
+    /// not registered) the bare name's id, registered if new.
+    ///
+    /// - Complexity: O(1) amortized, under one lock.
+    package func idForLoading(name: String, isClass: Bool) -> TypeID {
+        state.withLock { state in
+            if isClass, let id = state.byName[name]?.first(where: { state.entries[Int($0.rawValue)].type != nil }) { return id }
+            if let id = state.byBareName[name] { return id }
+            let id = state.add(Entry(name: name, type: nil))
+            state.byBareName[name] = id
+            return id
+        }
+    }
+
     /// Every id, class or bare name, whose name is `name`, in registration order.
     ///
     /// - Complexity: O(1) plus the size of the answer.

@@ -745,6 +745,12 @@ struct _TourBlocks {
         adoptContiguousBlocks(tokens: tokens, fill: Self.capacity)
     }
 
+    /// Ends a build that wrote `tokens` tokens in tour order from slot 0 into slot columns
+    /// already padded to whole blocks: makes the list of full blocks. O(blocks).
+    mutating func adoptStreamedBlocks(tokens: Int) {
+        adoptContiguousBlocks(tokens: tokens, fill: Self.capacity)
+    }
+
     // MARK: Checks
 
     /// Checks the tour against itself: blocks linked both ways with increasing labels, no

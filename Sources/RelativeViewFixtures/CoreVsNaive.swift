@@ -94,6 +94,45 @@ public struct CoreVsNaive {
         for _ in 0 ..< roots { add(type: 0, tag: 0, under: nil) }
     }
 
+    /// Both cores built from `spec`: node `i` of the spec is handle `i`. A run from it
+    /// grows to at most `maximumNodes` nodes (by default the spec's size or 400, whichever
+    /// is larger).
+    ///
+    /// - Complexity: O(n)
+    public init(spec: TreeSpec, maximumNodes: Int? = nil) {
+        self.maximumNodes = maximumNodes ?? max(spec.count, 400)
+        spec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
+        spec.buildNaive(into: &naive)
+        handleOfID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+    }
+
+    /// `count` queries on random pairs of the handles in `pool` (all by default), as
+    /// ``step(using:)`` makes them, with no mutation; the disagreements. (The naive core's
+    /// `recursiveSubviews` is O(subtree × depth): on a deep chain, a pool near its leaf keeps
+    /// the naive answers affordable.)
+    ///
+    /// - Complexity: the queries' own costs.
+    public func queries(_ count: Int, among pool: Range<Int>? = nil, using rng: inout some RandomNumberGenerator) -> [String] {
+        let pool = pool ?? 0 ..< ids.count
+        var issues: [String] = []
+        for _ in 0 ..< count {
+            let (x, y) = (Int.random(in: pool, using: &rng), Int.random(in: pool, using: &rng))
+            issues += query(x, y, using: &rng)
+        }
+        return issues
+    }
+
+    /// Puts `newTree` in the core tree's place: a tree that holds the same nodes under the
+    /// same ids (the tree read back from a snapshot of it, say), which the following steps
+    /// then mutate and query against the naive core.
+    ///
+    /// - Complexity: O(n) to check that every id is in `newTree`.
+    public mutating func replaceTree(with newTree: ViewTree) {
+        precondition(newTree.count == tree.count && ids.allSatisfy(newTree.contains), "the new tree does not hold the run's nodes")
+        tree = newTree
+    }
+
     private mutating func add(type k: Int, tag: Int, under parent: Int?) {
         let id = parent.map { tree.appendChild(tag: tag, type: typeIDs[k], to: ids[$0]) } ?? tree.makeNode(tag: tag, type: typeIDs[k])
         let n = StockCatalog.makeNaive(k)

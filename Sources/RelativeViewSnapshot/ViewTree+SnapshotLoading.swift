@@ -1,0 +1,279 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelativeViewCore
+
+extension ViewTree {
+    /// The tree a snapshot holds (see ``snapshot()``), checked as untrusted input.
+    ///
+    /// Validation is O(n) and complete: the header (magic, version, byte order, header
+    /// size, flags, a length that matches the counts), the checksum, the type table (names
+    /// of valid UTF-8), and every invariant of a tree (parents that are live slots, a free
+    /// list that holds each free slot once, a pre-order that nests each node in its parent,
+    /// so no cycle, wide tags, geometry and attribute texts where they may be). The index
+    /// is built in the same pass that checks the pre-order. Node ids (slot and generation)
+    /// are the saved tree's. Types come back by name: a type saved from a class comes back
+    /// as that class's ``TypeID`` if this process registered a class of that name, else as
+    /// the bare name's (``TypeRegistry/typeID(named:)``).
+    ///
+    /// - Throws: ``SnapshotError`` with the byte offset of the first defect found.
+    /// - Complexity: O(n + bytes)
+    public init(snapshot bytes: UnsafeRawBufferPointer) throws(SnapshotError) {
+        self = try SnapshotReader(bytes: bytes, path: nil).read()
+    }
+
+    /// The tree a snapshot in memory holds; see ``init(snapshot:)-(UnsafeRawBufferPointer)``.
+    ///
+    /// - Throws: ``SnapshotError`` with the byte offset of the first defect found.
+    /// - Complexity: O(n + bytes)
+    public init(snapshot bytes: [UInt8]) throws(SnapshotError) {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(SnapshotError) in try SnapshotReader(bytes: raw, path: nil).read() } }
+        self = try result.get()
+    }
+
+    /// The tree the snapshot file at `path` holds, checked as ``init(snapshot:)-(UnsafeRawBufferPointer)``
+    /// checks bytes in memory.
+    ///
+    /// With `mapped` (the default) the file is mapped read-only (`mmap`) and read in place:
+    /// no copy of the file is made in this process, and its pages are the page cache's,
+    /// shared with every process that maps it. The tree's columns are still built from it
+    /// (this version does not keep a tree on the mapped pages). Without `mapped` the file
+    /// is read into memory first.
+    ///
+    /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
+    /// - Complexity: O(n + bytes)
+    public init(contentsOfSnapshot path: String, mapped: Bool = true) throws(SnapshotError) {
+        func failure(_ call: String) -> SnapshotError {
+            SnapshotError(path: path, offset: 0, reason: "\(call) failed: \(String(cString: strerror(errno)))")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("fstat") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SnapshotError(path: path, offset: 0, reason: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        if size == 0 {
+            self = try SnapshotReader(bytes: UnsafeRawBufferPointer(start: nil, count: 0), path: path).read()
+            return
+        }
+        if mapped {
+            guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
+            defer { munmap(map, size) }
+            _ = madvise(map, size, MADV_SEQUENTIAL)
+            self = try SnapshotReader(bytes: UnsafeRawBufferPointer(start: map, count: size), path: path).read()
+        } else {
+            var bytes = [UInt8](repeating: 0, count: size)
+            var got = 0
+            let readError: SnapshotError? = bytes.withUnsafeMutableBytes { raw in
+                while got < size {
+                    let n = read(fd, raw.baseAddress! + got, size - got)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return failure("read")
+                    }
+                    if n == 0 { break }
+                    got += n
+                }
+                return nil
+            }
+            if let readError { throw readError }
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(SnapshotError) in try SnapshotReader(bytes: UnsafeRawBufferPointer(rebasing: raw[..<got]), path: path).read() }
+            }
+            self = try result.get()
+        }
+    }
+}
+
+/// Reads and checks one snapshot.
+struct SnapshotReader {
+    let bytes: UnsafeRawBufferPointer
+    let path: String?
+
+    typealias Field = SnapshotLayout.Field
+    typealias Section = SnapshotLayout.Section
+
+    func error(_ offset: Int, _ reason: String) -> SnapshotError {
+        SnapshotError(path: path, offset: offset, reason: reason)
+    }
+
+    func load<T: FixedWidthInteger>(_ offset: Int, as: T.Type = T.self) -> T {
+        T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    /// `count` little-endian values from `offset`.
+    func column<T: FixedWidthInteger>(_ offset: Int, count: Int, as: T.Type = T.self) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            #if _endian(little)
+            if count > 0 {
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: count * MemoryLayout<T>.size)
+            }
+            #else
+            for k in 0 ..< count { buffer[k] = load(offset + k * MemoryLayout<T>.size) }
+            #endif
+            initialized = count
+        }
+    }
+
+    func read() throws(SnapshotError) -> ViewTree {
+        // The header, field by field.
+        guard bytes.count >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize else {
+            throw error(bytes.count, "truncated: \(bytes.count) bytes, shorter than a snapshot's header and checksum (\(SnapshotLayout.headerSize + SnapshotLayout.trailerSize))")
+        }
+        for (k, byte) in SnapshotLayout.magic.enumerated() where bytes[k] != byte {
+            throw error(k, "not a RelativeView snapshot: its first 8 bytes are not the snapshot magic \\x89RVTREE\\n")
+        }
+        let mark: UInt32 = load(Field.byteOrder)
+        guard mark == SnapshotLayout.byteOrderMark else {
+            if mark == SnapshotLayout.byteOrderMark.byteSwapped {
+                throw error(Field.byteOrder, "wrong byte order: the snapshot is big-endian; this reader reads little-endian snapshots")
+            }
+            throw error(Field.byteOrder, "byte order mark 0x\(String(mark, radix: 16)) is neither little- nor big-endian")
+        }
+        let version: UInt32 = load(Field.version)
+        guard version == SnapshotLayout.version else {
+            throw error(Field.version, "format version \(version): this reader reads version \(SnapshotLayout.version)")
+        }
+        let headerSize: UInt32 = load(Field.headerSize)
+        guard headerSize == UInt32(SnapshotLayout.headerSize) else {
+            throw error(Field.headerSize, "header size \(headerSize): version 1's is \(SnapshotLayout.headerSize)")
+        }
+        let flags: UInt32 = load(Field.flags)
+        guard flags & ~SnapshotLayout.knownFlags == 0 else {
+            throw error(Field.flags, "unknown flags 0x\(String(flags, radix: 16))")
+        }
+        for k in 0 ..< 8 where bytes[Field.reserved + k] != 0 {
+            throw error(Field.reserved + k, "reserved header bytes are not zero")
+        }
+        let fileSize: UInt64 = load(Field.fileSize)
+        guard fileSize == UInt64(bytes.count) else {
+            throw error(fileSize < UInt64(bytes.count) ? Field.fileSize : bytes.count,
+                        "the header says \(fileSize) bytes, the snapshot has \(bytes.count) (\(fileSize > UInt64(bytes.count) ? "truncated" : "bytes after its end"))")
+        }
+        var counts = SnapshotLayout.Counts()
+        counts.slots = load(Field.slotCount)
+        counts.live = load(Field.liveCount)
+        counts.types = load(Field.typeCount)
+        counts.typeNameBytes = load(Field.typeNameBytes)
+        counts.wideTags = load(Field.wideTagCount)
+        counts.geometry = load(Field.geometryCount)
+        for a in 0 ..< 3 {
+            counts.attributeStarts[a] = load(Field.attributeStarts + 8 * a)
+            counts.attributeBytes[a] = load(Field.attributeBytes + 8 * a)
+        }
+        guard let (ranges, expectedSize) = counts.layout(), expectedSize == fileSize else {
+            let need = counts.layout().map { "\($0.fileSize) bytes" } ?? "more than 2^64 bytes"
+            throw error(Field.slotCount, "the counts do not match the length: \(counts.slots) slots, \(counts.live) live, \(counts.types) types, \(counts.wideTags) wide tags, \(counts.geometry) geometry entries need \(need), the snapshot has \(fileSize)")
+        }
+        guard counts.slots < UInt64(Int32.max), counts.live <= counts.slots else {
+            throw error(Field.slotCount, "\(counts.slots) slots with \(counts.live) live: at most \(Int32.max - 1) slots, and no more live than slots")
+        }
+        guard counts.geometry <= counts.slots, counts.attributeStarts.allSatisfy({ $0 <= counts.slots }) else {
+            throw error(Field.geometryCount, "more geometry or attribute entries than the \(counts.slots) slots")
+        }
+        let freeHead: Int64 = load(Field.freeHead)
+        guard freeHead >= -1 && freeHead < Int64(counts.slots) else {
+            throw error(Field.freeHead, "free-list head \(freeHead) is neither -1 nor a slot")
+        }
+
+        // The checksum, before any section is read: a flipped bit anywhere stops here.
+        let body = bytes.count - SnapshotLayout.trailerSize
+        let stored: UInt64 = load(body)
+        let computed = SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<body]))
+        guard stored == computed else {
+            throw error(body, "checksum mismatch: the snapshot says 0x\(String(stored, radix: 16)), its bytes give 0x\(String(computed, radix: 16)) (changed after it was written)")
+        }
+
+        func at(_ section: Section) -> Int { Int(ranges[section.rawValue].lowerBound) }
+        let slots = Int(counts.slots)
+
+        // The type table: names of valid UTF-8, each mapped to this process's id.
+        let typeCount = Int(counts.types)
+        var processType = [Int32](repeating: 0, count: typeCount)
+        var nameStart = 0
+        for t in 0 ..< typeCount {
+            let entry = at(.typeEntries) + SnapshotLayout.typeEntrySize * t
+            let end = Int(load(entry, as: UInt32.self))
+            let kind: UInt32 = load(entry + 4)
+            guard end >= nameStart && end <= Int(counts.typeNameBytes) else {
+                throw error(entry, "type \(t)'s name ends at \(end), outside \(nameStart) ... \(counts.typeNameBytes)")
+            }
+            guard kind <= 1 else { throw error(entry + 4, "type \(t) has kind \(kind): 0 (a name) or 1 (a class)") }
+            let utf8 = UnsafeRawBufferPointer(rebasing: bytes[at(.typeNames) + nameStart ..< at(.typeNames) + end])
+            guard let name = String(validating: utf8.bindMemory(to: UInt8.self), as: UTF8.self) else {
+                throw error(at(.typeNames) + nameStart, "type \(t)'s name is not valid UTF-8")
+            }
+            guard !name.isEmpty else { throw error(entry, "type \(t) has an empty name") }
+            processType[t] = TypeRegistry.shared.idForLoading(name: name, isClass: kind == 1).rawValue
+            nameStart = end
+        }
+
+        var image = _ArenaImage()
+        image.parent = column(at(.parent), count: slots)
+        image.generation = column(at(.generation), count: slots)
+        image.narrowTag = column(at(.narrowTag), count: slots)
+        image.preorder = column(at(.preorder), count: Int(counts.live))
+        image.freeHead = Int32(freeHead)
+        // The type column holds indices into the type table: map the live slots' to ids.
+        var typeID = [Int32](repeating: 0, count: slots)
+        let typeFlaw: Int? = typeID.withUnsafeMutableBufferPointer { out in
+            image.parent.withUnsafeBufferPointer { parent in
+                let base = bytes.baseAddress! + at(.type)
+                for i in 0 ..< slots where !_ArenaImage.isFree(parent[i]) {
+                    let t = Int32(littleEndian: base.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))
+                    guard t >= 0 && Int(t) < typeCount else { return i }
+                    out[i] = processType[Int(t)]
+                }
+                return nil
+            }
+        }
+        if let i = typeFlaw {
+            throw error(at(.type) + 4 * i, "slot \(i)'s type \(load(at(.type) + 4 * i, as: Int32.self)) is not in the type table of \(typeCount)")
+        }
+        image.typeID = typeID
+        image.wideTags = try (0 ..< Int(counts.wideTags)).map { (k: Int) throws(SnapshotError) -> (slot: Int32, tag: Int) in
+            let entry = at(.wideTags) + SnapshotLayout.wideTagSize * k
+            let slot: Int64 = load(entry)
+            guard slot >= 0 && slot < Int64(slots) else { throw error(entry, "wide tag \(k) is for slot \(slot), not a slot") }
+            return (Int32(slot), Int(load(entry + 8, as: Int64.self)))
+        }
+        func points(_ section: Section) -> [SIMD2<Double>] {
+            let raw: [UInt64] = column(at(section), count: 2 * Int(counts.geometry))
+            return (0 ..< Int(counts.geometry)).map { SIMD2(Double(bitPattern: raw[2 * $0]), Double(bitPattern: raw[2 * $0 + 1])) }
+        }
+        image.frameOrigin = points(.frameOrigin)
+        image.frameSize = points(.frameSize)
+        image.boundsOrigin = points(.boundsOrigin)
+        image.attributes = NodeAttribute.allCases.map { attribute in
+            let starts: [Int64] = column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue]))
+            let texts: [UInt8] = column(at(.bytes(attribute)), count: Int(counts.attributeBytes[attribute.rawValue]))
+            return (start: starts.map { Int(truncatingIfNeeded: $0) }, bytes: texts)
+        }
+
+        do {
+            return try ViewTree(validating: image)
+        } catch {
+            throw self.error(offset(of: error, at), error.reason)
+        }
+    }
+
+    /// The byte offset of the element a flaw names.
+    func offset(of flaw: _ArenaImageFlaw, _ at: (Section) -> Int) -> Int {
+        switch flaw.column {
+        case .parent: at(.parent) + 4 * flaw.element
+        case .generation: at(.generation) + 4 * flaw.element
+        case .typeID: at(.type) + 4 * flaw.element
+        case .narrowTag: at(.narrowTag) + 4 * flaw.element
+        case .wideTags: at(.wideTags) + SnapshotLayout.wideTagSize * flaw.element
+        case .freeList: Field.freeHead
+        case .preorder: at(.preorder) + 4 * flaw.element
+        case .geometry: at(.frameOrigin) + 16 * flaw.element
+        case .attribute(let attribute): at(.starts(attribute)) + 8 * flaw.element
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import RelativeViewCore
+import RelativeViewFixtures
+@testable import RelativeViewSnapshot
+import Testing
+
+/// Damaged and hostile snapshots: each is an error naming the byte offset and what is
+/// wrong, never a trap and never a tree.
+@Suite struct CorruptionTests {
+    typealias Field = SnapshotLayout.Field
+    typealias Section = SnapshotLayout.Section
+
+    /// A small tree with every section in use: two free slots, 12 and 13 (13 removed last,
+    /// so it heads the free list), a wide tag, geometry and attributes.
+    static let sample: (tree: ViewTree, ids: [NodeID], bytes: [UInt8]) = {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "CorruptionTestView")
+        let other = TypeRegistry.shared.typeID(named: "CorruptionTestLabel")
+        var ids = [tree.makeNode(tag: 1, type: type)]
+        for i in 1 ..< 12 { ids.append(tree.appendChild(tag: i, type: i % 2 == 0 ? type : other, to: ids[(i - 1) / 3])) }
+        tree.setTag(.min, of: ids[4])
+        tree.setFrameOrigin(SIMD2(3, 4), of: ids[2])
+        tree.setAttribute(.id, "x", of: ids[5])
+        let extra = tree.appendChild(tag: 0, type: type, to: ids[0])
+        let extra2 = tree.appendChild(tag: 0, type: type, to: ids[1])
+        // Geometry up to the last slot, so the free slots have (zero) geometry entries.
+        tree.setFrameOrigin(SIMD2(1, 1), of: extra2)
+        tree.removeSubtree(extra)
+        tree.removeSubtree(extra2)
+        return (tree, ids, tree.snapshot())
+    }()
+
+    var bytes: [UInt8] { Self.sample.bytes }
+
+    func at(_ section: Section) -> Int {
+        Int(layoutOf(bytes)!.sections[section.rawValue].lowerBound)
+    }
+
+    /// The error loading `bytes` gives, or `nil` if it loads.
+    func loadError(_ bytes: [UInt8]) -> SnapshotError? {
+        do {
+            _ = try ViewTree(snapshot: bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// `bytes` with `value` stored little-endian at `offset` and the checksum made to match.
+    func patched<T: FixedWidthInteger>(_ value: T, at offset: Int, reseal: Bool = true) -> [UInt8] {
+        var copy = bytes
+        withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< $0.count { copy[offset + k] = $0[k] } }
+        if reseal { resealed(&copy) }
+        return copy
+    }
+
+    @Test func theSampleLoads() throws {
+        let loaded = try ViewTree(snapshot: bytes)
+        loaded._checkInvariants()
+        #expect(loaded.slotCount == 14 && loaded.count == 12)
+    }
+
+    /// Every prefix of the snapshot, from empty to one byte short: an error, at the end of
+    /// what is there or at the header field that disagrees with it.
+    @Test func everyTruncation() {
+        for length in 0 ..< bytes.count {
+            let error = loadError(Array(bytes[..<length]))
+            #expect(error != nil, "\(length) bytes loaded")
+            if let error, length >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize {
+                #expect(error.offset == length && error.reason.contains("truncated"), "\(length): \(error)")
+            }
+        }
+        #expect(loadError(bytes + [0])?.offset == Field.fileSize)
+    }
+
+    /// Every single flipped bit: the checksum catches each one (its steps are bijections,
+    /// so no one-word change can keep it), or an earlier header check does.
+    @Test func everyFlippedBit() {
+        var loaded = 0
+        for bit in 0 ..< bytes.count * 8 {
+            var copy = bytes
+            copy[bit / 8] ^= 1 << UInt8(bit % 8)
+            if loadError(copy) == nil { loaded += 1 }
+        }
+        #expect(loaded == 0, "\(loaded) flipped bits went unnoticed")
+    }
+
+    @Test func headerDefects() {
+        #expect(loadError(patched(UInt8(0x88), at: 0))?.description == "snapshot: byte 0: not a RelativeView snapshot: its first 8 bytes are not the snapshot magic \\x89RVTREE\\n")
+        #expect(loadError(patched(UInt32(2), at: Field.version)) == SnapshotError(offset: Field.version, reason: "format version 2: this reader reads version 1"))
+        #expect(loadError(patched(SnapshotLayout.byteOrderMark.byteSwapped, at: Field.byteOrder)) == SnapshotError(offset: Field.byteOrder, reason: "wrong byte order: the snapshot is big-endian; this reader reads little-endian snapshots"))
+        #expect(loadError(patched(UInt32(0x1234), at: Field.byteOrder))?.offset == Field.byteOrder)
+        #expect(loadError(patched(UInt32(200), at: Field.headerSize))?.offset == Field.headerSize)
+        #expect(loadError(patched(UInt32(1), at: Field.flags))?.reason == "unknown flags 0x1")
+        #expect(loadError(patched(UInt8(1), at: Field.reserved + 3))?.offset == Field.reserved + 3)
+        #expect(loadError(patched(Int64(99), at: Field.freeHead))?.offset == Field.freeHead)
+    }
+
+    /// Counts that do not add up to the length, or that overflow: the counts' field.
+    @Test func countsThatDoNotMatchTheLength() {
+        for field in [Field.slotCount, Field.liveCount, Field.typeCount, Field.typeNameBytes, Field.wideTagCount, Field.geometryCount, Field.attributeStarts, Field.attributeBytes + 8] {
+            let error = loadError(patched(UInt64(999), at: field))
+            #expect(error?.offset == Field.slotCount && error?.reason.contains("the counts do not match the length") == true, "field \(field): \(String(describing: error))")
+        }
+        #expect(loadError(patched(UInt64.max / 2, at: Field.slotCount))?.reason.contains("more than 2^64 bytes") == true)
+    }
+
+    @Test func aChecksumThatDoesNotMatch() {
+        let body = bytes.count - SnapshotLayout.trailerSize
+        let error = loadError(patched(Int32(77), at: at(.generation) + 8, reseal: false))
+        #expect(error?.offset == body && error?.reason.hasPrefix("checksum mismatch") == true)
+    }
+
+    // MARK: Hostile files (resealed): the structure itself is checked
+
+    @Test func parentsOutOfRangeOrFree() {
+        let past = loadError(patched(Int32(500), at: at(.parent) + 4 * 3))
+        #expect(past == SnapshotError(offset: at(.parent) + 12, reason: "parent 500 of slot 3 is past the last slot, 13"))
+        // Slot 13 is free: a live node's parent may not be.
+        #expect(loadError(patched(Int32(13), at: at(.parent) + 4 * 3))?.reason == "parent 13 of slot 3 is a free slot")
+    }
+
+    /// Node 1 made the child of its own child 4: the links form a cycle, which the
+    /// pre-order cannot nest (4 is listed after 1).
+    @Test func parentLinksThatFormACycle() {
+        let error = loadError(patched(Int32(4), at: at(.parent) + 4 * 1))
+        #expect(error?.offset == at(.preorder) + 4 * 1, "\(String(describing: error))")
+        #expect(error?.reason.contains("does not follow its parent 4's run") == true)
+    }
+
+    /// A child order that does not close: a slot listed twice (and so one never), or a
+    /// live node the pre-order places outside its parent's run.
+    @Test func preordersThatDoNotClose() {
+        let preorder = at(.preorder)
+        let second: Int32 = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: preorder + 4, as: Int32.self) }
+        let twice = loadError(patched(second, at: preorder + 8))
+        #expect(twice == SnapshotError(offset: preorder + 8, reason: "pre-order entry 2 lists slot \(second) a second time"))
+        #expect(loadError(patched(Int32(13), at: preorder + 8))?.reason == "pre-order entry 2, 13, is not a live slot")
+        #expect(loadError(patched(Int32(-3), at: preorder + 8))?.offset == preorder + 8)
+        // The last node listed first: its parent's run is not open.
+        let last: Int32 = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: preorder + 4 * 11, as: Int32.self) }
+        let misplaced = loadError(patched(last, at: preorder))
+        #expect(misplaced?.offset == preorder && misplaced?.reason.contains("does not follow its parent") == true)
+    }
+
+    @Test func freeListsThatDoNotCloseOrLeaveSlotsOut() {
+        // The head's mark pointing at itself: a cycle.
+        let head = Int(Self.sample.tree.slotCount - 1)
+        #expect(loadError(patched(_ArenaImage.freeMark(next: Int32(head)), at: at(.parent) + 4 * head))?.reason.contains("cycle") == true)
+        // A list that stops after its first slot: the other free slot is left out.
+        #expect(loadError(patched(_ArenaImage.freeMark(next: -1), at: at(.parent) + 4 * head))?.reason == "the free list holds 1 of the 2 free slots")
+        // A head that names a live slot.
+        #expect(loadError(patched(Int64(2), at: Field.freeHead))?.reason == "free-list entry 0, slot 2, is live")
+    }
+
+    @Test func typeTableDefects() {
+        let names = at(.typeNames)
+        let notUTF8 = loadError(patched(UInt8(0xFF), at: names + 1))
+        #expect(notUTF8?.offset == names && notUTF8?.reason == "type 0's name is not valid UTF-8")
+        #expect(loadError(patched(UInt32(9999), at: at(.typeEntries)))?.offset == at(.typeEntries))
+        #expect(loadError(patched(UInt32(2), at: at(.typeEntries) + 4))?.reason == "type 0 has kind 2: 0 (a name) or 1 (a class)")
+        #expect(loadError(patched(Int32(2), at: at(.type) + 4 * 5)) == SnapshotError(offset: at(.type) + 20, reason: "slot 5's type 2 is not in the type table of 2"))
+    }
+
+    @Test func wideTagDefects() {
+        let table = at(.wideTags)
+        #expect(loadError(patched(Int64(7), at: table + 8))?.reason == "wide tag 0 (slot 4, tag 7) is not a tag that needs the wide table")
+        #expect(loadError(patched(Int64(3), at: table))?.offset == table)
+        #expect(loadError(patched(Int64(-1), at: table))?.reason == "wide tag 0 is for slot -1, not a slot")
+        #expect(loadError(patched(Int32(0), at: at(.narrowTag) + 16))?.reason == "1 wide tags for 0 slots that need one")
+    }
+
+    @Test func geometryAndAttributeDefects() {
+        // Geometry on a free slot (13, the free-list head).
+        #expect(loadError(patched(UInt64(1), at: at(.frameOrigin) + 16 * 13))?.reason == "free slot 13 has geometry")
+        let starts = at(.starts(.id))
+        #expect(loadError(patched(Int64(1000), at: starts + 8 * 5))?.reason == "id: slot 5's text starts at 1000, outside the 2 bytes")
+        #expect(loadError(patched(Int64(-7), at: starts + 8 * 5))?.offset == starts + 40)
+        #expect(loadError(patched(UInt16(0x8585), at: at(.bytes(.id))))?.reason == "id: slot 5's text length runs past the bytes")
+        #expect(loadError(patched(UInt8(0x05), at: at(.bytes(.id))))?.reason == "id: slot 5's text of 5 bytes runs past the bytes")
+    }
+}

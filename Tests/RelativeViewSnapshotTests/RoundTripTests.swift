@@ -1,0 +1,237 @@
+import Foundation
+import RelativeViewCore
+import RelativeViewFixtures
+@testable import RelativeViewSnapshot
+import Testing
+
+/// Snapshots read back as the trees they were taken of: same ids, same answers to every
+/// query (checked against the naive core), same bytes when saved again.
+@Suite struct RoundTripTests {
+    /// Every fixture shape at every size: the tree read back answers random queries as the
+    /// naive core built from the same spec does, saves to the same bytes, and keeps every
+    /// invariant.
+    @Test(arguments: TreeShape.allCases, [1, 2, 10, 100, 100_000])
+    func everyShapeAndSize(shape: TreeShape, nodes: Int) {
+        // On a thread with a large stack: the naive core walks (and frees) a deep chain by
+        // recursion, as the original library does.
+        let issues = onLargeStack { Self.roundTrip(shape: shape, nodes: nodes) }
+        #expect(issues.isEmpty, "\(shape) \(nodes): \(issues.prefix(3))")
+    }
+
+    /// The disagreements of one round trip (see ``everyShapeAndSize(shape:nodes:)``). The
+    /// naive core's `addSubview` checks for a cycle by walking up, so building a 10^5 chain
+    /// in it is O(n^2) (minutes in a debug build): that one tree is checked against the
+    /// tree it was saved from instead, every node's parent, children, depth and subtree,
+    /// the arena core's answers having been checked against the naive core's elsewhere.
+    static func roundTrip(shape: TreeShape, nodes: Int) -> [String] {
+        let spec = TreeSpec(shape: shape, nodes: nodes, seed: UInt64(nodes))
+        if shape == .chain && nodes > 10_000 {
+            var tree = ViewTree()
+            var ids: [NodeID] = []
+            spec.buildCore(into: &tree, ids: &ids, typeIDs: StockCatalog.names.map { TypeRegistry.shared.typeID(named: $0) })
+            let bytes = tree.snapshot()
+            let loaded: ViewTree
+            do { loaded = try ViewTree(snapshot: bytes) } catch { return ["load: \(error)"] }
+            loaded._checkInvariants()
+            var issues: [String] = []
+            if loaded.snapshot() != bytes { issues.append("saved again, the tree gives other bytes") }
+            for (i, id) in ids.enumerated() where loaded.parent(of: id) != tree.parent(of: id)
+                || Array(loaded.children(of: id)) != Array(tree.children(of: id))
+                || loaded.subtreeSize(of: id) != nodes - i || loaded.tag(of: id) != tree.tag(of: id)
+                || loaded.typeID(of: id) != tree.typeID(of: id) || (i > 0 && !loaded.isAncestor(ids[i / 2], of: id)) {
+                issues.append("node \(i) differs")
+            }
+            return issues
+        }
+        let run = CoreVsNaive(spec: spec)
+        let bytes = run.tree.snapshot()
+        let loaded: ViewTree
+        do { loaded = try ViewTree(snapshot: bytes) } catch { return ["load: \(error)"] }
+        loaded._checkInvariants()
+        var issues: [String] = []
+        if loaded.count != nodes { issues.append("\(loaded.count) nodes loaded") }
+        if loaded.snapshot() != bytes { issues.append("saved again, the tree gives other bytes") }
+        // The bytes hold 20 per slot, the header, the type table and the checksum.
+        if bytes.count > 20 * nodes + 512 { issues.append("\(bytes.count) bytes") }
+        var reloaded = run
+        reloaded.replaceTree(with: loaded)
+        var rng = SplitMix64(seed: 7)
+        return issues + reloaded.queries(nodes < 1000 ? 300 : 100, using: &rng)
+    }
+
+    @Test func anEmptyTree() throws {
+        let bytes = ViewTree().snapshot()
+        let loaded = try ViewTree(snapshot: bytes)
+        loaded._checkInvariants()
+        #expect(loaded.isEmpty && loaded.slotCount == 0)
+        #expect(bytes.count == SnapshotLayout.headerSize + SnapshotLayout.trailerSize)
+    }
+
+    /// A tree after thousands of mutations (free slots with bumped generations, wide tags,
+    /// moves that scatter the index): read back mid-run, it goes on being mutated and
+    /// queried against the naive core, and ids of removed nodes stay stale.
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func midRunReload(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var run = CoreVsNaive(roots: 3, maximumNodes: 300)
+        var removed: [NodeID] = []
+        for _ in 0 ..< 3000 {
+            let before = Set(run.ids)
+            #expect(run.step(using: &rng).isEmpty)
+            removed += before.subtracting(run.ids).prefix(2)
+        }
+        // Step on until some slots are free (adding nodes reuses freed slots first).
+        for _ in 0 ..< 5000 where run.tree.slotCount == run.tree.count {
+            #expect(run.step(using: &rng).isEmpty)
+        }
+        #expect(run.tree.slotCount > run.tree.count, "the run freed slots")
+        let loaded = try ViewTree(snapshot: run.tree.snapshot())
+        loaded._checkInvariants()
+        #expect(removed.allSatisfy { !loaded.contains($0) }, "removed nodes' ids are stale after the reload too")
+        run.replaceTree(with: loaded)
+        for step in 0 ..< 2000 {
+            let issues = run.step(using: &rng)
+            #expect(issues.isEmpty, "step \(step) after the reload: \(issues)")
+        }
+    }
+
+    /// Geometry, attributes and wide tags come back; so do free slots' places on the free
+    /// list (the next node made takes the same slot as it would have).
+    @Test func geometryAttributesAndWideTags() throws {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "SnapshotTestView")
+        let root = tree.makeNode(tag: .max, type: type)
+        let a = tree.appendChild(tag: Int(Int32.min), type: type, to: root)
+        let b = tree.appendChild(tag: -5, type: type, to: root)
+        let gone = tree.appendChild(tag: 3, type: type, to: a)
+        tree.setFrameOrigin(SIMD2(1.5, -2), of: a)
+        tree.setFrameSize(SIMD2(30, 40), of: a)
+        tree.setBoundsOrigin(SIMD2(0, 7), of: b)
+        tree.setAttribute(.id, "main", of: a)
+        tree.setAttribute(.className, "row wide", of: b)
+        tree.setAttribute(.key, "ünïcode", of: root)
+        tree.removeSubtree(gone)
+        var loaded = try ViewTree(snapshot: tree.snapshot())
+        loaded._checkInvariants()
+        #expect(loaded.tag(of: root) == .max && loaded.tag(of: a) == Int(Int32.min) && loaded.tag(of: b) == -5)
+        #expect(loaded.frameOrigin(of: a) == SIMD2(1.5, -2) && loaded.frameSize(of: a) == SIMD2(30, 40))
+        #expect(loaded.boundsOrigin(of: b) == SIMD2(0, 7) && loaded.frameSize(of: b) == .zero)
+        #expect(loaded.attribute(.id, of: a) == "main")
+        #expect(loaded.attribute(.className, of: b) == "row wide")
+        #expect(loaded.attribute(.key, of: root) == "ünïcode")
+        #expect(loaded.recursiveDescription(of: root) == tree.recursiveDescription(of: root))
+        #expect(!loaded.contains(gone))
+        var original = tree
+        #expect(loaded.makeNode(tag: 1, type: type) == original.makeNode(tag: 1, type: type))
+    }
+
+    /// Types come back by name: a bare name as the same id; a class this process
+    /// registered as that class's id; a class name no class of this process has, as the
+    /// bare name's id.
+    @Test func typesByName() throws {
+        final class SnapshotMarker {}
+        var tree = ViewTree()
+        let byClass = TypeRegistry.shared.typeID(for: SnapshotMarker.self)
+        let byName = TypeRegistry.shared.typeID(named: "SnapshotBareName")
+        let x = tree.makeNode(tag: 0, type: byClass)
+        let y = tree.appendChild(tag: 0, type: byName, to: x)
+        var bytes = tree.snapshot()
+        let loaded = try ViewTree(snapshot: bytes)
+        #expect(loaded.typeID(of: x) == byClass && loaded.typeID(of: y) == byName)
+
+        // Rename the class entry to a name no class was registered under; it still says "class".
+        let layout = try #require(layoutOf(bytes))
+        let names = Int(layout.sections[SnapshotLayout.Section.typeNames.rawValue].lowerBound)
+        let nameOfClass = "SnapshotMarker"
+        let start = try #require(Array(bytes[names...]).firstRange(of: Array(nameOfClass.utf8)))
+        bytes[names + start.lowerBound] = UInt8(ascii: "Z")
+        resealed(&bytes)
+        let renamed = try ViewTree(snapshot: bytes)
+        #expect(renamed.typeID(of: x) == TypeRegistry.shared.typeID(named: "ZnapshotMarker"))
+        #expect(TypeRegistry.shared.existingTypeID(for: SnapshotMarker.self) == byClass)
+    }
+
+    /// Written to a file and read back, mapped and read: the same tree; a file that is not
+    /// there or not a file is an error naming it.
+    @Test func files() throws {
+        let run = CoreVsNaive(spec: TreeSpec(shape: .random, nodes: 5000, seed: 3))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(getpid())-files.rvtree").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try run.tree.writeSnapshot(to: path)
+        for mapped in [true, false] {
+            let loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+            #expect(loaded.snapshot() == run.tree.snapshot())
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(path).\(getpid()).partial"))
+        let missing = path + ".missing"
+        #expect(throws: SnapshotError(path: missing, offset: 0, reason: "open failed: No such file or directory")) {
+            try ViewTree(contentsOfSnapshot: missing)
+        }
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(throws: SnapshotError(path: directory, offset: 0, reason: "not a regular file")) {
+            try ViewTree(contentsOfSnapshot: directory)
+        }
+    }
+
+    /// A snapshot written by an earlier run of this package (committed beside this file)
+    /// reads back as the tree the same spec builds now: the format is stable across runs
+    /// and processes.
+    @Test func aSnapshotFromAnotherRun() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/balanced-200.rvtree").path
+        let run = CoreVsNaive(spec: TreeSpec(shape: .balanced, nodes: 200, seed: 200))
+        let loaded = try ViewTree(contentsOfSnapshot: path)
+        #expect(loaded.snapshot() == run.tree.snapshot())
+        var reloaded = run
+        reloaded.replaceTree(with: loaded)
+        var rng = SplitMix64(seed: 1)
+        #expect(reloaded.queries(200, using: &rng).isEmpty)
+    }
+}
+
+/// The section layout of a snapshot's header counts.
+func layoutOf(_ bytes: [UInt8]) -> (sections: [Range<UInt64>], fileSize: UInt64)? {
+    bytes.withUnsafeBytes { raw in
+        let reader = SnapshotReader(bytes: raw, path: nil)
+        typealias F = SnapshotLayout.Field
+        var counts = SnapshotLayout.Counts()
+        counts.slots = reader.load(F.slotCount)
+        counts.live = reader.load(F.liveCount)
+        counts.types = reader.load(F.typeCount)
+        counts.typeNameBytes = reader.load(F.typeNameBytes)
+        counts.wideTags = reader.load(F.wideTagCount)
+        counts.geometry = reader.load(F.geometryCount)
+        for a in 0 ..< 3 {
+            counts.attributeStarts[a] = reader.load(F.attributeStarts + 8 * a)
+            counts.attributeBytes[a] = reader.load(F.attributeBytes + 8 * a)
+        }
+        return counts.layout()
+    }
+}
+
+/// Rewrites the checksum of `bytes` to match them: the change before it then reaches the
+/// structural checks (a hostile file, not a damaged one).
+func resealed(_ bytes: inout [UInt8]) {
+    let body = bytes.count - SnapshotLayout.trailerSize
+    let sum = bytes.withUnsafeBytes { SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: $0[..<body])) }
+    withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[body + k] = $0[k] } }
+}
+
+/// `body`'s result, computed on a new thread with a 1 GiB stack while this one waits.
+func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        box.value = body()
+        done.signal()
+    }
+    thread.stackSize = 1 << 30
+    thread.start()
+    done.wait()
+    return box.value!
+}
+
+/// A result handed from one thread to another: written before a semaphore is signalled,
+/// read after it is waited for, so the semaphore orders the two.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
