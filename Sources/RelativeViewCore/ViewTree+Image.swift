@@ -1,19 +1,32 @@
-/// A ``ViewTree``'s columns as plain arrays, with the child order as the live nodes in
-/// depth-first pre-order: what a snapshot stores (see the RelativeViewSnapshot module), and
-/// all a tree is, since the index can be rebuilt from it in one pass.
-///
-/// `typeID` holds ``TypeID`` raw values of ``TypeRegistry/shared``; a free slot's `parent`
-/// is its free-list mark, and its type and tag are not read.
+/// A ``ViewTree`` as a snapshot stores it (see the RelativeViewSnapshot module): the live
+/// nodes in depth-first pre-order, each with its slot, its parent's position in that order,
+/// its tag and its type; the free slots in free-list order; and the slot-indexed columns a
+/// pre-order does not give (generations, geometry, attributes). That is all a tree is: the
+/// index and the slot-indexed parent, tag and type columns are rebuilt from it in one pass
+/// that reads the pre-order front to back, so its cost is the writes, not cache misses.
 package struct _ArenaImage: Sendable {
-    package var parent: [Int32] = []
+    /// One live node, in pre-order: its slot, the pre-order position of its parent (-1 for
+    /// a root), its tag (``wideTagSentinel`` for one kept in `wideTags`) and its type
+    /// (a ``TypeID`` raw value once mapped; see ``ViewTree/init(validating:typeMap:)``).
+    package struct Node: Sendable, Equatable {
+        package var slot: Int32
+        package var parent: Int32
+        package var tag: Int32
+        package var type: Int32
+
+        package init(slot: Int32, parent: Int32, tag: Int32, type: Int32) {
+            (self.slot, self.parent, self.tag, self.type) = (slot, parent, tag, type)
+        }
+    }
+
+    /// Per slot, live or free.
     package var generation: [UInt32] = []
-    package var typeID: [Int32] = []
-    package var narrowTag: [Int32] = []
+    /// The live nodes in depth-first pre-order (the order of the tour's enter tokens).
+    package var nodes: [Node] = []
+    /// The free slots, in free-list order (the next node made takes the first).
+    package var free: [Int32] = []
     /// The tags that do not fit in an `Int32`, by slot, in increasing slot order.
     package var wideTags: [(slot: Int32, tag: Int)] = []
-    package var freeHead: Int32 = _TreeStorage.none
-    /// The live slots in depth-first pre-order (the order of the tour's enter tokens).
-    package var preorder: [Int32] = []
     package var frameOrigin: [SIMD2<Double>] = []
     package var frameSize: [SIMD2<Double>] = []
     package var boundsOrigin: [SIMD2<Double>] = []
@@ -23,144 +36,199 @@ package struct _ArenaImage: Sendable {
 
     package init() {}
 
-    /// The parent entry of a free slot, the one before `next` on the free list (-1 for none).
-    package static func freeMark(next: Int32) -> Int32 { _TreeStorage.freeMark(next: next) }
-    /// Whether a parent entry marks a free slot.
-    package static func isFree(_ parent: Int32) -> Bool { _TreeStorage.isFree(parent) }
-    /// The tag stored in `narrowTag` for a tag kept in `wideTags`.
+    /// The number of slots, live or free.
+    package var slotCount: Int { generation.count }
+
+    /// The tag stored for a tag kept in `wideTags`.
     package static var wideTagSentinel: Int32 { _TreeStorage.wideTagSentinel }
 }
 
-/// Why an ``_ArenaImage`` is not a tree: the column and the element where it was found.
+/// Why an ``_ArenaImage`` is not a tree: the part and the element where it was found.
 package struct _ArenaImageFlaw: Error, Sendable, Equatable {
-    package enum Column: Sendable, Equatable {
-        case parent, generation, typeID, narrowTag, wideTags, freeList, preorder
+    package enum Part: Sendable, Equatable {
+        /// A field of a pre-order node: the element is its position.
+        case nodeSlot, nodeParent, nodeType
+        /// An element of the free list.
+        case free
+        /// A slot (its generation's place stands for it).
+        case slot
+        case wideTags
         case geometry
         case attribute(NodeAttribute)
     }
 
-    package var column: Column
-    /// The index of the element (slot, pre-order position, table entry) in its column.
+    package var part: Part
+    /// The index of the element (pre-order position, free-list entry, slot, table entry).
     package var element: Int
     package var reason: String
 }
 
 extension ViewTree {
-    /// The tree's columns and pre-order (arrays shared with the tree until one is changed).
+    /// The tree as an image: its pre-order with the parents as positions, its free list,
+    /// and its slot columns (shared with the tree until one is changed).
     ///
-    /// - Complexity: O(n) for the pre-order and the wide tags; the columns are shared.
+    /// - Complexity: O(n)
     package func _image() -> _ArenaImage {
         let s = _storage
         var image = _ArenaImage()
-        image.parent = s.parent
         image.generation = s.generation
-        image.typeID = s.typeID
-        image.narrowTag = s.narrowTag
         image.wideTags = s.wideTags.map { (slot: $0.key, tag: $0.value) }.sorted { $0.slot < $1.slot }
-        image.freeHead = s.freeHead
         image.frameOrigin = s.frameOrigin
         image.frameSize = s.frameSize
         image.boundsOrigin = s.boundsOrigin
         image.attributes = s.attributes.map { (start: $0.start, bytes: $0.bytes) }
-        var preorder: [Int32] = []
-        preorder.reserveCapacity(s.liveCount)
+        var position = [Int32](repeating: -1, count: s.slotCount)
+        var nodes: [_ArenaImage.Node] = []
+        nodes.reserveCapacity(s.liveCount)
         let tour = s.tour
         var b = tour.head
         while b >= 0 {
             let base = Int(b) * _TourBlocks.capacity
             for k in base ..< base + Int(tour.count[Int(b)]) where tour.token[k] >= 0 {
-                preorder.append(tour.token[k])
+                let x = Int(tour.token[k])
+                let p = s.parent[x]
+                position[x] = Int32(nodes.count)
+                nodes.append(_ArenaImage.Node(slot: Int32(x), parent: p < 0 ? -1 : position[Int(p)], tag: s.narrowTag[x], type: s.typeID[x]))
             }
             b = tour.next[Int(b)]
         }
-        image.preorder = preorder
+        image.nodes = nodes
+        var x = s.freeHead
+        while x != _TreeStorage.none {
+            image.free.append(x)
+            x = _TreeStorage.nextFree(s.parent[Int(x)])
+        }
         return image
     }
 
-    /// The tree `image` describes, with its index built in the same pass that checks it, or
-    /// the first flaw found. Every invariant of a tree is checked: columns of one length,
-    /// parents that are live slots, a free list that holds every free slot once and ends,
-    /// wide tags exactly where `narrowTag` says, types that ``TypeRegistry/shared`` knows, a
-    /// pre-order that lists every live node once with each node inside its parent's run (so
-    /// the parent links have no cycle), geometry and attributes only on live slots, and
-    /// attribute texts that lie within their bytes. Node ids are the image's: slot and
-    /// generation.
+    /// The tree `image` describes, with its index, or the first flaw found.
+    ///
+    /// `typeMap` maps the image's type numbers to ``TypeID`` raw values (a snapshot numbers
+    /// its types in its own table). Every invariant of a tree is checked: a generation per
+    /// slot; pre-order nodes on slots in range, each parent an earlier node whose run is
+    /// still open (so the links have no cycle and every child run closes), types in the
+    /// map; each slot live or free exactly once (the pre-order and the free list together
+    /// name every slot: with as many entries as slots, a slot named twice leaves another
+    /// unnamed, and that is found); wide tags exactly where the pre-order says; geometry and
+    /// attributes only on live slots, and attribute texts that lie within their bytes.
+    /// Node ids are the image's: slot and generation.
     ///
     /// - Complexity: O(n), n the number of slots (plus the attribute and wide-tag entries).
-    package init(validating image: consuming _ArenaImage) throws(_ArenaImageFlaw) {
-        let slots = image.parent.count
-        func flaw(_ column: _ArenaImageFlaw.Column, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
-            _ArenaImageFlaw(column: column, element: element, reason: reason)
+    package init(validating image: consuming _ArenaImage, typeMap: [Int32]) throws(_ArenaImageFlaw) {
+        let slots = image.generation.count
+        let live = image.nodes.count
+        func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
+            _ArenaImageFlaw(part: part, element: element, reason: reason)
         }
-        guard slots < Int(Int32.max) else { throw flaw(.parent, 0, "\(slots) slots: at most \(Int32.max - 1)") }
-        guard image.generation.count == slots else { throw flaw(.generation, 0, "\(image.generation.count) generations for \(slots) slots") }
-        guard image.typeID.count == slots else { throw flaw(.typeID, 0, "\(image.typeID.count) types for \(slots) slots") }
-        guard image.narrowTag.count == slots else { throw flaw(.narrowTag, 0, "\(image.narrowTag.count) tags for \(slots) slots") }
-        let typeCount = TypeRegistry.shared.count
+        guard slots < Int(Int32.max) else { throw flaw(.slot, 0, "\(slots) slots: at most \(Int32.max - 1)") }
+        guard live + image.free.count == slots else {
+            throw flaw(.slot, 0, "\(live) live nodes and \(image.free.count) free slots for \(slots) slots")
+        }
 
-        // The slots: parents, types and the tags kept in the wide table.
-        var free = 0
+        // The pre-order, front to back: each node's slot columns (scattered writes) and
+        // its tokens (written in order). A parent is found on the stack of open nodes,
+        // never read from a column, so no read waits on a cache miss.
+        let unnamed = Int32.min
+        var parent = [Int32](repeating: unnamed, count: slots)
+        var narrowTag = [Int32](repeating: 0, count: slots)
+        var typeID = [Int32](repeating: 0, count: slots)
+        var span = [_TourBlocks.Span](repeating: _TourBlocks.Span(enter: 0, exit: 0), count: slots)
+        let tokenCount = 2 * live
+        let tokenSlots = (tokenCount + _TourBlocks.capacity - 1) / _TourBlocks.capacity * _TourBlocks.capacity
+        var tokens = [Int32](repeating: 0, count: tokenSlots)
+        var tourTags = [Int32](repeating: 0, count: tokenSlots)
+        var tourTypes = [Int32](repeating: 0, count: tokenSlots)
         var roots = 0
         var wide = 0
-        let firstFlaw: _ArenaImageFlaw? = image.parent.withUnsafeBufferPointer { parent in
-            image.typeID.withUnsafeBufferPointer { type in
-            image.narrowTag.withUnsafeBufferPointer { tag in
-                for i in 0 ..< slots {
-                    let p = parent[i]
-                    if _TreeStorage.isFree(p) {
-                        free &+= 1
-                        continue
-                    }
-                    if p == _TreeStorage.none {
-                        roots &+= 1
-                    } else if Int(p) >= slots {
-                        return flaw(.parent, i, "parent \(p) of slot \(i) is past the last slot, \(slots - 1)")
-                    } else if _TreeStorage.isFree(parent[Int(p)]) {
-                        return flaw(.parent, i, "parent \(p) of slot \(i) is a free slot")
-                    }
-                    guard type[i] >= 0 && Int(type[i]) < typeCount else {
-                        return flaw(.typeID, i, "type \(type[i]) of slot \(i) is not a registered type")
-                    }
-                    if tag[i] == _TreeStorage.wideTagSentinel { wide &+= 1 }
+        let orderFlaw: _ArenaImageFlaw? = image.nodes.withUnsafeBufferPointer { nodes in
+            typeMap.withUnsafeBufferPointer { typeMap in
+            parent.withUnsafeMutableBufferPointer { parent in
+            narrowTag.withUnsafeMutableBufferPointer { narrowTag in
+            typeID.withUnsafeMutableBufferPointer { typeID in
+            span.withUnsafeMutableBufferPointer { span in
+            tokens.withUnsafeMutableBufferPointer { token in
+            tourTags.withUnsafeMutableBufferPointer { tourTag in
+            tourTypes.withUnsafeMutableBufferPointer { tourType in
+                // The open nodes: their pre-order positions and slots.
+                let open = UnsafeMutablePointer<(position: Int32, slot: Int32)>.allocate(capacity: max(live, 1))
+                defer { open.deallocate() }
+                var depth = 0
+                var at = 0
+                @inline(__always) func close() {
+                    depth &-= 1
+                    let top = open[depth].slot
+                    token[at] = ~top
+                    tourTag[at] = Int32.min
+                    tourType[at] = _TourBlocks.exitType
+                    span[Int(top)].exit = UInt32(truncatingIfNeeded: at)
+                    at &+= 1
                 }
+                for k in 0 ..< nodes.count {
+                    let node = nodes[k]
+                    let x = Int(node.slot)
+                    guard x >= 0 && x < slots else {
+                        return flaw(.nodeSlot, k, "pre-order node \(k) is on slot \(node.slot), not a slot of \(slots)")
+                    }
+                    guard node.type >= 0 && Int(node.type) < typeMap.count else {
+                        return flaw(.nodeType, k, "pre-order node \(k) (slot \(x)) has type \(node.type), not in the type table of \(typeMap.count)")
+                    }
+                    let p = node.parent
+                    if p == -1 {
+                        while depth > 0 { close() }
+                        parent[x] = _TreeStorage.none
+                        roots &+= 1
+                    } else {
+                        guard p >= 0 && Int(p) < k else {
+                            return flaw(.nodeParent, k, "pre-order node \(k) (slot \(x)) has parent \(p): a parent comes before its child, so -1 or 0 ... \(k - 1)")
+                        }
+                        while depth > 0 && open[depth &- 1].position != p { close() }
+                        guard depth > 0 else {
+                            return flaw(.nodeParent, k, "pre-order node \(k) (slot \(x)) is not in its parent \(p)'s run: the parent's children ended before it")
+                        }
+                        parent[x] = open[depth &- 1].slot
+                    }
+                    let type = typeMap[Int(node.type)]
+                    narrowTag[x] = node.tag
+                    typeID[x] = type
+                    if node.tag == _TreeStorage.wideTagSentinel { wide &+= 1 }
+                    token[at] = Int32(x)
+                    tourTag[at] = node.tag
+                    tourType[at] = type
+                    span[x].enter = UInt32(truncatingIfNeeded: at)
+                    at &+= 1
+                    open[depth] = (Int32(k), Int32(x))
+                    depth &+= 1
+                }
+                while depth > 0 { close() }
                 return nil
-            }}
+            }}}}}}}}
         }
-        if let firstFlaw { throw firstFlaw }
-        let live = slots - free
+        if let orderFlaw { throw orderFlaw }
 
-        // The free list: it holds free slots only and ends; with as many steps as there are
-        // free slots it cannot repeat one (a repeat would never end), so it holds each once.
-        var x = image.freeHead
-        var steps = 0
-        while x != _TreeStorage.none {
-            guard x >= 0 && Int(x) < slots else {
-                throw flaw(.freeList, steps, "free-list entry \(steps), \(x), is not a slot")
-            }
-            let mark = image.parent[Int(x)]
-            guard _TreeStorage.isFree(mark) else {
-                throw flaw(.freeList, steps, "free-list entry \(steps), slot \(x), is live")
-            }
-            steps += 1
-            guard steps <= free else {
-                throw flaw(.freeList, steps, "the free list has a cycle (more than the \(free) free slots)")
-            }
-            x = _TreeStorage.nextFree(mark)
+        // The free list, in order: each entry's parent is the mark that links to the next.
+        for (j, f) in image.free.enumerated() {
+            guard f >= 0 && Int(f) < slots else { throw flaw(.free, j, "free-list entry \(j) is slot \(f), not a slot of \(slots)") }
+            let next = j + 1 < image.free.count ? image.free[j + 1] : _TreeStorage.none
+            parent[Int(f)] = _TreeStorage.freeMark(next: next)
         }
-        guard steps == free else { throw flaw(.freeList, steps, "the free list holds \(steps) of the \(free) free slots") }
+        // Every slot named once: with live + free == slots entries, a slot named twice
+        // (twice in the pre-order, twice on the free list, or in both) leaves one unnamed.
+        if let i = parent.firstIndex(of: unnamed) {
+            throw flaw(.slot, i, "slot \(i) is neither in the pre-order nor on the free list (another slot is named twice)")
+        }
 
         // The wide tags: one for each sentinel, on live slots, none that would fit narrow.
         guard image.wideTags.count == wide else {
-            throw flaw(.wideTags, 0, "\(image.wideTags.count) wide tags for \(wide) slots that need one")
+            throw flaw(.wideTags, 0, "\(image.wideTags.count) wide tags for \(wide) nodes that need one")
         }
         var wideTags: [Int32: Int] = [:]
         wideTags.reserveCapacity(wide)
         for (k, entry) in image.wideTags.enumerated() {
             let i = Int(entry.slot)
-            guard i >= 0 && i < slots && !_TreeStorage.isFree(image.parent[i]) else {
+            guard i >= 0 && i < slots && !_TreeStorage.isFree(parent[i]) else {
                 throw flaw(.wideTags, k, "wide tag \(k) is for slot \(entry.slot), not a live slot")
             }
-            guard image.narrowTag[i] == _TreeStorage.wideTagSentinel, _TreeStorage.narrow(entry.tag) == nil else {
+            guard narrowTag[i] == _TreeStorage.wideTagSentinel, _TreeStorage.narrow(entry.tag) == nil else {
                 throw flaw(.wideTags, k, "wide tag \(k) (slot \(i), tag \(entry.tag)) is not a tag that needs the wide table")
             }
             guard wideTags.updateValue(entry.tag, forKey: entry.slot) == nil else {
@@ -173,7 +241,7 @@ extension ViewTree {
         guard image.frameSize.count == geometry && image.boundsOrigin.count == geometry && geometry <= slots else {
             throw flaw(.geometry, 0, "geometry columns of \(image.frameOrigin.count), \(image.frameSize.count) and \(image.boundsOrigin.count) entries for \(slots) slots")
         }
-        for i in 0 ..< geometry where _TreeStorage.isFree(image.parent[i]) {
+        for i in 0 ..< geometry where _TreeStorage.isFree(parent[i]) {
             guard image.frameOrigin[i] == .zero && image.frameSize[i] == .zero && image.boundsOrigin[i] == .zero else {
                 throw flaw(.geometry, i, "free slot \(i) has geometry")
             }
@@ -183,81 +251,18 @@ extension ViewTree {
         }
         for (a, column) in image.attributes.enumerated() {
             let attribute = NodeAttribute.allCases[a]
-            if let problem = Self.attributeFlaw(column, slots: slots, parent: image.parent) {
+            if let problem = Self.attributeFlaw(column, slots: slots, parent: parent) {
                 throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)")
             }
         }
 
-        // The pre-order: every live node once, each inside its parent's run. The tour is
-        // written in the same pass: a node's enter token, then, when a later node's parent
-        // is an ancestor of it, the exit tokens of the nodes closed in between.
-        guard image.preorder.count == live else {
-            throw flaw(.preorder, 0, "the pre-order lists \(image.preorder.count) nodes, the tree has \(live)")
-        }
         let storage = _TreeStorage(minimumCapacity: 0)
-        let tokenSlots = (2 * live + _TourBlocks.capacity - 1) / _TourBlocks.capacity * _TourBlocks.capacity
-        var span = [_TourBlocks.Span](repeating: _TourBlocks.Span(enter: .max, exit: .max), count: slots)
-        var tokens = [Int32](repeating: 0, count: tokenSlots)
-        var tourTags = [Int32](repeating: 0, count: tokenSlots)
-        var tourTypes = [Int32](repeating: 0, count: tokenSlots)
-        let buildFlaw: _ArenaImageFlaw? = image.preorder.withUnsafeBufferPointer { order in
-            image.parent.withUnsafeBufferPointer { parent in
-            image.typeID.withUnsafeBufferPointer { type in
-            image.narrowTag.withUnsafeBufferPointer { tag in
-            span.withUnsafeMutableBufferPointer { span in
-            tokens.withUnsafeMutableBufferPointer { token in
-            tourTags.withUnsafeMutableBufferPointer { tourTag in
-            tourTypes.withUnsafeMutableBufferPointer { tourType in
-                var open: [Int32] = []
-                var slot = 0
-                func close() {
-                    let top = open.removeLast()
-                    token[slot] = ~top
-                    tourTag[slot] = Int32.min
-                    tourType[slot] = _TourBlocks.exitType
-                    span[Int(top)].exit = UInt32(truncatingIfNeeded: slot)
-                    slot &+= 1
-                }
-                for k in 0 ..< order.count {
-                    let x = order[k]
-                    guard x >= 0 && Int(x) < slots && !_TreeStorage.isFree(parent[Int(x)]) else {
-                        return flaw(.preorder, k, "pre-order entry \(k), \(x), is not a live slot")
-                    }
-                    guard span[Int(x)].enter == .max else {
-                        return flaw(.preorder, k, "pre-order entry \(k) lists slot \(x) a second time")
-                    }
-                    let p = parent[Int(x)]
-                    if p == _TreeStorage.none {
-                        while !open.isEmpty { close() }
-                    } else {
-                        while let top = open.last, top != p { close() }
-                        guard !open.isEmpty else {
-                            return flaw(.preorder, k, "pre-order entry \(k), slot \(x), does not follow its parent \(p)'s run (a parent listed after its child, a cycle, or a broken child run)")
-                        }
-                    }
-                    token[slot] = x
-                    tourTag[slot] = tag[Int(x)]
-                    tourType[slot] = type[Int(x)]
-                    span[Int(x)].enter = UInt32(truncatingIfNeeded: slot)
-                    slot &+= 1
-                    open.append(x)
-                }
-                while !open.isEmpty { close() }
-                return nil
-            }}}}}}}
-        }
-        if let buildFlaw { throw buildFlaw }
-        // Free slots have no positions; zero them as a tree's are never read.
-        if free > 0 {
-            for i in 0 ..< slots where _TreeStorage.isFree(image.parent[i]) { span[i] = _TourBlocks.Span(enter: 0, exit: 0) }
-        }
-
-        storage.parent = image.parent
+        storage.parent = parent
         storage.generation = image.generation
-        storage.typeID = image.typeID
-        storage.narrowTag = image.narrowTag
+        storage.typeID = typeID
+        storage.narrowTag = narrowTag
         storage.wideTags = wideTags
-        storage.freeHead = image.freeHead
+        storage.freeHead = image.free.first ?? _TreeStorage.none
         storage.frameOrigin = image.frameOrigin
         storage.frameSize = image.frameSize
         storage.boundsOrigin = image.boundsOrigin
@@ -270,7 +275,7 @@ extension ViewTree {
         storage.tour.token = tokens
         storage.tour.tag = tourTags
         storage.tour.type = tourTypes
-        storage.tour.adoptStreamedBlocks(tokens: 2 * live)
+        storage.tour.adoptStreamedBlocks(tokens: tokenCount)
         self.init(_storage: storage)
     }
 

@@ -26,7 +26,8 @@ enum SnapshotLayout {
         static let fileSize = 24
         static let slotCount = 32
         static let liveCount = 40
-        static let freeHead = 48
+        /// The number of free slots: the slot count less the live count.
+        static let freeCount = 48
         static let typeCount = 56
         static let typeNameBytes = 64
         static let wideTagCount = 72
@@ -47,20 +48,21 @@ enum SnapshotLayout {
     static let typeEntrySize = 8
     /// One wide tag: the slot (`Int64`) and the tag (`Int64`).
     static let wideTagSize = 16
+    /// One pre-order node: its slot, its parent's pre-order position (-1 for a root), its
+    /// tag and its type-table index, each an `Int32`.
+    static let nodeSize = 16
 
     /// The sections, in file order.
     enum Section: Int, CaseIterable, CustomStringConvertible {
-        case parent, generation, type, narrowTag, preorder, wideTags, typeEntries, typeNames
+        case generation, nodes, free, wideTags, typeEntries, typeNames
         case frameOrigin, frameSize, boundsOrigin
         case keyStarts, keyBytes, idStarts, idBytes, classStarts, classBytes
 
         var description: String {
             switch self {
-            case .parent: "parent column"
             case .generation: "generation column"
-            case .type: "type column"
-            case .narrowTag: "tag column"
-            case .preorder: "pre-order"
+            case .nodes: "pre-order nodes"
+            case .free: "free list"
             case .wideTags: "wide tag table"
             case .typeEntries: "type table"
             case .typeNames: "type names"
@@ -91,6 +93,7 @@ enum SnapshotLayout {
     struct Counts: Equatable {
         var slots: UInt64 = 0
         var live: UInt64 = 0
+        var free: UInt64 = 0
         var types: UInt64 = 0
         var typeNameBytes: UInt64 = 0
         var wideTags: UInt64 = 0
@@ -101,7 +104,7 @@ enum SnapshotLayout {
         /// Each section's element count and element size, in file order.
         var sectionShapes: [(count: UInt64, size: UInt64)] {
             var shapes: [(UInt64, UInt64)] = [
-                (slots, 4), (slots, 4), (slots, 4), (slots, 4), (live, 4),
+                (slots, 4), (live, UInt64(nodeSize)), (free, 4),
                 (wideTags, UInt64(wideTagSize)), (types, UInt64(typeEntrySize)), (typeNameBytes, 1),
                 (geometry, 16), (geometry, 16), (geometry, 16),
             ]

@@ -158,6 +158,10 @@ struct SnapshotReader {
         var counts = SnapshotLayout.Counts()
         counts.slots = load(Field.slotCount)
         counts.live = load(Field.liveCount)
+        counts.free = load(Field.freeCount)
+        guard counts.live <= counts.slots, counts.free == counts.slots - counts.live else {
+            throw error(Field.freeCount, "\(counts.slots) slots, \(counts.live) live and \(counts.free) free: the live and the free slots must add up to the slots")
+        }
         counts.types = load(Field.typeCount)
         counts.typeNameBytes = load(Field.typeNameBytes)
         counts.wideTags = load(Field.wideTagCount)
@@ -175,10 +179,6 @@ struct SnapshotReader {
         }
         guard counts.geometry <= counts.slots, counts.attributeStarts.allSatisfy({ $0 <= counts.slots }) else {
             throw error(Field.geometryCount, "more geometry or attribute entries than the \(counts.slots) slots")
-        }
-        let freeHead: Int64 = load(Field.freeHead)
-        guard freeHead >= -1 && freeHead < Int64(counts.slots) else {
-            throw error(Field.freeHead, "free-list head \(freeHead) is neither -1 nor a slot")
         }
 
         // The checksum, before any section is read: a flipped bit anywhere stops here.
@@ -214,28 +214,9 @@ struct SnapshotReader {
         }
 
         var image = _ArenaImage()
-        image.parent = column(at(.parent), count: slots)
         image.generation = column(at(.generation), count: slots)
-        image.narrowTag = column(at(.narrowTag), count: slots)
-        image.preorder = column(at(.preorder), count: Int(counts.live))
-        image.freeHead = Int32(freeHead)
-        // The type column holds indices into the type table: map the live slots' to ids.
-        var typeID = [Int32](repeating: 0, count: slots)
-        let typeFlaw: Int? = typeID.withUnsafeMutableBufferPointer { out in
-            image.parent.withUnsafeBufferPointer { parent in
-                let base = bytes.baseAddress! + at(.type)
-                for i in 0 ..< slots where !_ArenaImage.isFree(parent[i]) {
-                    let t = Int32(littleEndian: base.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))
-                    guard t >= 0 && Int(t) < typeCount else { return i }
-                    out[i] = processType[Int(t)]
-                }
-                return nil
-            }
-        }
-        if let i = typeFlaw {
-            throw error(at(.type) + 4 * i, "slot \(i)'s type \(load(at(.type) + 4 * i, as: Int32.self)) is not in the type table of \(typeCount)")
-        }
-        image.typeID = typeID
+        image.nodes = nodes(at(.nodes), count: Int(counts.live))
+        image.free = column(at(.free), count: Int(counts.free))
         image.wideTags = try (0 ..< Int(counts.wideTags)).map { (k: Int) throws(SnapshotError) -> (slot: Int32, tag: Int) in
             let entry = at(.wideTags) + SnapshotLayout.wideTagSize * k
             let slot: Int64 = load(entry)
@@ -256,7 +237,7 @@ struct SnapshotReader {
         }
 
         do {
-            return try ViewTree(validating: image)
+            return try ViewTree(validating: image, typeMap: processType)
         } catch {
             throw self.error(offset(of: error, at), error.reason)
         }
@@ -264,16 +245,42 @@ struct SnapshotReader {
 
     /// The byte offset of the element a flaw names.
     func offset(of flaw: _ArenaImageFlaw, _ at: (Section) -> Int) -> Int {
-        switch flaw.column {
-        case .parent: at(.parent) + 4 * flaw.element
-        case .generation: at(.generation) + 4 * flaw.element
-        case .typeID: at(.type) + 4 * flaw.element
-        case .narrowTag: at(.narrowTag) + 4 * flaw.element
+        switch flaw.part {
+        case .nodeSlot: at(.nodes) + SnapshotLayout.nodeSize * flaw.element
+        case .nodeParent: at(.nodes) + SnapshotLayout.nodeSize * flaw.element + 4
+        case .nodeType: at(.nodes) + SnapshotLayout.nodeSize * flaw.element + 12
+        case .free: at(.free) + 4 * flaw.element
+        case .slot: at(.generation) + 4 * flaw.element
         case .wideTags: at(.wideTags) + SnapshotLayout.wideTagSize * flaw.element
-        case .freeList: Field.freeHead
-        case .preorder: at(.preorder) + 4 * flaw.element
         case .geometry: at(.frameOrigin) + 16 * flaw.element
         case .attribute(let attribute): at(.starts(attribute)) + 8 * flaw.element
+        }
+    }
+
+    /// Whether a node in memory is laid out as in the file (slot, parent, tag, type, 4 bytes
+    /// each), so that the file's nodes can be copied as they are.
+    static let nodeLayoutIsTheFiles: Bool = {
+        typealias N = _ArenaImage.Node
+        return MemoryLayout<N>.stride == SnapshotLayout.nodeSize && MemoryLayout<N>.offset(of: \.slot) == 0
+            && MemoryLayout<N>.offset(of: \.parent) == 4 && MemoryLayout<N>.offset(of: \.tag) == 8 && MemoryLayout<N>.offset(of: \.type) == 12
+    }()
+
+    /// `count` pre-order nodes from `offset`.
+    func nodes(_ offset: Int, count: Int) -> [_ArenaImage.Node] {
+        [_ArenaImage.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
+            #if _endian(little)
+            if count > 0 && Self.nodeLayoutIsTheFiles {
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: count * SnapshotLayout.nodeSize)
+                initialized = count
+                return
+            }
+            #endif
+            for k in 0 ..< count {
+                let at = offset + SnapshotLayout.nodeSize * k
+                buffer.baseAddress!.advanced(by: k).initialize(to: _ArenaImage.Node(
+                    slot: load(at), parent: load(at + 4), tag: load(at + 8), type: load(at + 12)))
+            }
+            initialized = count
         }
     }
 }

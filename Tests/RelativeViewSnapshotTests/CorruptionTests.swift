@@ -92,16 +92,16 @@ import Testing
         #expect(loadError(patched(UInt32(200), at: Field.headerSize))?.offset == Field.headerSize)
         #expect(loadError(patched(UInt32(1), at: Field.flags))?.reason == "unknown flags 0x1")
         #expect(loadError(patched(UInt8(1), at: Field.reserved + 3))?.offset == Field.reserved + 3)
-        #expect(loadError(patched(Int64(99), at: Field.freeHead))?.offset == Field.freeHead)
+        #expect(loadError(patched(UInt64(99), at: Field.freeCount))?.offset == Field.freeCount)
     }
 
     /// Counts that do not add up to the length, or that overflow: the counts' field.
     @Test func countsThatDoNotMatchTheLength() {
-        for field in [Field.slotCount, Field.liveCount, Field.typeCount, Field.typeNameBytes, Field.wideTagCount, Field.geometryCount, Field.attributeStarts, Field.attributeBytes + 8] {
+        for field in [Field.typeCount, Field.typeNameBytes, Field.wideTagCount, Field.geometryCount, Field.attributeStarts, Field.attributeBytes + 8] {
             let error = loadError(patched(UInt64(999), at: field))
             #expect(error?.offset == Field.slotCount && error?.reason.contains("the counts do not match the length") == true, "field \(field): \(String(describing: error))")
         }
-        #expect(loadError(patched(UInt64.max / 2, at: Field.slotCount))?.reason.contains("more than 2^64 bytes") == true)
+        #expect(loadError(patched(UInt64.max - 100, at: Field.typeNameBytes))?.reason.contains("more than 2^64 bytes") == true)
     }
 
     @Test func aChecksumThatDoesNotMatch() {
@@ -112,44 +112,44 @@ import Testing
 
     // MARK: Hostile files (resealed): the structure itself is checked
 
-    @Test func parentsOutOfRangeOrFree() {
-        let past = loadError(patched(Int32(500), at: at(.parent) + 4 * 3))
-        #expect(past == SnapshotError(offset: at(.parent) + 12, reason: "parent 500 of slot 3 is past the last slot, 13"))
-        // Slot 13 is free: a live node's parent may not be.
-        #expect(loadError(patched(Int32(13), at: at(.parent) + 4 * 3))?.reason == "parent 13 of slot 3 is a free slot")
+    // The sample's pre-order: slots 0, 1, 4, 5, 6, 2, 7, 8, 9, 3, 10, 11 (node k is the
+    // k-th); its free list: 13, 12.
+
+    /// The byte offset of field `field` (0 slot, 1 parent, 2 tag, 3 type) of pre-order node `k`.
+    func node(_ k: Int, _ field: Int) -> Int { at(.nodes) + SnapshotLayout.nodeSize * k + 4 * field }
+
+    @Test func nodesOnSlotsOutOfRange() {
+        #expect(loadError(patched(Int32(500), at: node(3, 0))) == SnapshotError(offset: node(3, 0), reason: "pre-order node 3 is on slot 500, not a slot of 14"))
+        #expect(loadError(patched(Int32(-1), at: node(3, 0)))?.offset == node(3, 0))
     }
 
-    /// Node 1 made the child of its own child 4: the links form a cycle, which the
-    /// pre-order cannot nest (4 is listed after 1).
+    /// Slot 1 made the child of its own child (slot 6, node 4): a parent must come before
+    /// its child in the pre-order, so a cycle cannot be written.
     @Test func parentLinksThatFormACycle() {
-        let error = loadError(patched(Int32(4), at: at(.parent) + 4 * 1))
-        #expect(error?.offset == at(.preorder) + 4 * 1, "\(String(describing: error))")
-        #expect(error?.reason.contains("does not follow its parent 4's run") == true)
+        #expect(loadError(patched(Int32(4), at: node(1, 1))) == SnapshotError(offset: node(1, 1), reason: "pre-order node 1 (slot 1) has parent 4: a parent comes before its child, so -1 or 0 ... 0"))
+        #expect(loadError(patched(Int32(-2), at: node(1, 1)))?.offset == node(1, 1))
     }
 
-    /// A child order that does not close: a slot listed twice (and so one never), or a
-    /// live node the pre-order places outside its parent's run.
-    @Test func preordersThatDoNotClose() {
-        let preorder = at(.preorder)
-        let second: Int32 = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: preorder + 4, as: Int32.self) }
-        let twice = loadError(patched(second, at: preorder + 8))
-        #expect(twice == SnapshotError(offset: preorder + 8, reason: "pre-order entry 2 lists slot \(second) a second time"))
-        #expect(loadError(patched(Int32(13), at: preorder + 8))?.reason == "pre-order entry 2, 13, is not a live slot")
-        #expect(loadError(patched(Int32(-3), at: preorder + 8))?.offset == preorder + 8)
-        // The last node listed first: its parent's run is not open.
-        let last: Int32 = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: preorder + 4 * 11, as: Int32.self) }
-        let misplaced = loadError(patched(last, at: preorder))
-        #expect(misplaced?.offset == preorder && misplaced?.reason.contains("does not follow its parent") == true)
+    /// A child run that does not close: node 6 (slot 7) given node 1 (slot 1) as parent,
+    /// whose children ended when node 5 (slot 2, a child of the root) began.
+    @Test func childRunsThatDoNotClose() {
+        #expect(loadError(patched(Int32(1), at: node(6, 1))) == SnapshotError(offset: node(6, 1), reason: "pre-order node 6 (slot 7) is not in its parent 1's run: the parent's children ended before it"))
     }
 
-    @Test func freeListsThatDoNotCloseOrLeaveSlotsOut() {
-        // The head's mark pointing at itself: a cycle.
-        let head = Int(Self.sample.tree.slotCount - 1)
-        #expect(loadError(patched(_ArenaImage.freeMark(next: Int32(head)), at: at(.parent) + 4 * head))?.reason.contains("cycle") == true)
-        // A list that stops after its first slot: the other free slot is left out.
-        #expect(loadError(patched(_ArenaImage.freeMark(next: -1), at: at(.parent) + 4 * head))?.reason == "the free list holds 1 of the 2 free slots")
-        // A head that names a live slot.
-        #expect(loadError(patched(Int64(2), at: Field.freeHead))?.reason == "free-list entry 0, slot 2, is live")
+    /// A slot named twice (in the pre-order, on the free list, or in both) leaves another
+    /// named by nothing, which is reported.
+    @Test func slotsNamedTwiceOrNotAtAll() {
+        let twice = loadError(patched(Int32(5), at: node(2, 0)))
+        #expect(twice == SnapshotError(offset: at(.generation) + 16, reason: "slot 4 is neither in the pre-order nor on the free list (another slot is named twice)"))
+        // A live slot on the free list: free slot 13 is then named by nothing.
+        #expect(loadError(patched(Int32(3), at: at(.free)))?.reason == "slot 13 is neither in the pre-order nor on the free list (another slot is named twice)")
+        #expect(loadError(patched(Int32(99), at: at(.free) + 4)) == SnapshotError(offset: at(.free) + 4, reason: "free-list entry 1 is slot 99, not a slot of 14"))
+    }
+
+    @Test func countsOfLiveAndFreeThatDisagree() {
+        #expect(loadError(patched(UInt64(3), at: Field.freeCount))?.offset == Field.freeCount)
+        #expect(loadError(patched(UInt64(20), at: Field.liveCount))?.offset == Field.freeCount)
+        #expect(loadError(patched(UInt64(999), at: Field.slotCount))?.offset == Field.freeCount)
     }
 
     @Test func typeTableDefects() {
@@ -158,7 +158,7 @@ import Testing
         #expect(notUTF8?.offset == names && notUTF8?.reason == "type 0's name is not valid UTF-8")
         #expect(loadError(patched(UInt32(9999), at: at(.typeEntries)))?.offset == at(.typeEntries))
         #expect(loadError(patched(UInt32(2), at: at(.typeEntries) + 4))?.reason == "type 0 has kind 2: 0 (a name) or 1 (a class)")
-        #expect(loadError(patched(Int32(2), at: at(.type) + 4 * 5)) == SnapshotError(offset: at(.type) + 20, reason: "slot 5's type 2 is not in the type table of 2"))
+        #expect(loadError(patched(Int32(2), at: node(5, 3))) == SnapshotError(offset: node(5, 3), reason: "pre-order node 5 (slot 2) has type 2, not in the type table of 2"))
     }
 
     @Test func wideTagDefects() {
@@ -166,7 +166,8 @@ import Testing
         #expect(loadError(patched(Int64(7), at: table + 8))?.reason == "wide tag 0 (slot 4, tag 7) is not a tag that needs the wide table")
         #expect(loadError(patched(Int64(3), at: table))?.offset == table)
         #expect(loadError(patched(Int64(-1), at: table))?.reason == "wide tag 0 is for slot -1, not a slot")
-        #expect(loadError(patched(Int32(0), at: at(.narrowTag) + 16))?.reason == "1 wide tags for 0 slots that need one")
+        // Slot 4 (node 2) no longer says its tag is in the wide table.
+        #expect(loadError(patched(Int32(0), at: node(2, 2)))?.reason == "1 wide tags for 0 nodes that need one")
     }
 
     @Test func geometryAndAttributeDefects() {
