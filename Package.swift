@@ -59,6 +59,7 @@ let package = Package(
                 "RelativeLayout",
                 "RelativeViewNaive",
                 "RelativeViewImport",
+                "RelativeViewSnapshot",
                 "RelativeViewFixtures",
                 "CMallocStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

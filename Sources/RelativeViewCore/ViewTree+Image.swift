@@ -114,9 +114,21 @@ extension ViewTree {
     /// Node ids are the image's: slot and generation.
     ///
     /// - Complexity: O(n), n the number of slots (plus the attribute and wide-tag entries).
-    package init(validating image: consuming _ArenaImage, typeMap: [Int32]) throws(_ArenaImageFlaw) {
+    package init(validating image: _ArenaImage, typeMap: [Int32]) throws(_ArenaImageFlaw) {
+        let nodes = image.nodes
+        let result = nodes.withUnsafeBufferPointer { nodes in
+            Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, nodes: nodes, typeMap: typeMap) }
+        }
+        self = try result.get()
+    }
+
+    /// ``init(validating:typeMap:)`` with the pre-order nodes in `nodes` (read in place,
+    /// from a snapshot's bytes, say) instead of `image.nodes`, which is ignored.
+    ///
+    /// - Complexity: O(n), n the number of slots (plus the attribute and wide-tag entries).
+    package init(validating image: _ArenaImage, nodes: UnsafeBufferPointer<_ArenaImage.Node>, typeMap: [Int32]) throws(_ArenaImageFlaw) {
         let slots = image.generation.count
-        let live = image.nodes.count
+        let live = nodes.count
         func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
             _ArenaImageFlaw(part: part, element: element, reason: reason)
         }
@@ -129,19 +141,18 @@ extension ViewTree {
         // its tokens (written in order). A parent is found on the stack of open nodes,
         // never read from a column, so no read waits on a cache miss.
         let unnamed = Int32.min
-        var parent = [Int32](repeating: unnamed, count: slots)
-        var narrowTag = [Int32](repeating: 0, count: slots)
-        var typeID = [Int32](repeating: 0, count: slots)
-        var span = [_TourBlocks.Span](repeating: _TourBlocks.Span(enter: 0, exit: 0), count: slots)
+        var parent = [Int32]._large(repeating: unnamed, count: slots)
+        var narrowTag = [Int32]._large(repeating: 0, count: slots)
+        var typeID = [Int32]._large(repeating: 0, count: slots)
+        var span = [_TourBlocks.Span]._large(repeating: _TourBlocks.Span(enter: 0, exit: 0), count: slots)
         let tokenCount = 2 * live
         let tokenSlots = (tokenCount + _TourBlocks.capacity - 1) / _TourBlocks.capacity * _TourBlocks.capacity
-        var tokens = [Int32](repeating: 0, count: tokenSlots)
-        var tourTags = [Int32](repeating: 0, count: tokenSlots)
-        var tourTypes = [Int32](repeating: 0, count: tokenSlots)
+        var tokens = [Int32]._large(repeating: 0, count: tokenSlots)
+        var tourTags = [Int32]._large(repeating: 0, count: tokenSlots)
+        var tourTypes = [Int32]._large(repeating: 0, count: tokenSlots)
         var roots = 0
         var wide = 0
-        let orderFlaw: _ArenaImageFlaw? = image.nodes.withUnsafeBufferPointer { nodes in
-            typeMap.withUnsafeBufferPointer { typeMap in
+        let orderFlaw: _ArenaImageFlaw? = typeMap.withUnsafeBufferPointer { typeMap in
             parent.withUnsafeMutableBufferPointer { parent in
             narrowTag.withUnsafeMutableBufferPointer { narrowTag in
             typeID.withUnsafeMutableBufferPointer { typeID in
@@ -201,7 +212,7 @@ extension ViewTree {
                 }
                 while depth > 0 { close() }
                 return nil
-            }}}}}}}}
+            }}}}}}}
         }
         if let orderFlaw { throw orderFlaw }
 

@@ -62,7 +62,9 @@ extension ViewTree {
             return
         }
         if mapped {
-            guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
+            // MAP_POPULATE: every page is read (the checksum covers them all), so map them all
+            // in one call rather than one page fault each.
+            guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
             defer { munmap(map, size) }
             _ = madvise(map, size, MADV_SEQUENTIAL)
             self = try SnapshotReader(bytes: UnsafeRawBufferPointer(start: map, count: size), path: path).read()
@@ -87,6 +89,22 @@ extension ViewTree {
             }
             self = try result.get()
         }
+    }
+}
+
+extension ViewTree {
+    /// Whether the file at `path` starts as a snapshot does (its first 8 bytes are the
+    /// snapshot magic): what `relative-view-bench --input` uses to tell a snapshot from a
+    /// document. It says nothing of the rest of the file.
+    ///
+    /// - Complexity: O(1): one read of 8 bytes.
+    public static func isSnapshot(atPath path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: SnapshotLayout.magic.count)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        return n == head.count && head == SnapshotLayout.magic
     }
 }
 
@@ -215,7 +233,6 @@ struct SnapshotReader {
 
         var image = _ArenaImage()
         image.generation = column(at(.generation), count: slots)
-        image.nodes = nodes(at(.nodes), count: Int(counts.live))
         image.free = column(at(.free), count: Int(counts.free))
         image.wideTags = try (0 ..< Int(counts.wideTags)).map { (k: Int) throws(SnapshotError) -> (slot: Int32, tag: Int) in
             let entry = at(.wideTags) + SnapshotLayout.wideTagSize * k
@@ -231,15 +248,38 @@ struct SnapshotReader {
         image.frameSize = points(.frameSize)
         image.boundsOrigin = points(.boundsOrigin)
         image.attributes = NodeAttribute.allCases.map { attribute in
-            let starts: [Int64] = column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue]))
+            // Each start is an Int64 in the file, an Int here: the same on 64-bit platforms.
+            let starts: [Int] = MemoryLayout<Int>.size == 8
+                ? column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue]))
+                : (column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue])) as [Int64]).map { Int(truncatingIfNeeded: $0) }
             let texts: [UInt8] = column(at(.bytes(attribute)), count: Int(counts.attributeBytes[attribute.rawValue]))
-            return (start: starts.map { Int(truncatingIfNeeded: $0) }, bytes: texts)
+            return (start: starts, bytes: texts)
         }
 
-        do {
-            return try ViewTree(validating: image, typeMap: processType)
-        } catch {
-            throw self.error(offset(of: error, at), error.reason)
+        // The nodes are read where they lie when the bytes are laid out as a node array
+        // would be (a little-endian machine, and 4-byte aligned bytes, as a mapped file's or
+        // an array's are); else copied out first.
+        let live = Int(counts.live)
+        let nodesStart = bytes.baseAddress! + at(.nodes)
+        let result: Result<ViewTree, _ArenaImageFlaw>
+        #if _endian(little)
+        if Self.nodeLayoutIsTheFiles && Int(bitPattern: nodesStart) % MemoryLayout<_ArenaImage.Node>.alignment == 0 {
+            result = nodesStart.withMemoryRebound(to: _ArenaImage.Node.self, capacity: max(live, 1)) { first in
+                Result { () throws(_ArenaImageFlaw) in
+                    try ViewTree(validating: image, nodes: UnsafeBufferPointer(start: first, count: live), typeMap: processType)
+                }
+            }
+        } else {
+            image.nodes = nodes(at(.nodes), count: live)
+            result = Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, typeMap: processType) }
+        }
+        #else
+        image.nodes = nodes(at(.nodes), count: live)
+        result = Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, typeMap: processType) }
+        #endif
+        switch result {
+        case .success(let tree): return tree
+        case .failure(let flaw): throw error(offset(of: flaw, at), flaw.reason)
         }
     }
 

@@ -23,11 +23,17 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Comma-separated type names to group by (default: Button,Label, from View, Control, Button, Label, ImageView, TextField, Slider, ScrollView, TableView, TableViewCell; with --input, element or value type names, at most 9, by default the two most frequent).", transform: BenchOptions.parseNames)
     var types: [String]?
 
-    @Option(help: "Measure a real tree instead of a generated one: an XML, XHTML, HTML or JSON document, or a directory (symlinks not followed).")
+    @Option(help: "Measure a real tree instead of a generated one: an XML, XHTML, HTML or JSON document, a directory (symlinks not followed), or a snapshot (--save-snapshot), told by its first bytes.")
     var input: String?
 
     @Option(help: "The format of --input: xml, html, json or directory (default: from the path and its first bytes).")
     var inputFormat: ImportFormat?
+
+    @Option(help: "Write a snapshot of the tree (generated or imported) to this file, and report its size and the time it took; load it back with --input.")
+    var saveSnapshot: String?
+
+    @Flag(help: "With a snapshot as --input: read the file into memory and load it from there, instead of mapping it (mmap) and loading it in place.")
+    var snapshotRead = false
 
     @Flag(help: "With --input: import it, report the import (seconds, MB/s, nodes/s, arena bytes per node, peak memory) and stop, building no other tree and running no operation.")
     var importOnly = false
@@ -126,6 +132,7 @@ struct BenchOptions: ParsableArguments {
             throw ValidationError("--min-time must be 1 to \(grouped(Self.longestSeconds * 1000)) ms, got \(minTime)")
         }
         if importOnly && input == nil { throw ValidationError("--import-only needs --input") }
+        if saveSnapshot != nil && (sizes?.count ?? 1) > 1 { throw ValidationError("--save-snapshot writes one tree: it cannot be combined with several --sizes") }
         if input != nil {
             if sizes != nil { throw ValidationError("--sizes and --input cannot be combined: an imported tree has one size") }
             if let types, types.count > TreeSource.maximumImportedTypes {

@@ -2,6 +2,8 @@ import Foundation
 import RelativeViewNaive
 import RelativeViewFixtures
 import RelativeViewImport
+import RelativeViewCore
+import RelativeViewSnapshot
 
 /// What the naive core did on one operation.
 struct NaiveMeasurement {
@@ -35,7 +37,7 @@ enum NaiveWorker {
     /// The whole-tree grouping `op` on the root of a freshly built naive tree; the answer
     /// line the child prints: nanoseconds per query, queries, summary digest, first-answer digest.
     static func measureWholeTree(_ op: BenchOperation, options: BenchOptions, nodes: Int) throws(ImportError) -> (Sample, UInt64?) {
-        let (source, _) = try TreeSource.make(options, nodes: nodes, progress: Progress(total: 1, quiet: true))
+        let (source, _, _) = try TreeSource.make(options, nodes: nodes, progress: Progress(total: 1, quiet: true))
         let spec = source.spec
         var naive: [NaiveView] = []
         naive.reserveCapacity(nodes)
@@ -130,7 +132,11 @@ enum NaiveWorker {
             "--min-time=\(options.minTime)", "--queries=\(options.queryCount(for: op))",
         ]
         if let input = options.input {
-            arguments += ["--input=\(input)", "--input-format=\((options.inputFormat ?? ImportFormat.detect(path: input) ?? .xml).rawValue)"]
+            arguments.append("--input=\(input)")
+            // A snapshot is told by its first bytes, as in this process; a document's format is passed on.
+            if options.inputFormat != nil || !ViewTree.isSnapshot(atPath: input) {
+                arguments.append("--input-format=\((options.inputFormat ?? ImportFormat.detect(path: input) ?? .xml).rawValue)")
+            }
         }
         if let types = options.types { arguments.append("--types=\(types.joined(separator: ","))") }
         return arguments

@@ -3,6 +3,7 @@ import Foundation
 import RelativeView
 import RelativeViewFixtures
 import RelativeViewImport
+import RelativeViewSnapshot
 
 /// `relative-view-bench`: builds a large tree in the arena (core and facade) and in the
 /// naive core, asks every implementation the same questions, checks that the answers
@@ -36,6 +37,23 @@ struct RelativeViewBench: ParsableCommand {
         }
     }
 
+    /// `--save-snapshot`: writes `tree` there and says what it took (`nil` without the
+    /// option); a file that cannot be written stops the run with an error naming it.
+    private static func saveSnapshot(_ tree: ViewTree, options: BenchOptions, progress: Progress) throws -> Report.SavedSnapshot? {
+        guard let path = options.saveSnapshot else { return nil }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try tree.writeSnapshot(to: path)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let seconds = nanoseconds(clock.now - start) / 1e9
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Report.SavedSnapshot(path: path, bytes: bytes, nodes: tree.count, seconds: seconds)
+    }
+
     mutating func run() throws {
         let options = self.options
         // The naive core recurses as the original does (and its deep trees free recursively),
@@ -55,6 +73,7 @@ struct RelativeViewBench: ParsableCommand {
             tree: Report.Tree(source: options.input ?? "", nodes: tree.count, maxDepth: TreeSource.maxDepth(of: tree), seed: options.seed),
             results: [], skipped: [], memory: Report.Memory(arenaBytesPerNode: figures.arenaBytesPerNode, naiveBytesPerNode: .nan))
         report.importFigures = figures
+        report.savedSnapshot = try saveSnapshot(tree, options: options, progress: progress)
         switch options.format {
         case .table: print(report.importTable())
         case .json: print(try report.json())
@@ -84,12 +103,17 @@ struct RelativeViewBench: ParsableCommand {
         var lastTree: Report.Tree?
         var memory = Report.Memory(arenaBytesPerNode: 0, naiveBytesPerNode: 0)
         var importFigures: Report.Import?
+        var savedSnapshot: Report.SavedSnapshot?
         for size in options.treeSizes {
             if let input = options.input { progress.note("importing \(input)") }
             let clock = ContinuousClock()
             let start = clock.now
-            let (source, figures) = try imported { () throws(ImportError) in try TreeSource.make(options, nodes: size, progress: progress) }
+            let (source, figures, importedTree) = try imported { () throws(ImportError) in try TreeSource.make(options, nodes: size, progress: progress) }
             importFigures = figures
+            if options.saveSnapshot != nil {
+                progress.note("writing a snapshot of the tree to \(options.saveSnapshot ?? "")")
+                savedSnapshot = try saveSnapshot(importedTree ?? source.coreTree(), options: options, progress: progress)
+            }
             let spec = source.spec
             if options.input != nil {
                 progress.note("imported \(grouped(spec.count)) nodes in \(fixed(nanoseconds(clock.now - start) / 1e9, 2)) s (\(figures.map { $0.line } ?? "")); grouping by tags \(source.tags.map(String.init).joined(separator: ",")) and types \(source.typeNames.joined(separator: ","))")
@@ -132,6 +156,7 @@ struct RelativeViewBench: ParsableCommand {
         guard let lastTree else { return }
         var report = Report(allocator: allocatorName, tree: lastTree, results: rows, skipped: skipped, memory: memory)
         report.importFigures = importFigures
+        report.savedSnapshot = savedSnapshot
         switch options.format {
         case .table: print(report.table())
         case .json: print(try report.json())

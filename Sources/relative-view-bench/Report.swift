@@ -83,9 +83,35 @@ struct Report: Encodable {
         }
     }
 
+    /// The snapshot `--save-snapshot` wrote.
+    var savedSnapshot: SavedSnapshot?
+
+    /// One snapshot written: where, its size, and how long writing it took.
+    struct SavedSnapshot: Encodable {
+        var path: String
+        var bytes: Int
+        var nodes: Int
+        var bytesPerNode: Double
+        var seconds: Double
+
+        init(path: String, bytes: Int, nodes: Int, seconds: Double) {
+            self.path = path
+            self.bytes = bytes
+            self.nodes = nodes
+            bytesPerNode = Double(bytes) / Double(max(1, nodes))
+            self.seconds = seconds
+        }
+
+        /// One line for the table.
+        var line: String {
+            "snapshot: \(megabytes(bytes)) (\(fixed(bytesPerNode, 1)) B/node) written to \(path) in \(fixed(seconds, 3)) s"
+        }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case tool, version, allocator, tree, results, skipped, memory
         case importFigures = "import"
+        case savedSnapshot = "snapshot"
     }
 
     func json() throws -> String {
@@ -121,6 +147,7 @@ struct Report: Encodable {
     func importTable() -> String {
         var out = ["relative-view-bench \(version): \(tree.source), \(grouped(tree.nodes)) nodes, max depth \(grouped(tree.maxDepth)), allocator \(allocator)", ""]
         if let importFigures { out.append(importFigures.line) }
+        if let savedSnapshot { out.append(savedSnapshot.line) }
         return out.joined(separator: "\n")
     }
 
@@ -184,6 +211,7 @@ struct Report: Encodable {
         for s in skipped { out.append("\(s.op): skipped: \(s.reason)") }
         out += churnLatencyTable()
         if let importFigures { out.append(importFigures.line) }
+        if let savedSnapshot { out.append(savedSnapshot.line) }
         var memoryLine = "memory per node: arena core \(bytes(memory.arenaBytesPerNode)), naive core \(bytes(memory.naiveBytesPerNode))"
         if let facadeBytesPerNode = memory.facadeBytesPerNode { memoryLine += ", facade (views + store + arena) \(bytes(facadeBytesPerNode))" }
         out.append(memoryLine)

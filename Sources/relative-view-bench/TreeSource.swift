@@ -1,6 +1,7 @@
 import RelativeView
 import RelativeViewFixtures
 import RelativeViewImport
+import RelativeViewSnapshot
 import Foundation
 
 /// The tree a run measures, generated (`--shape`) or imported (`--input`), as a
@@ -26,25 +27,50 @@ struct TreeSource {
     /// Type names an imported tree can be grouped by in one run: one per stock subclass.
     static let maximumImportedTypes = StockCatalog.names.count - 1
 
-    /// The tree of `nodes` nodes that `options` describe (`nodes` is ignored for `--input`).
-    static func make(_ options: BenchOptions, nodes: Int, progress: Progress) throws(ImportError) -> (TreeSource, Report.Import?) {
+    /// The tree of `nodes` nodes that `options` describe (`nodes` is ignored for `--input`),
+    /// with what importing it took and the imported tree itself.
+    static func make(_ options: BenchOptions, nodes: Int, progress: Progress) throws(ImportError) -> (TreeSource, Report.Import?, ViewTree?) {
         guard let input = options.input else {
             let types = options.types ?? ["Button", "Label"]
             return (TreeSource(
                 spec: TreeSpec(shape: options.shape, nodes: nodes, seed: options.seed), tags: options.tags ?? [7, 13],
-                typeNames: types, typeIndices: types.compactMap(StockCatalog.index(named:)), typeIDs: StockCatalog.typeIDs()), nil)
+                typeNames: types, typeIndices: types.compactMap(StockCatalog.index(named:)), typeIDs: StockCatalog.typeIDs()), nil, nil)
         }
         let (tree, figures) = try importTree(options, progress: progress)
-        return (imported(tree, source: input, options: options), figures)
+        guard !tree.isEmpty else { throw ImportError(path: input, message: "the tree has no nodes: there is nothing to measure") }
+        return (imported(tree, source: input, options: options), figures, tree)
+    }
+
+    /// The spec's tree in the arena core, with its real types.
+    func coreTree() -> ViewTree {
+        var tree = ViewTree(minimumCapacity: spec.count)
+        var ids: [NodeID] = []
+        ids.reserveCapacity(spec.count)
+        spec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
+        tree.compactIndex()
+        return tree
     }
 
     /// The tree of `--input`, and what its import took. Reports progress through `progress`
     /// (bytes parsed of the total) every half second once the import has run a second.
     static func importTree(_ options: BenchOptions, progress: Progress) throws(ImportError) -> (tree: ViewTree, figures: Report.Import) {
         let input = options.input ?? ""
-        let format = options.inputFormat ?? ImportFormat.detect(path: input)
         let clock = ContinuousClock()
         let start = clock.now
+        if options.inputFormat == nil && ViewTree.isSnapshot(atPath: input) {
+            let tree: ViewTree
+            do {
+                tree = try ViewTree(contentsOfSnapshot: input, mapped: !options.snapshotRead)
+            } catch {
+                throw ImportError(path: input, message: "snapshot: byte \(error.offset): \(error.reason)")
+            }
+            let seconds = nanoseconds(clock.now - start) / 1e9
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? nil
+            return (tree, Report.Import(
+                format: options.snapshotRead ? "snapshot (read)" : "snapshot (mapped)", bytes: bytes, nodes: tree.count, seconds: seconds,
+                arenaBytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)), peakResidentBytes: MemoryProbe.peakResidentBytes()))
+        }
+        let format = options.inputFormat ?? ImportFormat.detect(path: input)
         var lastNote = start
         let tree = try TreeImporter().importTree(contentsOf: input, format: format) { read, total in
             let now = clock.now
@@ -61,36 +87,37 @@ struct TreeSource {
         return (tree, figures)
     }
 
-    /// The depth of the deepest node of an imported tree, in one pass over its slots (which
-    /// are pre-order numbers: a parent's slot comes before its children's).
+    /// The depth of the deepest node of a tree, in one pass over its pre-order.
     static func maxDepth(of tree: ViewTree) -> Int {
-        var depth = [Int32](repeating: 0, count: tree.slotCount)
+        let nodes = tree._image().nodes
+        var depth = [Int32](repeating: 0, count: nodes.count)
         var deepest: Int32 = 0
-        for slot in 0 ..< tree.slotCount {
-            guard let node = tree.node(atSlot: slot), let parent = tree.parent(of: node) else { continue }
-            depth[slot] = depth[Int(parent.index)] + 1
-            deepest = max(deepest, depth[slot])
+        for (k, node) in nodes.enumerated() where node.parent >= 0 {
+            depth[k] = depth[Int(node.parent)] + 1
+            deepest = max(deepest, depth[k])
         }
         return Int(deepest)
     }
 
-    /// An imported tree (slots are pre-order numbers: the builder never frees one).
+    /// An imported (or loaded) tree as a spec: its nodes numbered in pre-order, so that a
+    /// parent comes before its children whatever the tree's slots are.
     private static func imported(_ tree: ViewTree, source: String, options: BenchOptions) -> TreeSource {
         let registry = TypeRegistry.shared
-        let n = tree.slotCount
+        let nodes = tree._image().nodes
+        let n = nodes.count
         var parents = [Int32](repeating: -1, count: n)
         var tags = [Int](repeating: 0, count: n)
         var typeOfNode: [TypeID] = []
         typeOfNode.reserveCapacity(n)
         var typeCounts: [TypeID: Int] = [:]
         var tagCounts: [Int: Int] = [:]
-        for slot in 0 ..< n {
-            guard let node = tree.node(atSlot: slot) else { preconditionFailure("an imported tree has no free slots") }
-            parents[slot] = tree.parent(of: node).map(\.index) ?? -1
-            tags[slot] = tree.tag(of: node)
+        for (k, entry) in nodes.enumerated() {
+            guard let node = tree.node(atSlot: Int(entry.slot)) else { preconditionFailure("the pre-order names a free slot") }
+            parents[k] = entry.parent
+            tags[k] = tree.tag(of: node)
             typeOfNode.append(tree.typeID(of: node))
-            typeCounts[typeOfNode[slot], default: 0] += 1
-            if tags[slot] != 0 { tagCounts[tags[slot], default: 0] += 1 }
+            typeCounts[typeOfNode[k], default: 0] += 1
+            if tags[k] != 0 { tagCounts[tags[k], default: 0] += 1 }
         }
         // By default: the two most frequent names below the root, and the two most frequent nonzero tags.
         let byFrequency = typeCounts.sorted { ($0.value, registry.name(of: $1.key)) > ($1.value, registry.name(of: $0.key)) }
