@@ -28,6 +28,11 @@ let package = Package(
         .executableTarget(name: "fuzz-xml", dependencies: import_),
         .executableTarget(name: "fuzz-html", dependencies: import_),
         .executableTarget(name: "fuzz-names", dependencies: import_),
+        .executableTarget(name: "fuzz-snapshot", dependencies: [
+            .product(name: "RelativeViewSnapshot", package: "RelativeView"),
+            .product(name: "RelativeViewCore", package: "RelativeView"),
+            "FuzzSupport",
+        ]),
         .executableTarget(name: "fuzz-tree", dependencies: [
             .product(name: "RelativeViewFixtures", package: "RelativeView"),
             "FuzzSupport",

@@ -133,6 +133,18 @@ extension ViewTree {
     }
 }
 
+extension ViewTree {
+    /// The checksum a snapshot ends with, of `bytes` (all of a snapshot but its last 8
+    /// bytes): four lanes over 8-byte little-endian words, documented with the format, so
+    /// that a tool can write or repair a snapshot of its own. Any two inputs of one length
+    /// that differ within one 8-byte word (one flipped bit, say) get different checksums.
+    ///
+    /// - Complexity: O(bytes)
+    public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        SnapshotLayout.checksum(bytes)
+    }
+}
+
 /// Stores little-endian values into a snapshot being written.
 private struct SnapshotWriter {
     let raw: UnsafeMutableRawBufferPointer
