@@ -1,0 +1,21 @@
+import Foundation
+import RelativeViewCore
+import RelativeViewSnapshot
+import RelativeViewFixtures
+import Testing
+
+/// The README's snapshot example, verbatim (ReadmeCoverageTests checks that every ```swift
+/// block of the README appears in a test).
+@Suite struct ReadmeCodeBlockTests {
+    @Test func theSnapshotExample() throws {
+        let tree = CoreVsNaive(spec: TreeSpec(shape: .random, nodes: 1000, seed: 5)).tree
+        defer { try? FileManager.default.removeItem(atPath: "/tmp/tree.rvtree") }
+
+        try tree.writeSnapshot(to: "/tmp/tree.rvtree")                   // written beside it, then renamed over it
+        let again = try ViewTree(contentsOfSnapshot: "/tmp/tree.rvtree")  // mapped (mmap) and checked; mapped: false reads it
+        let fromBytes = try ViewTree(snapshot: tree.snapshot())           // [UInt8] in memory
+
+        #expect(again.snapshot() == tree.snapshot())
+        #expect(fromBytes.snapshot() == tree.snapshot())
+    }
+}
