@@ -82,6 +82,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         (["--input", "/tmp", "--sizes", "10,100"], "cannot be combined"),
         (["--input-format", "json"], "needs --input"),
         (["--import-only"], "--import-only needs --input"),
+        (["--sizes", "10,20", "--save-snapshot", "/tmp/x.rvtree"], "--save-snapshot writes one tree"),
     ])
     func badArgumentsAreRejectedWithAReason(arguments: [String], words: String) throws {
         let run = try BenchRun(arguments)
@@ -110,6 +111,42 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(results.allSatisfy { $0["agree"] as? Bool == true && $0["nodes"] as? Int == 901 })
         // Grouping by the document's own names and tags: the progress says which were chosen.
         #expect(run.stderr.contains("grouping by tags 7,1 and types item,name"), "\(run.stderr)")
+    }
+
+    /// `--save-snapshot` writes the imported tree; `--input` loads the snapshot back (told by
+    /// its first bytes, mapped or read), with every answer agreeing; a damaged snapshot is
+    /// an error naming the byte.
+    @Test func snapshotsAreWrittenAndLoaded() throws {
+        let items = (0 ..< 200).map { "<item tag=\"\($0 % 4)\" id=\"i\($0)\"><name/></item>" }.joined()
+        let xml = try temporaryFile("doc.xml", "<list>\(items)</list>")
+        let snapshot = xml + ".rvtree"
+        let save = try BenchRun(["--input", xml, "--import-only", "--save-snapshot", snapshot, "--format", "json"])
+        #expect(save.status == 0, "\(save.stderr)")
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(save.stdout.utf8)) as? [String: Any])
+        let figures = try #require(saved["snapshot"] as? [String: Any])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: snapshot)[.size] as? Int)
+        #expect(figures["bytes"] as? Int == size && figures["nodes"] as? Int == 401 && figures["path"] as? String == snapshot)
+
+        for flags in [[], ["--snapshot-read"]] {
+            let load = try BenchRun(["--input", snapshot, "--import-only", "--format", "json"] + flags)
+            #expect(load.status == 0, "\(load.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any])
+            let loaded = try #require(report["import"] as? [String: Any])
+            #expect(loaded["format"] as? String == (flags.isEmpty ? "snapshot (mapped)" : "snapshot (read)"))
+            #expect(loaded["nodes"] as? Int == 401 && loaded["bytes"] as? Int == size)
+            #expect((report["tree"] as? [String: Any])?["maxDepth"] as? Int == 2)
+        }
+        let measured = try BenchRun(["--input", snapshot, "--format", "json", "--min-time", "1", "--queries", "50", "--ops", "build,isRelativeAncestor,groupDescendantsByTypes"])
+        #expect(measured.status == 0, "\(measured.stderr)")
+        let results = try #require((try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+        #expect(results.count == 6 && results.allSatisfy { $0["agree"] as? Bool == true })
+
+        let cut = snapshot + ".cut"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        try bytes.prefix(200).write(to: URL(fileURLWithPath: cut))
+        let damaged = try BenchRun(["--input", cut, "--import-only"])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains("error: \(cut): snapshot: byte 200: the header says \(size) bytes, the snapshot has 200 (truncated)"), "\(damaged.stderr)")
     }
 
     /// `--import-only`: the import's figures in each format, and no operation run.
