@@ -10,7 +10,7 @@ import RelativeViewCore
 extension ViewTree {
     /// The tree as a snapshot: its columns, its child order, its types by name, its wide
     /// tags, geometry and attributes, in the documented little-endian format, version 1,
-    /// ending with a checksum. ``init(snapshot:)`` reads it back with the same node ids.
+    /// ending with a checksum. `init(snapshot:)` reads it back with the same node ids.
     ///
     /// A tree of n slots with no geometry or attributes takes 20n bytes (16 per live node,
     /// 4 per free slot, 4 per slot) plus the header, its type names and 8 bytes of checksum.

@@ -15,8 +15,8 @@ extension ViewTree {
     /// so no cycle, wide tags, geometry and attribute texts where they may be). The index
     /// is built in the same pass that checks the pre-order. Node ids (slot and generation)
     /// are the saved tree's. Types come back by name: a type saved from a class comes back
-    /// as that class's ``TypeID`` if this process registered a class of that name, else as
-    /// the bare name's (``TypeRegistry/typeID(named:)``).
+    /// as that class's `TypeID` if this process registered a class of that name, else as
+    /// the bare name's (`TypeRegistry.typeID(named:)`).
     ///
     /// - Throws: ``SnapshotError`` with the byte offset of the first defect found.
     /// - Complexity: O(n + bytes)
@@ -24,7 +24,7 @@ extension ViewTree {
         self = try SnapshotReader(bytes: bytes, path: nil).read()
     }
 
-    /// The tree a snapshot in memory holds; see ``init(snapshot:)-(UnsafeRawBufferPointer)``.
+    /// The tree a snapshot in memory holds; see `init(snapshot:)` for a raw buffer.
     ///
     /// - Throws: ``SnapshotError`` with the byte offset of the first defect found.
     /// - Complexity: O(n + bytes)
@@ -33,7 +33,7 @@ extension ViewTree {
         self = try result.get()
     }
 
-    /// The tree the snapshot file at `path` holds, checked as ``init(snapshot:)-(UnsafeRawBufferPointer)``
+    /// The tree the snapshot file at `path` holds, checked as `init(snapshot:)`
     /// checks bytes in memory.
     ///
     /// With `mapped` (the default) the file is mapped read-only (`mmap`) and read in place:
