@@ -297,24 +297,36 @@ extension ViewTree {
             return (0, "\(column.start.count) entries for \(slots) slots")
         }
         return column.bytes.withUnsafeBufferPointer { bytes in
-            for (i, start) in column.start.enumerated() where start != -1 {
-                guard !_TreeStorage.isFree(parent[i]) else { return (i, "free slot \(i) has a text") }
-                guard start >= 0 && start < bytes.count else { return (i, "slot \(i)'s text starts at \(start), outside the \(bytes.count) bytes") }
-                // The LEB128 byte count, read with bounds checks (the tree reads it without).
-                var (count, shift, j) = (0, 0, start)
-                while true {
-                    guard j < bytes.count, shift < 63 else { return (i, "slot \(i)'s text length runs past the bytes") }
-                    let byte = bytes[j]
-                    count |= Int(byte & 0x7F) << shift
-                    j += 1
-                    if byte < 0x80 { break }
-                    shift += 7
+            column.start.withUnsafeBufferPointer { starts in
+            parent.withUnsafeBufferPointer { parent in
+                let n = bytes.count
+                for i in 0 ..< starts.count {
+                    let start = starts[i]
+                    if start == -1 { continue }
+                    guard !_TreeStorage.isFree(parent[i]) else { return (i, "free slot \(i) has a text") }
+                    guard start >= 0 && start < n else { return (i, "slot \(i)'s text starts at \(start), outside the \(n) bytes") }
+                    // The LEB128 byte count, read with bounds checks (the tree reads it
+                    // without); one byte for a text under 128 bytes.
+                    var count = Int(bytes[start])
+                    var j = start &+ 1
+                    if count >= 0x80 {
+                        count &= 0x7F
+                        var shift = 7
+                        while true {
+                            guard j < n, shift < 63 else { return (i, "slot \(i)'s text length runs past the bytes") }
+                            let byte = bytes[j]
+                            count |= Int(byte & 0x7F) << shift
+                            j &+= 1
+                            if byte < 0x80 { break }
+                            shift &+= 7
+                        }
+                    }
+                    guard count >= 0 && count <= n &- j else {
+                        return (i, "slot \(i)'s text of \(count) bytes runs past the bytes")
+                    }
                 }
-                guard count >= 0 && count <= bytes.count - j else {
-                    return (i, "slot \(i)'s text of \(count) bytes runs past the bytes")
-                }
-            }
-            return nil
+                return nil
+            }}
         }
     }
 }

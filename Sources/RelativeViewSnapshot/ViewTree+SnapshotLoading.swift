@@ -69,19 +69,23 @@ extension ViewTree {
             _ = madvise(map, size, MADV_SEQUENTIAL)
             self = try SnapshotReader(bytes: UnsafeRawBufferPointer(start: map, count: size), path: path).read()
         } else {
-            var bytes = [UInt8](repeating: 0, count: size)
             var got = 0
-            let readError: SnapshotError? = bytes.withUnsafeMutableBytes { raw in
+            var readError: SnapshotError?
+            // Read straight into the array (no zero-fill first); a short read leaves the
+            // rest zero, and only the bytes read are looked at.
+            let bytes = [UInt8]._large(count: size) { buffer in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
                 while got < size {
                     let n = read(fd, raw.baseAddress! + got, size - got)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        return failure("read")
+                        readError = failure("read")
+                        break
                     }
                     if n == 0 { break }
                     got += n
                 }
-                return nil
+                if got < size { raw.baseAddress!.advanced(by: got).initializeMemory(as: UInt8.self, repeating: 0, count: size - got) }
             }
             if let readError { throw readError }
             let result = bytes.withUnsafeBytes { raw in
@@ -126,15 +130,14 @@ struct SnapshotReader {
 
     /// `count` little-endian values from `offset`.
     func column<T: FixedWidthInteger>(_ offset: Int, count: Int, as: T.Type = T.self) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        [T]._large(count: count) { buffer in
             #if _endian(little)
             if count > 0 {
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: count * MemoryLayout<T>.size)
             }
             #else
-            for k in 0 ..< count { buffer[k] = load(offset + k * MemoryLayout<T>.size) }
+            for k in 0 ..< count { buffer.baseAddress!.advanced(by: k).initialize(to: load(offset + k * MemoryLayout<T>.size)) }
             #endif
-            initialized = count
         }
     }
 
