@@ -20,17 +20,9 @@ runs=${2:-3}
 work=${WORK:-.build-peers}
 mkdir -p "$work"
 
-need=()
-for package in libpugixml-dev libsimdjson-dev g++; do
-    dpkg -s "$package" > /dev/null 2>&1 || need+=("$package")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo=sudo
-    echo "== apt-get install ${need[*]}" >&2
-    $sudo apt-get update -qq > /dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" > /dev/null
-fi
+# shellcheck source=need-debs.sh
+source scripts/need-debs.sh
+need_debs libpugixml-dev libsimdjson-dev g++
 
 echo "== building the peers' drivers" >&2
 g++ -O2 -std=c++17 -o "$work/pugixml-load" scripts/peers/pugixml-load.cpp -lpugixml
