@@ -40,7 +40,10 @@ extension ViewTree {
     /// no copy of the file is made in this process, and its pages are the page cache's,
     /// shared with every process that maps it. The tree's columns are still built from it
     /// (this version does not keep a tree on the mapped pages). Without `mapped` the file
-    /// is read into memory first.
+    /// is read into memory first. As with any mapped file, another process that truncates
+    /// the file while it is being loaded ends this one (`SIGBUS`); a writer that replaces
+    /// the file (as ``writeSnapshot(to:)`` does, by renaming a new one over it) does not.
+    /// Load files that others may truncate in place with `mapped: false`.
     ///
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
