@@ -58,6 +58,8 @@ struct Report: Encodable {
         var nodes: Int
         var seconds: Double
         var megabytesPerSecond: Double?
+        /// The file's bytes per node (a snapshot's size per node); `nil` for a directory.
+        var fileBytesPerNode: Double?
         var nodesPerSecond: Double
         /// The imported tree's `memoryFootprint` per node.
         var arenaBytesPerNode: Double
@@ -70,6 +72,7 @@ struct Report: Encodable {
             self.nodes = nodes
             self.seconds = seconds
             megabytesPerSecond = bytes.map { Double($0) / 1e6 / max(seconds, 1e-9) }
+            fileBytesPerNode = bytes.map { Double($0) / Double(max(1, nodes)) }
             nodesPerSecond = Double(nodes) / max(seconds, 1e-9)
             self.arenaBytesPerNode = arenaBytesPerNode
             self.peakResidentBytes = peakResidentBytes
@@ -79,7 +82,8 @@ struct Report: Encodable {
         var line: String {
             let size = bytes.map { "\(megabytes($0)) of \(format) " } ?? "\(format) "
             let speed = megabytesPerSecond.map { "\(fixed($0, 1)) MB/s, " } ?? ""
-            return "import: \(size)in \(fixed(seconds, 3)) s: \(speed)\(fixed(nodesPerSecond / 1e6, 2)) M nodes/s (\(grouped(nodes)) nodes); arena \(fixed(arenaBytesPerNode, 1)) B/node, peak resident \(megabytes(peakResidentBytes))"
+            let file = fileBytesPerNode.map { "file \(fixed($0, 1)) B/node, " } ?? ""
+            return "import: \(size)in \(fixed(seconds, 3)) s: \(speed)\(fixed(nodesPerSecond / 1e6, 2)) M nodes/s (\(grouped(nodes)) nodes); \(file)arena \(fixed(arenaBytesPerNode, 1)) B/node, peak resident \(megabytes(peakResidentBytes))"
         }
     }
 
@@ -157,8 +161,9 @@ struct Report: Encodable {
         let cells: [String] = [
             csvField(tree.source), i.format, i.bytes.map(String.init) ?? "", "\(i.nodes)", fixed(i.seconds, 6),
             i.megabytesPerSecond.map { fixed($0, 2) } ?? "", fixed(i.nodesPerSecond, 0), fixed(i.arenaBytesPerNode, 2), "\(i.peakResidentBytes)",
+            i.fileBytesPerNode.map { fixed($0, 2) } ?? "",
         ]
-        return "source,format,bytes,nodes,seconds,megabytesPerSecond,nodesPerSecond,arenaBytesPerNode,peakResidentBytes\n" + cells.joined(separator: ",")
+        return "source,format,bytes,nodes,seconds,megabytesPerSecond,nodesPerSecond,arenaBytesPerNode,peakResidentBytes,fileBytesPerNode\n" + cells.joined(separator: ",")
     }
 
     func table() -> String {

@@ -134,6 +134,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
             let loaded = try #require(report["import"] as? [String: Any])
             #expect(loaded["format"] as? String == (flags.isEmpty ? "snapshot (mapped)" : "snapshot (read)"))
             #expect(loaded["nodes"] as? Int == 401 && loaded["bytes"] as? Int == size)
+            #expect(abs((loaded["fileBytesPerNode"] as? Double ?? 0) - Double(size) / 401) < 1e-9)
             #expect((report["tree"] as? [String: Any])?["maxDepth"] as? Int == 2)
         }
         let measured = try BenchRun(["--input", snapshot, "--format", "json", "--min-time", "1", "--queries", "50", "--ops", "build,isRelativeAncestor,groupDescendantsByTypes"])
