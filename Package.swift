@@ -33,7 +33,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "RelativeViewCore", swiftSettings: checkedSettings),
-        .target(name: "RelativeView", dependencies: ["RelativeViewCore"], swiftSettings: checkedSettings),
+        .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
         .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore"]),

@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "fuzz-names", dependencies: import_),
         .executableTarget(name: "fuzz-snapshot", dependencies: [
             .product(name: "RelativeViewSnapshot", package: "RelativeView"),
-            .product(name: "RelativeViewCore", package: "RelativeView"),
+            .product(name: "RelativeView", package: "RelativeView"),
             "FuzzSupport",
         ]),
         .executableTarget(name: "fuzz-tree", dependencies: [

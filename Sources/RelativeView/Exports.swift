@@ -1,1 +1,2 @@
 @_exported import RelativeViewCore
+@_exported import RelativeViewSnapshot

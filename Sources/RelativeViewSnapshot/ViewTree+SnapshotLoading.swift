@@ -48,6 +48,20 @@ extension ViewTree {
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
     public init(contentsOfSnapshot path: String, mapped: Bool = true) throws(SnapshotError) {
+        self = try Self._withSnapshotFile(path, mapped: mapped) { (bytes) throws(SnapshotError) in
+            try SnapshotReader(bytes: bytes, path: path).read()
+        }
+    }
+
+    /// Calls `body` with the bytes of the snapshot file at `path`: mapped read-only (see
+    /// `init(contentsOfSnapshot:mapped:)`), or read into memory; the bytes are valid
+    /// only during the call.
+    ///
+    /// - Throws: ``SnapshotError`` naming the system call that failed, or what `body` throws.
+    /// - Complexity: O(bytes) plus `body`.
+    package static func _withSnapshotFile<T>(
+        _ path: String, mapped: Bool, _ body: (UnsafeRawBufferPointer) throws(SnapshotError) -> T
+    ) throws(SnapshotError) -> T {
         func failure(_ call: String) -> SnapshotError {
             SnapshotError(path: path, offset: 0, reason: "\(call) failed: \(String(cString: strerror(errno)))")
         }
@@ -60,42 +74,53 @@ extension ViewTree {
             throw SnapshotError(path: path, offset: 0, reason: "not a regular file")
         }
         let size = Int(info.st_size)
-        if size == 0 {
-            self = try SnapshotReader(bytes: UnsafeRawBufferPointer(start: nil, count: 0), path: path).read()
-            return
-        }
+        if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         if mapped {
             // MAP_POPULATE: every page is read (the checksum covers them all), so map them all
             // in one call rather than one page fault each.
             guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
             defer { munmap(map, size) }
             _ = madvise(map, size, MADV_SEQUENTIAL)
-            self = try SnapshotReader(bytes: UnsafeRawBufferPointer(start: map, count: size), path: path).read()
-        } else {
-            var got = 0
-            var readError: SnapshotError?
-            // Read straight into the array (no zero-fill first); a short read leaves the
-            // rest zero, and only the bytes read are looked at.
-            let bytes = [UInt8]._large(count: size) { buffer in
-                let raw = UnsafeMutableRawBufferPointer(buffer)
-                while got < size {
-                    let n = read(fd, raw.baseAddress! + got, size - got)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        readError = failure("read")
-                        break
-                    }
-                    if n == 0 { break }
-                    got += n
-                }
-                if got < size { raw.baseAddress!.advanced(by: got).initializeMemory(as: UInt8.self, repeating: 0, count: size - got) }
-            }
-            if let readError { throw readError }
-            let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(SnapshotError) in try SnapshotReader(bytes: UnsafeRawBufferPointer(rebasing: raw[..<got]), path: path).read() }
-            }
-            self = try result.get()
+            return try body(UnsafeRawBufferPointer(start: map, count: size))
         }
+        var got = 0
+        var readError: SnapshotError?
+        // Read straight into the array (no zero-fill first); a short read leaves the
+        // rest zero, and only the bytes read are looked at.
+        let bytes = [UInt8]._large(count: size) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            while got < size {
+                let n = read(fd, raw.baseAddress! + got, size - got)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    readError = failure("read")
+                    break
+                }
+                if n == 0 { break }
+                got += n
+            }
+            if got < size { raw.baseAddress!.advanced(by: got).initializeMemory(as: UInt8.self, repeating: 0, count: size - got) }
+        }
+        if let readError { throw readError }
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(SnapshotError) in try body(UnsafeRawBufferPointer(rebasing: raw[..<got])) }
+        }
+        return try result.get()
+    }
+
+    /// The tree a snapshot holds, checked as `init(snapshot:)` checks it, with each saved
+    /// type mapped to an id by `typeFor` (its name, whether it was saved from a class, and
+    /// the byte offset of its entry in the type table), and, with `oneRoot`, refused unless
+    /// it holds exactly one root: how the facade loads a view tree.
+    ///
+    /// - Throws: ``SnapshotError`` with the byte offset of the first defect found, or what
+    ///   `typeFor` throws.
+    /// - Complexity: O(n + bytes)
+    package init(
+        snapshot bytes: UnsafeRawBufferPointer, path: String?, oneRoot: Bool,
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID
+    ) throws(SnapshotError) {
+        self = try SnapshotReader(bytes: bytes, path: path, oneRoot: oneRoot).read(typeFor: typeFor)
     }
 }
 
@@ -119,6 +144,8 @@ extension ViewTree {
 struct SnapshotReader {
     let bytes: UnsafeRawBufferPointer
     let path: String?
+    /// Whether a snapshot of no node, or of several roots, is an error (a view tree has one).
+    var oneRoot = false
 
     typealias Field = SnapshotLayout.Field
     typealias Section = SnapshotLayout.Section
@@ -144,7 +171,13 @@ struct SnapshotReader {
         }
     }
 
-    func read() throws(SnapshotError) -> ViewTree {
+    /// The tree, each saved type mapped to an id by `typeFor` (its name, its kind and its
+    /// entry's offset): by default the id ``TypeRegistry`` gives a loaded name.
+    func read(
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID = { name, isClass, _ in
+            TypeRegistry.shared.idForLoading(name: name, isClass: isClass)
+        }
+    ) throws(SnapshotError) -> ViewTree {
         // The header, field by field.
         guard bytes.count >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize else {
             throw error(bytes.count, "truncated: \(bytes.count) bytes, shorter than a snapshot's header and checksum (\(SnapshotLayout.headerSize + SnapshotLayout.trailerSize))")
@@ -233,7 +266,7 @@ struct SnapshotReader {
                 throw error(at(.typeNames) + nameStart, "type \(t)'s name is not valid UTF-8")
             }
             guard !name.isEmpty else { throw error(entry, "type \(t) has an empty name") }
-            processType[t] = TypeRegistry.shared.idForLoading(name: name, isClass: kind == 1).rawValue
+            processType[t] = try typeFor(name, kind == 1, entry).rawValue
             nameStart = end
         }
 
@@ -284,9 +317,23 @@ struct SnapshotReader {
         result = Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, typeMap: processType) }
         #endif
         switch result {
-        case .success(let tree): return tree
+        case .success(let tree):
+            if oneRoot { try checkOneRoot(tree, nodes: at(.nodes)) }
+            return tree
         case .failure(let flaw): throw error(offset(of: flaw, at), flaw.reason)
         }
+    }
+
+    /// Throws unless `tree` (just read, its nodes' section at `nodes`) has exactly one
+    /// root; the error names the live count, or the second root's parent field.
+    func checkOneRoot(_ tree: ViewTree, nodes: Int) throws(SnapshotError) {
+        guard tree.count > 0 else { throw error(Field.liveCount, "the snapshot holds no node: a view tree has one root") }
+        guard tree.rootCount > 1 else { return }
+        // The first node is a root (the pre-order starts with one); find the next.
+        var k = 1
+        while load(nodes + SnapshotLayout.nodeSize * k + 4, as: Int32.self) >= 0 { k += 1 }
+        throw error(nodes + SnapshotLayout.nodeSize * k + 4,
+                    "the snapshot holds \(tree.rootCount) roots, node \(k) in pre-order the second: a view tree has one root")
     }
 
     /// The byte offset of the element a flaw names.

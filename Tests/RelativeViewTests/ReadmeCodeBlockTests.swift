@@ -1,3 +1,4 @@
+import Foundation
 import RelativeView
 import Testing
 
@@ -135,4 +136,22 @@ import Testing
 /// Runs `block` and returns the value of each of its lines (see ``ReadmeValues``).
 func readmeValues(@ReadmeValues _ block: () throws -> [Any]) rethrows -> [Any] {
     try block()
+}
+
+extension ReadmeCodeBlockTests {
+    @Test func viewSnapshots() throws {
+        let window = View()
+        let cell = ProfileCell()
+        cell.tag = 4
+        window.addSubview(cell)
+        defer { try? FileManager.default.removeItem(atPath: "/tmp/window.rvtree") }
+
+        try window.writeSnapshot(to: "/tmp/window.rvtree")
+        var factory = ViewFactory.stock
+        factory.register(ProfileCell.self) { ProfileCell() }
+        let restored = try View.loadSnapshot(contentsOf: "/tmp/window.rvtree", factory: factory)
+
+        #expect(restored.subviews.count == 1)
+        #expect((restored.subviews.first as? ProfileCell)?.tag == 4)
+    }
 }

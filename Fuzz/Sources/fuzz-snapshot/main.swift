@@ -1,12 +1,13 @@
 import FuzzSupport
-import RelativeViewCore
+import RelativeView
 import RelativeViewSnapshot
 
 // Each input: loaded as a snapshot twice, as it is (the header, length and checksum
 // checks), then with its checksum repaired (so that the structural checks see the bytes,
 // as they would in a hostile file). A load must throw or give a tree whose every invariant
 // holds (checked in the debug build this harness is) and that answers queries; a trap, or
-// a broken invariant, crashes and libFuzzer keeps the input.
+// a broken invariant, crashes and libFuzzer keeps the input. Each load is made twice more
+// as a view tree (the facade's load: one root, every type made by a factory).
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var bytes = Array(UnsafeBufferPointer(start: data, count: count))
@@ -36,6 +37,14 @@ func check(_ bytes: [UInt8]) {
     }
     // It saves, and the saved bytes load back.
     guard (try? ViewTree(snapshot: tree.snapshot())) != nil else { fatalError("a loaded tree's own snapshot does not load") }
+    // As views: a tree of one root loads, anything else is an error.
+    var factory = ViewFactory.stock
+    factory.plainViewsForUnknownTypes = true
+    let root = try? View.loadSnapshot(bytes, factory: factory)
+    guard (root != nil) == (tree.rootCount == 1) else { fatalError("a view load disagrees with the core's: \(tree.rootCount) roots") }
+    if let root {
+        guard root.recursiveSubviews.count == tree.count - 1 else { fatalError("a view load lost nodes") }
+    }
 }
 
 runFuzzer(fuzzOne)
