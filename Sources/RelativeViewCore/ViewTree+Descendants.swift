@@ -250,3 +250,33 @@ extension ViewTree {
         return keys
     }
 }
+
+extension ViewTree {
+    /// The depth of the deepest node (a root's is 0; 0 for an empty tree), from one pass
+    /// over the index's tokens with no allocation: what `relative-view-bench` reports of a
+    /// tree it imports or loads.
+    ///
+    /// - Complexity: O(n)
+    package func _maximumDepth() -> Int {
+        let s = _storage
+        let tour = s.tour
+        var deepest = 0
+        tour.token.withUnsafeBufferPointer { token in
+            for root in roots {
+                var depth = 0
+                tour.forEachDescendantRun(of: root.index) { run in
+                    for i in run {
+                        // An enter token (a node's slot) goes one level down, an exit one up.
+                        if token[i] >= 0 {
+                            depth += 1
+                            deepest = max(deepest, depth)
+                        } else {
+                            depth -= 1
+                        }
+                    }
+                }
+            }
+        }
+        return deepest
+    }
+}

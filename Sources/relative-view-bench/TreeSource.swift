@@ -87,16 +87,9 @@ struct TreeSource {
         return (tree, figures)
     }
 
-    /// The depth of the deepest node of a tree, in one pass over its pre-order.
+    /// The depth of the deepest node of a tree, in one pass over its index.
     static func maxDepth(of tree: ViewTree) -> Int {
-        let nodes = tree._image().nodes
-        var depth = [Int32](repeating: 0, count: nodes.count)
-        var deepest: Int32 = 0
-        for (k, node) in nodes.enumerated() where node.parent >= 0 {
-            depth[k] = depth[Int(node.parent)] + 1
-            deepest = max(deepest, depth[k])
-        }
-        return Int(deepest)
+        tree._maximumDepth()
     }
 
     /// An imported (or loaded) tree as a spec: its nodes numbered in pre-order, so that a
