@@ -104,7 +104,7 @@ extension View {
     /// - Complexity: O(n + bytes), plus the makers' calls.
     public static func loadSnapshot(_ bytes: [UInt8], factory: ViewFactory = .stock) throws(SnapshotError) -> View {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(SnapshotError) in try _loadSnapshot(raw, path: nil, factory: factory) }
+            Result { () throws(SnapshotError) in try _loadSnapshot(raw, path: nil, owner: nil, factory: factory) }
         }
         return try result.get()
     }
@@ -116,8 +116,8 @@ extension View {
     /// - Throws: `SnapshotError`: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes), plus the makers' calls.
     public static func loadSnapshot(contentsOf path: String, mapped: Bool = true, factory: ViewFactory = .stock) throws(SnapshotError) -> View {
-        try ViewTree._withSnapshotFile(path, mapped: mapped) { (bytes) throws(SnapshotError) in
-            try _loadSnapshot(bytes, path: path, factory: factory)
+        try ViewTree._withSnapshotFile(path, mapped: mapped) { (bytes, owner) throws(SnapshotError) in
+            try _loadSnapshot(bytes, path: path, owner: owner, factory: factory)
         }
     }
 
@@ -140,10 +140,10 @@ extension View {
         return tree
     }
 
-    private static func _loadSnapshot(_ bytes: UnsafeRawBufferPointer, path: String?, factory: ViewFactory) throws(SnapshotError) -> View {
+    private static func _loadSnapshot(_ bytes: UnsafeRawBufferPointer, path: String?, owner: AnyObject?, factory: ViewFactory) throws(SnapshotError) -> View {
         // The maker of each type id the tree's nodes get.
         var makers: [TypeID: (type: View.Type, make: () -> View)] = [:]
-        let tree = try ViewTree(snapshot: bytes, path: path, oneRoot: true) { (name, _, offset) throws(SnapshotError) in
+        let tree = try ViewTree(snapshot: bytes, path: path, owner: owner, oneRoot: true) { (name, _, offset) throws(SnapshotError) in
             let maker: (type: View.Type, make: () -> View)
             if let known = factory.makers[name] {
                 maker = known

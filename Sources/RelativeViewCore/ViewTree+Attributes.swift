@@ -68,20 +68,70 @@ extension ViewTree {
 /// One attribute's column: per node slot, where its text starts in `bytes` (a LEB128 byte
 /// count, then the UTF-8), or -1 for none. Slots past the end of `start` have none. A
 /// builder stores a text repeated among recent ones once (see `ViewTreeBuilder`).
+///
+/// A column may borrow its starts and texts from memory it does not own (``_BorrowedTexts``:
+/// a loaded snapshot's, read in place); `start` and `bytes` are then empty, reads go to the
+/// borrowed memory, and the first write copies it into `start` and `bytes`.
 @usableFromInline
 struct _TextColumn {
     var start: [Int] = []
     var bytes: [UInt8] = []
+    var borrowed: _BorrowedTexts?
 
-    var isEmpty: Bool { start.isEmpty }
+    init(start: [Int] = [], bytes: [UInt8] = []) {
+        self.start = start
+        self.bytes = bytes
+    }
+
+    init(borrowing texts: _BorrowedTexts) {
+        borrowed = texts
+    }
+
+    /// The number of slots with an entry (a start or -1).
+    var startCount: Int { borrowed?.starts.count ?? start.count }
+
+    var isEmpty: Bool { startCount == 0 }
+
+    /// Calls `body` with the starts and the texts, borrowed or owned.
+    func withParts<R>(_ body: (_ starts: UnsafeBufferPointer<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let borrowed { return body(borrowed.starts, borrowed.bytes) }
+        return start.withUnsafeBufferPointer { starts in bytes.withUnsafeBufferPointer { body(starts, $0) } }
+    }
+
+    /// Makes the column its own: copies borrowed starts and texts into `start` and `bytes`.
+    mutating func own() {
+        guard let borrowed else { return }
+        start = Array(borrowed.starts)
+        bytes = Array(borrowed.bytes)
+        self.borrowed = nil
+    }
 
     /// The text at `slot`, if any.
+    ///
+    /// Checked reads (a few comparisons beside the copy): borrowed texts were validated
+    /// when they were loaded, but a mapped file that another process rewrites in place
+    /// changes under the tree, and that must trap, not read out of bounds.
     func text(at slot: Int) -> String? {
-        guard slot < start.count, start[slot] >= 0 else { return nil }
-        return bytes.withUnsafeBufferPointer { b in
-            let (count, from) = Self.length(in: b, at: start[slot])
+        withParts { starts, b in
+            guard slot < starts.count, starts[slot] >= 0 else { return nil }
+            let at = starts[slot]
+            precondition(at < b.count && (b[at] < 0x80 || Self.lengthEnd(in: b, at: at) <= b.count), Self.changedUnderfoot)
+            let (count, from) = Self.length(in: b, at: at)
+            precondition(count >= 0 && count <= b.count - from, Self.changedUnderfoot)
             return String(decoding: UnsafeBufferPointer(rebasing: b[from ..< from + count]), as: UTF8.self)
         }
+    }
+
+    static let changedUnderfoot = "an attribute text lies outside its column: the snapshot file this tree reads in place was changed after it was loaded (replace snapshot files, never rewrite them in place)"
+
+    /// Where the LEB128 length at `i` ends, without reading past `b`'s end (its end if cut).
+    static func lengthEnd(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        var j = i
+        while j < b.count && j - i < 10 {
+            if b[j] < 0x80 { return j + 1 }
+            j += 1
+        }
+        return b.count + 1
     }
 
     /// The byte count stored at `i` and where the text's bytes start.
@@ -99,12 +149,14 @@ struct _TextColumn {
 
     /// Gives `slot` the text `utf8`, appended to the table.
     mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
+        own()
         if slot >= start.count { start.append(contentsOf: repeatElement(-1, count: slot + 1 - start.count)) }
         start[slot] = append(utf8)
     }
 
     /// Removes `slot`'s text.
     mutating func clear(at slot: Int) {
+        own()
         if slot < start.count { start[slot] = -1 }
     }
 
@@ -131,8 +183,25 @@ struct _TextColumn {
         return at
     }
 
-    /// The bytes it takes: its starts (by capacity) and texts.
+    /// The bytes it takes: its starts (by capacity) and texts; borrowed ones count too,
+    /// though they are the owner's memory (a mapped snapshot's pages, shared with the page
+    /// cache).
     var memoryFootprint: Int {
-        start.capacity * MemoryLayout<Int>.stride + bytes.capacity
+        if let borrowed { return borrowed.starts.count * MemoryLayout<Int>.stride + borrowed.bytes.count }
+        return start.capacity * MemoryLayout<Int>.stride + bytes.capacity
+    }
+}
+
+/// An attribute column's starts and texts in memory that `owner` keeps alive and nobody
+/// writes (a snapshot file mapped read-only, or read into a buffer): how a loaded tree reads
+/// its attributes in place instead of copying them. Immutable, so `@unchecked Sendable`.
+package final class _BorrowedTexts: @unchecked Sendable {
+    let starts: UnsafeBufferPointer<Int>
+    let bytes: UnsafeBufferPointer<UInt8>
+    let owner: AnyObject
+
+    /// Texts read from `starts` and `bytes`, valid as long as `owner` lives.
+    package init(starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject) {
+        (self.starts, self.bytes, self.owner) = (starts, bytes, owner)
     }
 }

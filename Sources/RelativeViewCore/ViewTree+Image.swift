@@ -33,6 +33,13 @@ package struct _ArenaImage: Sendable {
     /// One per ``NodeAttribute``, in its order: each slot's start in `bytes` (-1 for none)
     /// and the texts, each a LEB128 byte count then its UTF-8 bytes.
     package var attributes: [(start: [Int], bytes: [UInt8])] = []
+    /// Per ``NodeAttribute``, in its order, where given: the column read in place from
+    /// memory its owner keeps (a loaded snapshot's), used instead of `attributes`' entry.
+    package var borrowedAttributes: [_BorrowedTexts?] = []
+    /// Whether the attribute texts (starts within the bytes, lengths that fit) were already
+    /// checked, with ``ViewTree/_attributeTextFlaw(starts:bytes:)``, so that validation
+    /// checks only that free slots have none.
+    package var attributeTextsChecked = false
 
     package init() {}
 
@@ -76,7 +83,7 @@ extension ViewTree {
         image.frameOrigin = s.frameOrigin
         image.frameSize = s.frameSize
         image.boundsOrigin = s.boundsOrigin
-        image.attributes = s.attributes.map { (start: $0.start, bytes: $0.bytes) }
+        image.attributes = s.attributes.map { column in column.withParts { (start: Array($0), bytes: Array($1)) } }
         var position = [Int32](repeating: -1, count: s.slotCount)
         var nodes: [_ArenaImage.Node] = []
         nodes.reserveCapacity(s.liveCount)
@@ -257,14 +264,30 @@ extension ViewTree {
                 throw flaw(.geometry, i, "free slot \(i) has geometry")
             }
         }
-        guard image.attributes.count <= NodeAttribute.allCases.count else {
-            throw flaw(.attribute(.key), 0, "\(image.attributes.count) attribute columns: there are \(NodeAttribute.allCases.count) attributes")
+        guard image.attributes.count <= NodeAttribute.allCases.count && image.borrowedAttributes.count <= NodeAttribute.allCases.count else {
+            throw flaw(.attribute(.key), 0, "\(max(image.attributes.count, image.borrowedAttributes.count)) attribute columns: there are \(NodeAttribute.allCases.count) attributes")
         }
-        for (a, column) in image.attributes.enumerated() {
+        var columns: [_TextColumn] = []
+        for a in 0 ..< max(image.attributes.count, image.borrowedAttributes.count) {
             let attribute = NodeAttribute.allCases[a]
-            if let problem = Self.attributeFlaw(column, slots: slots, parent: parent) {
-                throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)")
+            let column = if a < image.borrowedAttributes.count, let borrowed = image.borrowedAttributes[a] {
+                _TextColumn(borrowing: borrowed)
+            } else if a < image.attributes.count {
+                _TextColumn(start: image.attributes[a].start, bytes: image.attributes[a].bytes)
+            } else {
+                _TextColumn()
             }
+            let problem: (element: Int, reason: String)? = column.withParts { starts, bytes in
+                guard starts.count <= slots else { return (0, "\(starts.count) entries for \(slots) slots") }
+                if !image.attributeTextsChecked, let problem = Self._attributeTextFlaw(starts: starts, bytes: bytes) { return problem }
+                // No text on a free slot.
+                for f in image.free where Int(f) < starts.count && starts[Int(f)] != -1 {
+                    return (Int(f), "free slot \(f) has a text")
+                }
+                return nil
+            }
+            if let problem { throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)") }
+            columns.append(column)
         }
 
         let storage = _TreeStorage(minimumCapacity: 0)
@@ -277,9 +300,7 @@ extension ViewTree {
         storage.frameOrigin = image.frameOrigin
         storage.frameSize = image.frameSize
         storage.boundsOrigin = image.boundsOrigin
-        for (a, column) in image.attributes.enumerated() where !column.start.isEmpty {
-            storage.attributes[a] = _TextColumn(start: column.start, bytes: column.bytes)
-        }
+        for (a, column) in columns.enumerated() where !column.isEmpty { storage.attributes[a] = column }
         storage.liveCount = live
         storage.rootCount = roots
         storage.tour.span = span
@@ -290,43 +311,37 @@ extension ViewTree {
         self.init(_storage: storage)
     }
 
-    /// The first flaw of an attribute column: a start past the arena, on a free slot, or
-    /// out of its bytes, or a text whose length runs past them.
-    private static func attributeFlaw(_ column: (start: [Int], bytes: [UInt8]), slots: Int, parent: [Int32]) -> (element: Int, reason: String)? {
-        guard column.start.count <= slots else {
-            return (0, "\(column.start.count) entries for \(slots) slots")
-        }
-        return column.bytes.withUnsafeBufferPointer { bytes in
-            column.start.withUnsafeBufferPointer { starts in
-            parent.withUnsafeBufferPointer { parent in
-                let n = bytes.count
-                for i in 0 ..< starts.count {
-                    let start = starts[i]
-                    if start == -1 { continue }
-                    guard !_TreeStorage.isFree(parent[i]) else { return (i, "free slot \(i) has a text") }
-                    guard start >= 0 && start < n else { return (i, "slot \(i)'s text starts at \(start), outside the \(n) bytes") }
-                    // The LEB128 byte count, read with bounds checks (the tree reads it
-                    // without); one byte for a text under 128 bytes.
-                    var count = Int(bytes[start])
-                    var j = start &+ 1
-                    if count >= 0x80 {
-                        count &= 0x7F
-                        var shift = 7
-                        while true {
-                            guard j < n, shift < 63 else { return (i, "slot \(i)'s text length runs past the bytes") }
-                            let byte = bytes[j]
-                            count |= Int(byte & 0x7F) << shift
-                            j &+= 1
-                            if byte < 0x80 { break }
-                            shift &+= 7
-                        }
-                    }
-                    guard count >= 0 && count <= n &- j else {
-                        return (i, "slot \(i)'s text of \(count) bytes runs past the bytes")
-                    }
+    /// The first flaw of an attribute column's texts: a start (other than -1, none) outside
+    /// its bytes, or a text whose length runs past them. Whether the slots with a text are
+    /// live is checked apart, by ``init(validating:nodes:typeMap:)``.
+    ///
+    /// - Complexity: O(starts.count)
+    package static func _attributeTextFlaw(starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>) -> (element: Int, reason: String)? {
+        let n = bytes.count
+        for i in 0 ..< starts.count {
+            let start = starts[i]
+            if start == -1 { continue }
+            guard start >= 0 && start < n else { return (i, "slot \(i)'s text starts at \(start), outside the \(n) bytes") }
+            // The LEB128 byte count, read with bounds checks (the tree reads it
+            // without); one byte for a text under 128 bytes.
+            var count = Int(bytes[start])
+            var j = start &+ 1
+            if count >= 0x80 {
+                count &= 0x7F
+                var shift = 7
+                while true {
+                    guard j < n, shift < 63 else { return (i, "slot \(i)'s text length runs past the bytes") }
+                    let byte = bytes[j]
+                    count |= Int(byte & 0x7F) << shift
+                    j &+= 1
+                    if byte < 0x80 { break }
+                    shift &+= 7
                 }
-                return nil
-            }}
+            }
+            guard count >= 0 && count <= n &- j else {
+                return (i, "slot \(i)'s text of \(count) bytes runs past the bytes")
+            }
         }
+        return nil
     }
 }

@@ -16,9 +16,11 @@ extension ViewTree {
         precondition(s.frameOrigin.count == s.frameSize.count && s.frameSize.count == s.boundsOrigin.count
                      && s.frameOrigin.count <= slots, "geometry columns differ in length or outgrow the arena")
         for column in s.attributes {
-            precondition(column.start.count <= slots, "an attribute column outgrows the arena")
-            for i in column.start.indices where _TreeStorage.isFree(s.parent[i]) {
-                precondition(column.start[i] < 0, "free slot \(i) keeps an attribute")
+            column.withParts { starts, _ in
+            precondition(starts.count <= slots, "an attribute column outgrows the arena")
+            for i in starts.indices where _TreeStorage.isFree(s.parent[i]) {
+                precondition(starts[i] < 0, "free slot \(i) keeps an attribute")
+            }
             }
         }
         for i in 0 ..< s.frameOrigin.count where _TreeStorage.isFree(s.parent[i]) {

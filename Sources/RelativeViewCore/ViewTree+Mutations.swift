@@ -259,7 +259,7 @@ extension ViewTree {
         if s.narrowTag[n] == _TreeStorage.wideTagSentinel { s.wideTags[x] = nil }
         s.narrowTag[n] = 0
         if n < s.frameOrigin.count { s._clearGeometry(at: n) }
-        for a in s.attributes.indices where n < s.attributes[a].start.count { s.attributes[a].clear(at: n) }
+        for a in s.attributes.indices where n < s.attributes[a].startCount { s.attributes[a].clear(at: n) }
         s.freeHead = x
         s.liveCount -= 1
     }

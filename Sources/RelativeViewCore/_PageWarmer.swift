@@ -154,27 +154,35 @@ extension Array {
     /// - Complexity: O(count), plus `initialize`.
     package static func _large(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Void) -> [Element] {
         [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            #if os(Linux)
-            let bytes = count * MemoryLayout<Element>.stride
-            if bytes >= 3 << 20, let base = buffer.baseAddress {
-                let huge: UInt = 2 << 20
-                let from = (UInt(bitPattern: base) + huge - 1) & ~(huge - 1)
-                let to = (UInt(bitPattern: base) + UInt(bytes)) & ~(huge - 1)
-                if to > from, let p = UnsafeMutableRawPointer(bitPattern: from) {
-                    _ = madvise(p, Int(to - from), MADV_HUGEPAGE)
-                }
-                // Then map every page in one call (Linux 5.14 and later; elsewhere the
-                // writes below fault them in one by one, as without this).
-                let page: UInt = 4096
-                let first = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
-                let last = (UInt(bitPattern: base) + UInt(bytes)) & ~(page - 1)
-                if last > first, let p = UnsafeMutableRawPointer(bitPattern: first) {
-                    _ = madvise(p, Int(last - first), MADV_POPULATE_WRITE)
-                }
-            }
-            #endif
+            if let base = buffer.baseAddress { _prepareFreshMemory(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<Element>.stride) }
             initialize(UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
             initialized = count
         }
     }
+}
+
+/// Readies `bytes` of fresh memory at `base`, not yet written, for being written whole: on
+/// Linux, if it spans 3 MiB or more, asks for huge pages on its 2 MiB-aligned interior
+/// (`madvise(MADV_HUGEPAGE)`, before the first write) and maps every page in one call
+/// (`MADV_POPULATE_WRITE`, Linux 5.14 and later; elsewhere the writes fault them in one by
+/// one, as without this), since page faults are most of the cost of filling fresh
+/// megabytes. Does nothing to the contents.
+///
+/// - Complexity: O(bytes) in the kernel, for the pages it maps.
+package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int) {
+    #if os(Linux)
+    guard bytes >= 3 << 20 else { return }
+    let huge: UInt = 2 << 20
+    let from = (UInt(bitPattern: base) + huge - 1) & ~(huge - 1)
+    let to = (UInt(bitPattern: base) + UInt(bytes)) & ~(huge - 1)
+    if to > from, let p = UnsafeMutableRawPointer(bitPattern: from) {
+        _ = madvise(p, Int(to - from), MADV_HUGEPAGE)
+    }
+    let page: UInt = 4096
+    let first = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
+    let last = (UInt(bitPattern: base) + UInt(bytes)) & ~(page - 1)
+    if last > first, let p = UnsafeMutableRawPointer(bitPattern: first) {
+        _ = madvise(p, Int(last - first), MADV_POPULATE_WRITE)
+    }
+    #endif
 }

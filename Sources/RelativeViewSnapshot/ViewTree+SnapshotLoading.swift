@@ -38,29 +38,33 @@ extension ViewTree {
     ///
     /// With `mapped` (the default) the file is mapped read-only (`mmap`) and read in place:
     /// no copy of the file is made in this process, and its pages are the page cache's,
-    /// shared with every process that maps it. The tree's columns are still built from it
-    /// (this version does not keep a tree on the mapped pages). Without `mapped` the file
-    /// is read into memory first. As with any mapped file, another process that truncates
-    /// the file while it is being loaded ends this one (`SIGBUS`); a writer that replaces
-    /// the file (as ``writeSnapshot(to:)`` does, by renaming a new one over it) does not.
-    /// Load files that others may truncate in place with `mapped: false`.
+    /// shared with every process that maps it. The tree's node columns and index are built
+    /// from it; its attribute texts (and their starts) stay where they lie, so the tree
+    /// keeps the file mapped for as long as it has them (its first change to an attribute
+    /// copies them). Without `mapped` the file is read into memory, which the tree keeps
+    /// in the same way. As with any mapped file, another process that truncates or rewrites
+    /// the file in place while it is mapped ends this one (`SIGBUS`, or a trap that names
+    /// the cause when a text is read); a writer that replaces the file (as
+    /// ``writeSnapshot(to:)`` does, by renaming a new one over it) does not. Load files that
+    /// others may change in place with `mapped: false`.
     ///
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
     public init(contentsOfSnapshot path: String, mapped: Bool = true) throws(SnapshotError) {
-        self = try Self._withSnapshotFile(path, mapped: mapped) { (bytes) throws(SnapshotError) in
-            try SnapshotReader(bytes: bytes, path: path).read()
+        self = try Self._withSnapshotFile(path, mapped: mapped) { (bytes, owner) throws(SnapshotError) in
+            try SnapshotReader(bytes: bytes, path: path, owner: owner).read()
         }
     }
 
-    /// Calls `body` with the bytes of the snapshot file at `path`: mapped read-only (see
-    /// `init(contentsOfSnapshot:mapped:)`), or read into memory; the bytes are valid
-    /// only during the call.
+    /// Calls `body` with the bytes of the snapshot file at `path`, mapped read-only (see
+    /// `init(contentsOfSnapshot:mapped:)`) or read into memory, and the object that keeps
+    /// them: valid as long as it lives (a tree that reads its attribute texts in place
+    /// keeps it), unmapped or freed after.
     ///
     /// - Throws: ``SnapshotError`` naming the system call that failed, or what `body` throws.
     /// - Complexity: O(bytes) plus `body`.
     package static func _withSnapshotFile<T>(
-        _ path: String, mapped: Bool, _ body: (UnsafeRawBufferPointer) throws(SnapshotError) -> T
+        _ path: String, mapped: Bool, _ body: (UnsafeRawBufferPointer, AnyObject?) throws(SnapshotError) -> T
     ) throws(SnapshotError) -> T {
         func failure(_ call: String) -> SnapshotError {
             SnapshotError(path: path, offset: 0, reason: "\(call) failed: \(String(cString: strerror(errno)))")
@@ -74,53 +78,45 @@ extension ViewTree {
             throw SnapshotError(path: path, offset: 0, reason: "not a regular file")
         }
         let size = Int(info.st_size)
-        if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0), nil) }
         if mapped {
             // MAP_POPULATE: every page is read (the checksum covers them all), so map them all
             // in one call rather than one page fault each.
             guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
-            defer { munmap(map, size) }
+            let memory = SnapshotMemory(mapped: map, count: size)
             _ = madvise(map, size, MADV_SEQUENTIAL)
-            return try body(UnsafeRawBufferPointer(start: map, count: size))
+            return try body(UnsafeRawBufferPointer(start: map, count: size), memory)
         }
+        // Read straight into fresh memory that the tree may keep (no zero-fill first).
+        let memory = SnapshotMemory(allocating: size)
         var got = 0
-        var readError: SnapshotError?
-        // Read straight into the array (no zero-fill first); a short read leaves the
-        // rest zero, and only the bytes read are looked at.
-        let bytes = [UInt8]._large(count: size) { buffer in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            while got < size {
-                let n = read(fd, raw.baseAddress! + got, size - got)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    readError = failure("read")
-                    break
-                }
-                if n == 0 { break }
-                got += n
+        while got < size {
+            let n = read(fd, memory.base + got, size - got)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("read")
             }
-            if got < size { raw.baseAddress!.advanced(by: got).initializeMemory(as: UInt8.self, repeating: 0, count: size - got) }
+            if n == 0 { break }
+            got += n
         }
-        if let readError { throw readError }
-        let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(SnapshotError) in try body(UnsafeRawBufferPointer(rebasing: raw[..<got])) }
-        }
-        return try result.get()
+        // A file that shrank as it was read is as long as what was read.
+        return try body(UnsafeRawBufferPointer(start: memory.base, count: got), memory)
     }
 
     /// The tree a snapshot holds, checked as `init(snapshot:)` checks it, with each saved
     /// type mapped to an id by `typeFor` (its name, whether it was saved from a class, and
     /// the byte offset of its entry in the type table), and, with `oneRoot`, refused unless
-    /// it holds exactly one root: how the facade loads a view tree.
+    /// it holds exactly one root: how the facade loads a view tree. With an `owner` that
+    /// keeps `bytes` alive, the tree may read parts of them in place and keep `owner`.
     ///
     /// - Throws: ``SnapshotError`` with the byte offset of the first defect found, or what
     ///   `typeFor` throws.
     /// - Complexity: O(n + bytes)
     package init(
-        snapshot bytes: UnsafeRawBufferPointer, path: String?, oneRoot: Bool,
+        snapshot bytes: UnsafeRawBufferPointer, path: String?, owner: AnyObject?, oneRoot: Bool,
         typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID
     ) throws(SnapshotError) {
-        self = try SnapshotReader(bytes: bytes, path: path, oneRoot: oneRoot).read(typeFor: typeFor)
+        self = try SnapshotReader(bytes: bytes, path: path, owner: owner, oneRoot: oneRoot).read(typeFor: typeFor)
     }
 }
 
@@ -144,6 +140,9 @@ extension ViewTree {
 struct SnapshotReader {
     let bytes: UnsafeRawBufferPointer
     let path: String?
+    /// What keeps `bytes` alive, if anything: then the tree reads its attribute texts in
+    /// place and keeps it, where the platform lays them out as the file does.
+    var owner: AnyObject? = nil
     /// Whether a snapshot of no node, or of several roots, is an error (a view tree has one).
     var oneRoot = false
 
@@ -238,13 +237,70 @@ struct SnapshotReader {
             throw error(Field.geometryCount, "more geometry or attribute entries than the \(counts.slots) slots")
         }
 
-        // The checksum, before any section is read: a flipped bit anywhere stops here.
+        // The checksum, on a thread of its own while the sections are read and checked: a
+        // mismatch is the error reported, whatever else the checks find (a flipped bit
+        // anywhere is a checksum error, as if the checksum came first). The task is
+        // waited for before this function returns or throws, so the bytes outlive it.
         let body = bytes.count - SnapshotLayout.trailerSize
         let stored: UInt64 = load(body)
-        let computed = SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<body]))
+        // With the attribute texts read in place, the same thread checks them (that each
+        // start lies within its bytes and each length fits), which the tree's validation then
+        // skips; it is reported after any other defect, as validation reports it last.
+        let inPlace = textsInPlace(ranges)
+        let (address, length) = (UInt(bitPattern: bytes.baseAddress), body)
+        let textColumns: [(attribute: Int, starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
+            NodeAttribute.allCases.map { a in
+                (a.rawValue, address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
+                 address + UInt(ranges[Section.bytes(a).rawValue].lowerBound), Int(counts.attributeBytes[a.rawValue]))
+            }
+        let side = _SideTask(worthIt: body >= Self.checksumThreadBytes) { () -> (checksum: UInt64, textFlaw: (attribute: Int, element: Int, reason: String)?) in
+            let checksum = SnapshotLayout.checksum(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length))
+            for c in textColumns where c.count > 0 {
+                let starts = UnsafeBufferPointer(start: UnsafePointer<Int>(bitPattern: c.starts), count: c.count)
+                let texts = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: c.bytes), count: c.byteCount)
+                if let flaw = ViewTree._attributeTextFlaw(starts: starts, bytes: texts) { return (checksum, (c.attribute, flaw.element, flaw.reason)) }
+            }
+            return (checksum, nil)
+        }
+        let sections = Result { () throws(SnapshotError) in
+            try readSections(counts: counts, ranges: ranges, inPlace: inPlace, typeFor: typeFor)
+        }
+        let (computed, textFlaw) = side.wait()
         guard stored == computed else {
             throw error(body, "checksum mismatch: the snapshot says 0x\(String(stored, radix: 16)), its bytes give 0x\(String(computed, radix: 16)) (changed after it was written)")
         }
+        let tree = try sections.get()
+        if let textFlaw {
+            let attribute = NodeAttribute.allCases[textFlaw.attribute]
+            throw error(Int(ranges[Section.starts(attribute).rawValue].lowerBound) + 8 * textFlaw.element, "\(attribute): \(textFlaw.reason)")
+        }
+        return tree
+    }
+
+    /// The owner of the bytes, if the attribute columns can be read where they lie: a
+    /// little-endian machine with 8-byte `Int`s, and starts 8-byte aligned in memory.
+    func textsInPlace(_ ranges: [Range<UInt64>]) -> AnyObject? {
+        #if _endian(little)
+        guard let owner, MemoryLayout<Int>.size == 8, let base = bytes.baseAddress else { return nil }
+        let aligned = NodeAttribute.allCases.allSatisfy { a in
+            (Int(bitPattern: base) + Int(ranges[Section.starts(a).rawValue].lowerBound)) % MemoryLayout<Int>.alignment == 0
+        }
+        return aligned ? owner : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// Below this many bytes the checksum is computed in line: a thread costs more.
+    static let checksumThreadBytes = 1 << 20
+
+    /// The sections after the header, checked, as a tree (the checksum aside).
+    /// With `inPlace` (the owner of the bytes), the attribute columns are read where they
+    /// lie, their texts checked by the caller.
+    func readSections(
+        counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], inPlace: AnyObject?,
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID
+    ) throws(SnapshotError) -> ViewTree {
 
         func at(_ section: Section) -> Int { Int(ranges[section.rawValue].lowerBound) }
         let slots = Int(counts.slots)
@@ -286,6 +342,17 @@ struct SnapshotReader {
         image.frameOrigin = points(.frameOrigin)
         image.frameSize = points(.frameSize)
         image.boundsOrigin = points(.boundsOrigin)
+        if let inPlace, let base = bytes.baseAddress {
+            image.borrowedAttributes = NodeAttribute.allCases.map { a in
+                let count = Int(counts.attributeStarts[a.rawValue])
+                guard count > 0 else { return nil }
+                return _BorrowedTexts(
+                    starts: UnsafeBufferPointer(start: (base + at(.starts(a))).assumingMemoryBound(to: Int.self), count: count),
+                    bytes: UnsafeBufferPointer(start: (base + at(.bytes(a))).assumingMemoryBound(to: UInt8.self), count: Int(counts.attributeBytes[a.rawValue])),
+                    owner: inPlace)
+            }
+            image.attributeTextsChecked = true
+        } else {
         image.attributes = NodeAttribute.allCases.map { attribute in
             // Each start is an Int64 in the file, an Int here: the same on 64-bit platforms.
             let starts: [Int] = MemoryLayout<Int>.size == 8
@@ -293,6 +360,7 @@ struct SnapshotReader {
                 : (column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue])) as [Int64]).map { Int(truncatingIfNeeded: $0) }
             let texts: [UInt8] = column(at(.bytes(attribute)), count: Int(counts.attributeBytes[attribute.rawValue]))
             return (start: starts, bytes: texts)
+        }
         }
 
         // The nodes are read where they lie when the bytes are laid out as a node array
@@ -375,5 +443,30 @@ struct SnapshotReader {
             }
             initialized = count
         }
+    }
+}
+
+/// The memory of a snapshot file being loaded: mapped read-only, or read into an allocation;
+/// unmapped or freed when the last holder lets go (the load, or the tree that reads its
+/// attribute texts in place). Nobody writes it once it is filled, so `@unchecked Sendable`.
+final class SnapshotMemory: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let count: Int
+    let mapped: Bool
+
+    /// Memory that `mmap` returned, `count` bytes.
+    init(mapped base: UnsafeMutableRawPointer, count: Int) {
+        (self.base, self.count, self.mapped) = (base, count, true)
+    }
+
+    /// A fresh allocation of `count` bytes (at least one), readied for being written whole.
+    init(allocating count: Int) {
+        base = .allocate(byteCount: max(count, 1), alignment: 4096)
+        (self.count, mapped) = (count, false)
+        _prepareFreshMemory(base, bytes: count)
+    }
+
+    deinit {
+        if mapped { munmap(base, count) } else { base.deallocate() }
     }
 }
