@@ -1,3 +1,4 @@
+import Foundation
 import RelativeViewCore
 import RelativeViewFixtures
 @testable import RelativeViewSnapshot
@@ -35,14 +36,35 @@ import Testing
         Int(layoutOf(bytes)!.sections[section.rawValue].lowerBound)
     }
 
-    /// The error loading `bytes` gives, or `nil` if it loads.
-    func loadError(_ bytes: [UInt8]) -> SnapshotError? {
+    /// The error loading `bytes` gives, or `nil` if it loads. Loaded three ways, which
+    /// must agree (offset and reason): from memory (every column copied and checked in
+    /// line), and from a file, mapped and read (attribute texts read in place and checked
+    /// beside the structural pass).
+    func loadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> SnapshotError? {
+        let inMemory: SnapshotError?
         do {
             _ = try ViewTree(snapshot: bytes)
-            return nil
+            inMemory = nil
         } catch {
-            return error
+            inMemory = error
         }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID().uuidString).rvtree").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            Issue.record("cannot write \(path)", sourceLocation: sourceLocation)
+            return inMemory
+        }
+        for mapped in [true, false] {
+            var fromFile: SnapshotError?
+            do {
+                _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+            } catch {
+                fromFile = error
+            }
+            #expect(fromFile?.offset == inMemory?.offset && fromFile?.reason == inMemory?.reason,
+                    "mapped \(mapped): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
+        }
+        return inMemory
     }
 
     /// `bytes` with `value` stored little-endian at `offset` and the checksum made to match.
@@ -178,5 +200,27 @@ import Testing
         #expect(loadError(patched(Int64(-7), at: starts + 8 * 5))?.offset == starts + 40)
         #expect(loadError(patched(UInt16(0x8585), at: at(.bytes(.id))))?.reason == "id: slot 5's text length runs past the bytes")
         #expect(loadError(patched(UInt8(0x05), at: at(.bytes(.id))))?.reason == "id: slot 5's text of 5 bytes runs past the bytes")
+    }
+
+    /// A file of several megabytes, so that the checksum and the text check run on a
+    /// thread of their own: a damaged text is found there, and reported as in memory.
+    @Test func aTextDefectInALargeFileIsFoundBesideThePass() throws {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "CorruptionTestView")
+        var ids = [tree.makeNode(tag: 0, type: type)]
+        for i in 1 ..< 100_000 {
+            ids.append(tree.appendChild(tag: i % 5, type: type, to: ids[(i - 1) / 4]))
+            if i % 3 == 0 { tree.setAttribute(.id, "node-\(i)", of: ids[i]) }
+            if i % 7 == 0 { tree.setAttribute(.className, "c\(i % 11)", of: ids[i]) }
+        }
+        var bytes = tree.snapshot()
+        #expect(bytes.count > 2 << 20)
+        let layout = try #require(layoutOf(bytes))
+        let starts = Int(layout.sections[Section.starts(.className).rawValue].lowerBound)
+        withUnsafeBytes(of: Int64(1 << 40).littleEndian) { for k in 0 ..< 8 { bytes[starts + 8 * 77_000 + k] = $0[k] } }
+        resealed(&bytes)
+        let error = loadError(bytes)
+        #expect(error?.offset == starts + 8 * 77_000)
+        #expect(error?.reason.hasPrefix("class: slot 77000's text starts at 1099511627776, outside") == true)
     }
 }

@@ -173,6 +173,40 @@ import Testing
         }
     }
 
+    /// A file load reads attribute texts in place (mapped, or in the buffer the file was
+    /// read into): they read back whole, outlive the file's name, and are copied on the
+    /// tree's first attribute change or removal, which leaves the other texts and every
+    /// copy of the tree as they were.
+    @Test(arguments: [true, false])
+    func attributesReadInPlace(mapped: Bool) throws {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "InPlace")
+        var ids = [tree.makeNode(tag: 0, type: type)]
+        for i in 1 ..< 3_000 {
+            ids.append(tree.appendChild(tag: i, type: type, to: ids[(i - 1) / 3]))
+            if i % 2 == 0 { tree.setAttribute(.id, "id-\(i)-" + String(repeating: "x", count: i % 300), of: ids[i]) }
+            if i % 5 == 0 { tree.setAttribute(.key, "k\(i % 13)", of: ids[i]) }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(getpid())-inplace-\(mapped).rvtree").path
+        try tree.writeSnapshot(to: path)
+        var loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+        // The tree keeps the file's memory: its name can go.
+        try FileManager.default.removeItem(atPath: path)
+        for (i, id) in ids.enumerated() {
+            #expect(loaded.attributes(of: id).map { "\($0.0)=\($0.1)" } == tree.attributes(of: id).map { "\($0.0)=\($0.1)" }, "node \(i)")
+        }
+        let copy = loaded
+        loaded.setAttribute(.id, "changed", of: ids[2])
+        loaded.removeSubtree(ids[4])
+        loaded._checkInvariants()
+        #expect(loaded.attribute(.id, of: ids[2]) == "changed")
+        #expect(loaded.attribute(.id, of: ids[6]) == tree.attribute(.id, of: ids[6]))
+        #expect(loaded.attribute(.key, of: ids[10]) == tree.attribute(.key, of: ids[10]))
+        #expect(copy.attribute(.id, of: ids[2]) == tree.attribute(.id, of: ids[2]))
+        #expect(copy.attribute(.id, of: ids[4]) == tree.attribute(.id, of: ids[4]))
+        #expect(copy.snapshot() == tree.snapshot())
+    }
+
     /// A snapshot written by an earlier run of this package (committed beside this file)
     /// reads back as the tree the same spec builds now: the format is stable across runs
     /// and processes.

@@ -1,4 +1,5 @@
 import FuzzSupport
+import Foundation
 import RelativeView
 import RelativeViewSnapshot
 
@@ -17,8 +18,34 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let sum = bytes.withUnsafeBytes { ViewTree.snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[..<body])) }
         withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[body + k] = $0[k] } }
         check(bytes)
+        checkFile(bytes)
     }
     return 0
+}
+
+/// The file each input is written to for ``checkFile(_:)``: one per process.
+let filePath = NSTemporaryDirectory() + "fuzz-snapshot-\(ProcessInfo.processInfo.processIdentifier).rvtree"
+
+/// Loads `bytes` from a file, mapped and read (attribute texts read in place, checked on
+/// the side): the same verdict as from memory, and a tree that reads every attribute.
+func checkFile(_ bytes: [UInt8]) {
+    guard FileManager.default.createFile(atPath: filePath, contents: Data(bytes)) else { fatalError("cannot write \(filePath)") }
+    let inMemory = Result { try ViewTree(snapshot: bytes) }
+    for mapped in [true, false] {
+        let fromFile = Result { try ViewTree(contentsOfSnapshot: filePath, mapped: mapped) }
+        switch (inMemory, fromFile) {
+        case (.success, .success(let tree)):
+            tree._checkInvariants()
+            for slot in 0 ..< tree.slotCount {
+                guard let node = tree.node(atSlot: slot) else { continue }
+                _ = tree.attributes(of: node)
+            }
+        case (.failure(let a as SnapshotError), .failure(let b as SnapshotError)):
+            guard a.offset == b.offset && a.reason == b.reason else { fatalError("memory: \(a); file (mapped \(mapped)): \(b)") }
+        default:
+            fatalError("a load from memory and from a file (mapped \(mapped)) disagree")
+        }
+    }
 }
 
 /// Loads `bytes`; a tree that comes back is checked and queried.
