@@ -148,7 +148,8 @@ extension View {
             if let known = factory.makers[name] {
                 maker = known
             } else if factory.plainViewsForUnknownTypes {
-                maker = (View.self, { View() })
+                // The factory's own maker of plain views, if it was given one.
+                maker = factory.makers[String(describing: View.self)] ?? (View.self, { View() })
             } else {
                 throw SnapshotError(path: path, offset: offset, reason: "type \"\(name)\" has no view class in the ViewFactory: register one (ViewFactory.register(_:make:)), or set plainViewsForUnknownTypes")
             }

@@ -114,25 +114,22 @@ struct _TextColumn {
     func text(at slot: Int) -> String? {
         withParts { starts, b in
             guard slot < starts.count, starts[slot] >= 0 else { return nil }
-            let at = starts[slot]
-            precondition(at < b.count && (b[at] < 0x80 || Self.lengthEnd(in: b, at: at) <= b.count), Self.changedUnderfoot)
-            let (count, from) = Self.length(in: b, at: at)
-            precondition(count >= 0 && count <= b.count - from, Self.changedUnderfoot)
-            return String(decoding: UnsafeBufferPointer(rebasing: b[from ..< from + count]), as: UTF8.self)
+            // One read of each length byte, each within the bytes.
+            var (count, shift, j) = (0, 0, starts[slot])
+            while true {
+                precondition(j < b.count && shift < 63, Self.changedUnderfoot)
+                let byte = b[j]
+                count |= Int(byte & 0x7F) << shift
+                j += 1
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            precondition(count >= 0 && count <= b.count - j, Self.changedUnderfoot)
+            return String(decoding: UnsafeBufferPointer(rebasing: b[j ..< j + count]), as: UTF8.self)
         }
     }
 
     static let changedUnderfoot = "an attribute text lies outside its column: the snapshot file this tree reads in place was changed after it was loaded (replace snapshot files, never rewrite them in place)"
-
-    /// Where the LEB128 length at `i` ends, without reading past `b`'s end (its end if cut).
-    static func lengthEnd(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
-        var j = i
-        while j < b.count && j - i < 10 {
-            if b[j] < 0x80 { return j + 1 }
-            j += 1
-        }
-        return b.count + 1
-    }
 
     /// The byte count stored at `i` and where the text's bytes start.
     @inline(__always)

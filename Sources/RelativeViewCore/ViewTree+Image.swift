@@ -83,7 +83,9 @@ extension ViewTree {
         image.frameOrigin = s.frameOrigin
         image.frameSize = s.frameSize
         image.boundsOrigin = s.boundsOrigin
-        image.attributes = s.attributes.map { column in column.withParts { (start: Array($0), bytes: Array($1)) } }
+        image.attributes = s.attributes.map { column in
+            column.borrowed == nil ? (start: column.start, bytes: column.bytes) : column.withParts { (start: Array($0), bytes: Array($1)) }
+        }
         var position = [Int32](repeating: -1, count: s.slotCount)
         var nodes: [_ArenaImage.Node] = []
         nodes.reserveCapacity(s.liveCount)
@@ -133,7 +135,16 @@ extension ViewTree {
     /// from a snapshot's bytes, say) instead of `image.nodes`, which is ignored.
     ///
     /// - Complexity: O(n), n the number of slots (plus the attribute and wide-tag entries).
-    package init(validating image: _ArenaImage, nodes: UnsafeBufferPointer<_ArenaImage.Node>, typeMap: [Int32]) throws(_ArenaImageFlaw) {
+    ///
+    /// With `image.attributeTextsChecked`, `textFlaws` gives the first text flaw of each
+    /// attribute column (by ``NodeAttribute`` raw value; `nil` or missing for none), found by
+    /// ``_attributeTextFlaw(starts:bytes:parent:)`` without `parent` (on another thread, say);
+    /// it is called once, when the attributes are checked, and merged with the free-slot
+    /// check so that the flaw reported is the one a check of everything here would report.
+    package init(
+        validating image: _ArenaImage, nodes: UnsafeBufferPointer<_ArenaImage.Node>, typeMap: [Int32],
+        textFlaws: () -> [(element: Int, reason: String)?] = { [] }
+    ) throws(_ArenaImageFlaw) {
         let slots = image.generation.count
         let live = nodes.count
         func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
@@ -268,6 +279,7 @@ extension ViewTree {
             throw flaw(.attribute(.key), 0, "\(max(image.attributes.count, image.borrowedAttributes.count)) attribute columns: there are \(NodeAttribute.allCases.count) attributes")
         }
         var columns: [_TextColumn] = []
+        var checkedFlaws: [(element: Int, reason: String)?]?
         for a in 0 ..< max(image.attributes.count, image.borrowedAttributes.count) {
             let attribute = NodeAttribute.allCases[a]
             let column = if a < image.borrowedAttributes.count, let borrowed = image.borrowedAttributes[a] {
@@ -277,14 +289,20 @@ extension ViewTree {
             } else {
                 _TextColumn()
             }
+            if image.attributeTextsChecked && checkedFlaws == nil { checkedFlaws = textFlaws() }
             let problem: (element: Int, reason: String)? = column.withParts { starts, bytes in
                 guard starts.count <= slots else { return (0, "\(starts.count) entries for \(slots) slots") }
-                if !image.attributeTextsChecked, let problem = Self._attributeTextFlaw(starts: starts, bytes: bytes) { return problem }
-                // No text on a free slot.
-                for f in image.free where Int(f) < starts.count && starts[Int(f)] != -1 {
-                    return (Int(f), "free slot \(f) has a text")
+                guard let checked = checkedFlaws else {
+                    return parent.withUnsafeBufferPointer { Self._attributeTextFlaw(starts: starts, bytes: bytes, parent: $0) }
                 }
-                return nil
+                // The lowest free slot with a text, against the first text flaw found apart:
+                // the lower slot first, a free slot first at the same slot, as the check
+                // with `parent` reports them.
+                var free: Int?
+                for f in image.free where Int(f) < starts.count && starts[Int(f)] != -1 { free = min(free ?? Int(f), Int(f)) }
+                let text = a < checked.count ? checked[a] : nil
+                if let free, text.map({ free <= $0.element }) ?? true { return (free, "free slot \(free) has a text") }
+                return text
             }
             if let problem { throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)") }
             columns.append(column)
@@ -311,16 +329,20 @@ extension ViewTree {
         self.init(_storage: storage)
     }
 
-    /// The first flaw of an attribute column's texts: a start (other than -1, none) outside
-    /// its bytes, or a text whose length runs past them. Whether the slots with a text are
-    /// live is checked apart, by ``init(validating:nodes:typeMap:)``.
+    /// The first flaw of an attribute column, by slot: with `parent` (the tree's parent
+    /// column), a text on a free slot; a start (other than -1, none) outside its bytes, or a
+    /// text whose length runs past them. Without `parent`, the texts alone: a caller that
+    /// checks them apart merges the free slots in (``init(validating:nodes:typeMap:textFlaws:)``).
     ///
     /// - Complexity: O(starts.count)
-    package static func _attributeTextFlaw(starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>) -> (element: Int, reason: String)? {
+    package static func _attributeTextFlaw(
+        starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, parent: UnsafeBufferPointer<Int32>? = nil
+    ) -> (element: Int, reason: String)? {
         let n = bytes.count
         for i in 0 ..< starts.count {
             let start = starts[i]
             if start == -1 { continue }
+            if let parent, _TreeStorage.isFree(parent[i]) { return (i, "free slot \(i) has a text") }
             guard start >= 0 && start < n else { return (i, "slot \(i)'s text starts at \(start), outside the \(n) bytes") }
             // The LEB128 byte count, read with bounds checks (the tree reads it
             // without); one byte for a text under 128 bytes.

@@ -39,9 +39,12 @@ package final class _SideTask<Result: Sendable> {
         var t = pthread_t()
         let context = Unmanaged<_SideJob>.passRetained(job).toOpaque()
         let started = pthread_create(&t, nil, _SideJob.start, context)
-        if started == 0 { thread = t } else { Unmanaged<_SideJob>.fromOpaque(context).release() }
+        if started == 0 { (thread, hasThread) = (t, true) } else { Unmanaged<_SideJob>.fromOpaque(context).release() }
         #endif
     }
+
+    /// Whether `body` runs (or ran) on a thread of its own; else ``wait()`` runs it.
+    package private(set) var hasThread = false
 
     /// The result: waits for the thread, or runs `body` here if none was started. Call it
     /// from the thread that made the task.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import RelativeViewCore
+import Synchronization
 
 extension ViewTree {
     /// The tree a snapshot holds (see ``snapshot()``), checked as untrusted input.
@@ -39,10 +40,10 @@ extension ViewTree {
     /// With `mapped` (the default) the file is mapped read-only (`mmap`) and read in place:
     /// no copy of the file is made in this process, and its pages are the page cache's,
     /// shared with every process that maps it. The tree's node columns and index are built
-    /// from it; its attribute texts (and their starts) stay where they lie, so the tree
-    /// keeps the file mapped for as long as it has them (its first change to an attribute
-    /// copies them). Without `mapped` the file is read into memory, which the tree keeps
-    /// in the same way. As with any mapped file, another process that truncates or rewrites
+    /// from it; its attribute texts (and their starts), when they are at least a quarter of
+    /// the file, stay where they lie, so the tree keeps the file mapped for as long as it
+    /// has them (its first change to an attribute copies them). Without `mapped` the file
+    /// is read into memory, and the tree copies what it keeps. As with any mapped file, another process that truncates or rewrites
     /// the file in place while it is mapped ends this one (`SIGBUS`, or a trap that names
     /// the cause when a text is read); a writer that replaces the file (as
     /// ``writeSnapshot(to:)`` does, by renaming a new one over it) does not. Load files that
@@ -51,8 +52,14 @@ extension ViewTree {
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
     public init(contentsOfSnapshot path: String, mapped: Bool = true) throws(SnapshotError) {
+        try self.init(contentsOfSnapshot: path, mapped: mapped, alwaysInPlace: false)
+    }
+
+    /// `init(contentsOfSnapshot:mapped:)`, reading the attribute texts of a mapped file in
+    /// place however small a share of it they are, with `alwaysInPlace` (for tests).
+    init(contentsOfSnapshot path: String, mapped: Bool, alwaysInPlace: Bool) throws(SnapshotError) {
         self = try Self._withSnapshotFile(path, mapped: mapped) { (bytes, owner) throws(SnapshotError) in
-            try SnapshotReader(bytes: bytes, path: path, owner: owner).read()
+            try SnapshotReader(bytes: bytes, path: path, owner: owner, alwaysInPlace: alwaysInPlace).read()
         }
     }
 
@@ -83,11 +90,16 @@ extension ViewTree {
             // MAP_POPULATE: every page is read (the checksum covers them all), so map them all
             // in one call rather than one page fault each.
             guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
-            let memory = SnapshotMemory(mapped: map, count: size)
+            var memory = SnapshotMemory(mapped: map, count: size)
             _ = madvise(map, size, MADV_SEQUENTIAL)
-            return try body(UnsafeRawBufferPointer(start: map, count: size), memory)
+            let result = try body(UnsafeRawBufferPointer(start: map, count: size), memory)
+            // A tree that reads its texts in place keeps the mapping: read at random from now on.
+            if !isKnownUniquelyReferenced(&memory) { _ = madvise(map, size, MADV_NORMAL) }
+            return result
         }
-        // Read straight into fresh memory that the tree may keep (no zero-fill first).
+        // Read straight into fresh memory (no zero-fill first), freed once the tree is made:
+        // no owner is handed on, so the tree copies what it keeps rather than holding the
+        // whole file for its texts.
         let memory = SnapshotMemory(allocating: size)
         var got = 0
         while got < size {
@@ -100,7 +112,7 @@ extension ViewTree {
             got += n
         }
         // A file that shrank as it was read is as long as what was read.
-        return try body(UnsafeRawBufferPointer(start: memory.base, count: got), memory)
+        return try body(UnsafeRawBufferPointer(start: memory.base, count: got), nil)
     }
 
     /// The tree a snapshot holds, checked as `init(snapshot:)` checks it, with each saved
@@ -143,6 +155,8 @@ struct SnapshotReader {
     /// What keeps `bytes` alive, if anything: then the tree reads its attribute texts in
     /// place and keeps it, where the platform lays them out as the file does.
     var owner: AnyObject? = nil
+    /// Whether texts are read in place whatever share of the snapshot they are (tests).
+    var alwaysInPlace = false
     /// Whether a snapshot of no node, or of several roots, is an error (a view tree has one).
     var oneRoot = false
 
@@ -243,45 +257,58 @@ struct SnapshotReader {
         // waited for before this function returns or throws, so the bytes outlive it.
         let body = bytes.count - SnapshotLayout.trailerSize
         let stored: UInt64 = load(body)
-        // With the attribute texts read in place, the same thread checks them (that each
-        // start lies within its bytes and each length fits), which the tree's validation then
-        // skips; it is reported after any other defect, as validation reports it last.
+        // With the attribute texts read in place, the same thread then checks them (that
+        // each start lies within its bytes and each length fits); validation merges what it
+        // finds with its own attribute checks, so the flaw reported is the one a check of
+        // everything in line reports. The checksum is published as soon as it is known:
+        // type names are registered only from a snapshot whose checksum matches.
         let inPlace = textsInPlace(ranges)
         let (address, length) = (UInt(bitPattern: bytes.baseAddress), body)
-        let textColumns: [(attribute: Int, starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
+        let textColumns: [(starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
             NodeAttribute.allCases.map { a in
-                (a.rawValue, address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
+                (address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
                  address + UInt(ranges[Section.bytes(a).rawValue].lowerBound), Int(counts.attributeBytes[a.rawValue]))
             }
-        let side = _SideTask(worthIt: body >= Self.checksumThreadBytes) { () -> (checksum: UInt64, textFlaw: (attribute: Int, element: Int, reason: String)?) in
+        let published = PublishedChecksum()
+        let side = _SideTask(worthIt: body >= Self.checksumThreadBytes) { () -> (checksum: UInt64, textFlaws: [(element: Int, reason: String)?]) in
             let checksum = SnapshotLayout.checksum(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length))
-            for c in textColumns where c.count > 0 {
+            published.publish(checksum)
+            let flaws = textColumns.map { c -> (element: Int, reason: String)? in
+                guard c.count > 0 else { return nil }
                 let starts = UnsafeBufferPointer(start: UnsafePointer<Int>(bitPattern: c.starts), count: c.count)
                 let texts = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: c.bytes), count: c.byteCount)
-                if let flaw = ViewTree._attributeTextFlaw(starts: starts, bytes: texts) { return (checksum, (c.attribute, flaw.element, flaw.reason)) }
+                return ViewTree._attributeTextFlaw(starts: starts, bytes: texts)
             }
-            return (checksum, nil)
+            return (checksum, flaws)
+        }
+        func mismatch(_ computed: UInt64) -> SnapshotError {
+            error(body, "checksum mismatch: the snapshot says 0x\(String(stored, radix: 16)), its bytes give 0x\(String(computed, radix: 16)) (changed after it was written)")
         }
         let sections = Result { () throws(SnapshotError) in
-            try readSections(counts: counts, ranges: ranges, inPlace: inPlace, typeFor: typeFor)
+            try readSections(
+                counts: counts, ranges: ranges, inPlace: inPlace, typeFor: typeFor,
+                checksumMatches: { () throws(SnapshotError) in
+                    let computed = side.hasThread ? published.wait() : side.wait().checksum
+                    if computed != stored { throw mismatch(computed) }
+                },
+                textFlaws: { side.wait().textFlaws })
         }
-        let (computed, textFlaw) = side.wait()
-        guard stored == computed else {
-            throw error(body, "checksum mismatch: the snapshot says 0x\(String(stored, radix: 16)), its bytes give 0x\(String(computed, radix: 16)) (changed after it was written)")
-        }
-        let tree = try sections.get()
-        if let textFlaw {
-            let attribute = NodeAttribute.allCases[textFlaw.attribute]
-            throw error(Int(ranges[Section.starts(attribute).rawValue].lowerBound) + 8 * textFlaw.element, "\(attribute): \(textFlaw.reason)")
-        }
-        return tree
+        let computed = side.wait().checksum
+        guard stored == computed else { throw mismatch(computed) }
+        return try sections.get()
     }
 
-    /// The owner of the bytes, if the attribute columns can be read where they lie: a
-    /// little-endian machine with 8-byte `Int`s, and starts 8-byte aligned in memory.
+    /// The owner of the bytes, if the attribute columns are read where they lie: they
+    /// are at least a quarter of the snapshot (the tree keeps all of it while it reads
+    /// them), on a little-endian machine with 8-byte `Int`s, and their starts are 8-byte
+    /// aligned in memory.
     func textsInPlace(_ ranges: [Range<UInt64>]) -> AnyObject? {
         #if _endian(little)
         guard let owner, MemoryLayout<Int>.size == 8, let base = bytes.baseAddress else { return nil }
+        let attributeBytes = NodeAttribute.allCases.reduce(0) { sum, a in
+            sum + Int(ranges[Section.starts(a).rawValue].count) + Int(ranges[Section.bytes(a).rawValue].count)
+        }
+        guard alwaysInPlace || attributeBytes >= bytes.count / 4 else { return nil }
         let aligned = NodeAttribute.allCases.allSatisfy { a in
             (Int(bitPattern: base) + Int(ranges[Section.starts(a).rawValue].lowerBound)) % MemoryLayout<Int>.alignment == 0
         }
@@ -297,17 +324,23 @@ struct SnapshotReader {
     /// The sections after the header, checked, as a tree (the checksum aside).
     /// With `inPlace` (the owner of the bytes), the attribute columns are read where they
     /// lie, their texts checked by the caller.
+    /// `checksumMatches` throws unless the checksum matches (it waits for it); type names
+    /// are registered only after it returns. `textFlaws` gives the text flaws found apart.
     func readSections(
         counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], inPlace: AnyObject?,
-        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
+        checksumMatches: () throws(SnapshotError) -> Void,
+        textFlaws: () -> [(element: Int, reason: String)?]
     ) throws(SnapshotError) -> ViewTree {
 
         func at(_ section: Section) -> Int { Int(ranges[section.rawValue].lowerBound) }
         let slots = Int(counts.slots)
 
-        // The type table: names of valid UTF-8, each mapped to this process's id.
+        // The type table: names of valid UTF-8, each mapped to this process's id once the
+        // checksum is known to match (below).
         let typeCount = Int(counts.types)
-        var processType = [Int32](repeating: 0, count: typeCount)
+        var names: [(name: String, isClass: Bool, entry: Int)] = []
+        names.reserveCapacity(typeCount)
         var nameStart = 0
         for t in 0 ..< typeCount {
             let entry = at(.typeEntries) + SnapshotLayout.typeEntrySize * t
@@ -322,7 +355,7 @@ struct SnapshotReader {
                 throw error(at(.typeNames) + nameStart, "type \(t)'s name is not valid UTF-8")
             }
             guard !name.isEmpty else { throw error(entry, "type \(t) has an empty name") }
-            processType[t] = try typeFor(name, kind == 1, entry).rawValue
+            names.append((name, kind == 1, entry))
             nameStart = end
         }
 
@@ -346,9 +379,10 @@ struct SnapshotReader {
             image.borrowedAttributes = NodeAttribute.allCases.map { a in
                 let count = Int(counts.attributeStarts[a.rawValue])
                 guard count > 0 else { return nil }
+                let byteCount = Int(counts.attributeBytes[a.rawValue])
                 return _BorrowedTexts(
-                    starts: UnsafeBufferPointer(start: (base + at(.starts(a))).assumingMemoryBound(to: Int.self), count: count),
-                    bytes: UnsafeBufferPointer(start: (base + at(.bytes(a))).assumingMemoryBound(to: UInt8.self), count: Int(counts.attributeBytes[a.rawValue])),
+                    starts: UnsafeBufferPointer(start: UnsafeMutableRawPointer(mutating: base + at(.starts(a))).bindMemory(to: Int.self, capacity: count), count: count),
+                    bytes: UnsafeBufferPointer(start: UnsafeMutableRawPointer(mutating: base + at(.bytes(a))).bindMemory(to: UInt8.self, capacity: byteCount), count: byteCount),
                     owner: inPlace)
             }
             image.attributeTextsChecked = true
@@ -363,6 +397,10 @@ struct SnapshotReader {
         }
         }
 
+        try checksumMatches()
+        var processType = [Int32](repeating: 0, count: typeCount)
+        for (t, type) in names.enumerated() { processType[t] = try typeFor(type.name, type.isClass, type.entry).rawValue }
+
         // The nodes are read where they lie when the bytes are laid out as a node array
         // would be (a little-endian machine, and 4-byte aligned bytes, as a mapped file's or
         // an array's are); else copied out first.
@@ -373,12 +411,16 @@ struct SnapshotReader {
         if Self.nodeLayoutIsTheFiles && Int(bitPattern: nodesStart) % MemoryLayout<_ArenaImage.Node>.alignment == 0 {
             result = nodesStart.withMemoryRebound(to: _ArenaImage.Node.self, capacity: max(live, 1)) { first in
                 Result { () throws(_ArenaImageFlaw) in
-                    try ViewTree(validating: image, nodes: UnsafeBufferPointer(start: first, count: live), typeMap: processType)
+                    try ViewTree(validating: image, nodes: UnsafeBufferPointer(start: first, count: live), typeMap: processType, textFlaws: textFlaws)
                 }
             }
         } else {
             image.nodes = nodes(at(.nodes), count: live)
-            result = Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, typeMap: processType) }
+            result = Result { () throws(_ArenaImageFlaw) in
+                try image.nodes.withUnsafeBufferPointer { (nodes) throws(_ArenaImageFlaw) in
+                    try ViewTree(validating: image, nodes: nodes, typeMap: processType, textFlaws: textFlaws)
+                }
+            }
         }
         #else
         image.nodes = nodes(at(.nodes), count: live)
@@ -468,5 +510,23 @@ final class SnapshotMemory: @unchecked Sendable {
 
     deinit {
         if mapped { munmap(base, count) } else { base.deallocate() }
+    }
+}
+
+/// The checksum, published by the thread that computes it before it goes on to other
+/// checks, so that the loader can act on it (register type names) without waiting for them.
+final class PublishedChecksum: Sendable {
+    private let value = Atomic<UInt64>(0)
+    private let ready = Atomic<Bool>(false)
+
+    func publish(_ checksum: UInt64) {
+        value.store(checksum, ordering: .relaxed)
+        ready.store(true, ordering: .releasing)
+    }
+
+    /// Waits for the checksum (a thread computes it: call only then).
+    func wait() -> UInt64 {
+        while !ready.load(ordering: .acquiring) { sched_yield() }
+        return value.load(ordering: .relaxed)
     }
 }

@@ -36,10 +36,10 @@ import Testing
         Int(layoutOf(bytes)!.sections[section.rawValue].lowerBound)
     }
 
-    /// The error loading `bytes` gives, or `nil` if it loads. Loaded three ways, which
+    /// The error loading `bytes` gives, or `nil` if it loads. Loaded four ways, which
     /// must agree (offset and reason): from memory (every column copied and checked in
-    /// line), and from a file, mapped and read (attribute texts read in place and checked
-    /// beside the structural pass).
+    /// line), and from a file, read, mapped, and mapped with its attribute texts read in
+    /// place (checked apart from the structural pass, and merged with it).
     func loadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> SnapshotError? {
         let inMemory: SnapshotError?
         do {
@@ -54,15 +54,15 @@ import Testing
             Issue.record("cannot write \(path)", sourceLocation: sourceLocation)
             return inMemory
         }
-        for mapped in [true, false] {
+        for (mapped, inPlace) in [(false, false), (true, false), (true, true)] {
             var fromFile: SnapshotError?
             do {
-                _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+                _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped, alwaysInPlace: inPlace)
             } catch {
                 fromFile = error
             }
             #expect(fromFile?.offset == inMemory?.offset && fromFile?.reason == inMemory?.reason,
-                    "mapped \(mapped): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
+                    "mapped \(mapped), in place \(inPlace): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
         }
         return inMemory
     }
@@ -222,5 +222,36 @@ import Testing
         let error = loadError(bytes)
         #expect(error?.offset == starts + 8 * 77_000)
         #expect(error?.reason.hasPrefix("class: slot 77000's text starts at 1099511627776, outside") == true)
+    }
+
+    /// An attribute column that reaches a free slot: the flaw reported is the lowest slot's,
+    /// a free slot before a text flaw at the same slot, attributes in their order, on every
+    /// path (the review's cases: a text flaw on a free slot, flaws in two columns, two flaws
+    /// in one column).
+    @Test func attributeFlawsAroundAFreeSlot() throws {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "CorruptionTestView")
+        let root = tree.makeNode(tag: 0, type: type)
+        let children = (1 ... 5).map { _ in tree.appendChild(tag: 0, type: type, to: root) }
+        tree.removeSubtree(children[1])  // slot 2 is free
+        for slot in [1, 5] {
+            tree.setAttribute(.key, "k\(slot)", of: children[slot - 1])
+            tree.setAttribute(.id, "i\(slot)", of: children[slot - 1])
+        }
+        let base = tree.snapshot()
+        let layout = try #require(layoutOf(base))
+        func start(_ attribute: NodeAttribute, _ slot: Int) -> Int { Int(layout.sections[Section.starts(attribute).rawValue].lowerBound) + 8 * slot }
+        func with(_ patches: [(Int, Int64)]) -> [UInt8] {
+            var copy = base
+            for (offset, value) in patches { withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 8 { copy[offset + k] = $0[k] } } }
+            resealed(&copy)
+            return copy
+        }
+        let a = loadError(with([(start(.key, 2), 1 << 40)]))
+        #expect(a?.offset == start(.key, 2) && a?.reason == "key: free slot 2 has a text")
+        let b = loadError(with([(start(.key, 1), 1 << 40), (start(.id, 2), 0)]))
+        #expect(b?.offset == start(.key, 1) && b?.reason.hasPrefix("key: slot 1's text starts at") == true)
+        let c = loadError(with([(start(.key, 2), 0), (start(.key, 5), 1 << 40)]))
+        #expect(c?.offset == start(.key, 2) && c?.reason == "key: free slot 2 has a text")
     }
 }

@@ -173,10 +173,10 @@ import Testing
         }
     }
 
-    /// A file load reads attribute texts in place (mapped, or in the buffer the file was
-    /// read into): they read back whole, outlive the file's name, and are copied on the
-    /// tree's first attribute change or removal, which leaves the other texts and every
-    /// copy of the tree as they were.
+    /// A mapped load reads attribute texts in place when they are a large share of the
+    /// file (here most of it); a read load copies them. Either way they read back whole and
+    /// outlive the file's name; in place, they are copied on the tree's first attribute
+    /// change or removal, which leaves the other texts and every copy of the tree as they were.
     @Test(arguments: [true, false])
     func attributesReadInPlace(mapped: Bool) throws {
         var tree = ViewTree()

@@ -167,6 +167,54 @@ final class ProfileCell: TableViewCell {
         #expect(type(of: root.subviews[0]) == View.self && root.subviews[0].tag == 2)
     }
 
+    /// Plain views for unknown types come from the factory's own `View` maker, if it has one.
+    @Test func plainViewsUseTheRegisteredViewMaker() throws {
+        final class Counter: @unchecked Sendable { var made = 0 }
+        var tree = ViewTree()
+        let root = tree.makeNode(tag: 0, type: TypeRegistry.shared.typeID(named: "SomethingUnknown"))
+        tree.appendChild(tag: 1, type: TypeRegistry.shared.typeID(for: View.self), to: root)
+        let counter = Counter()
+        var factory = ViewFactory.stock
+        factory.register(View.self) {
+            counter.made += 1
+            return View()
+        }
+        factory.plainViewsForUnknownTypes = true
+        let loaded = try View.loadSnapshot(tree.snapshot(), factory: factory)
+        #expect(counter.made == 2)
+        #expect(loaded.subviews.count == 1 && type(of: loaded) == View.self)
+    }
+
+    /// A damaged text in a forest: the text's flaw, from memory and from a file alike (the
+    /// one-root check comes after every check of the bytes).
+    @Test func aTextFlawComesBeforeTheOneRootCheck() throws {
+        var forest = ViewTree()
+        let id = TypeRegistry.shared.typeID(for: View.self)
+        let first = forest.makeNode(tag: 0, type: id)
+        forest.setAttribute(.key, "first", of: first)
+        forest.makeNode(tag: 1, type: id)
+        var bytes = forest.snapshot()
+        // The key column's first start, made to point past its bytes, checksum repaired.
+        let text = Array("first".utf8)
+        let at = try #require((0 ..< bytes.count - text.count).last { Array(bytes[$0 ..< $0 + text.count]) == text })
+        // The texts follow the starts: the one start is 8 bytes before the text's length byte,
+        // past any padding; find it as the 8-byte word holding 0.
+        var startOffset = at - 1 - 8
+        while startOffset > 0 && bytes[startOffset ..< startOffset + 8].contains(where: { $0 != 0 }) { startOffset -= 8 }
+        withUnsafeBytes(of: Int64(1 << 40).littleEndian) { for k in 0 ..< 8 { bytes[startOffset + k] = $0[k] } }
+        let sum = bytes.withUnsafeBytes { ViewTree.snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 8)])) }
+        withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[bytes.count - 8 + k] = $0[k] } }
+        let fromMemory = try #require(#expect(throws: SnapshotError.self) { try View.loadSnapshot(bytes) })
+        #expect(fromMemory.reason.hasPrefix("key: slot 0's text starts at"))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("forest-\(UUID().uuidString).rvtree").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        for mapped in [true, false] {
+            let fromFile = #expect(throws: SnapshotError.self) { try View.loadSnapshot(contentsOf: path, mapped: mapped) }
+            #expect(fromFile?.offset == fromMemory.offset && fromFile?.reason == fromMemory.reason)
+        }
+    }
+
     @Test func anEmptyTreeOrAForestIsNotAViewTree() throws {
         let empty = #expect(throws: SnapshotError.self) { try View.loadSnapshot(ViewTree().snapshot()) }
         #expect(empty?.reason.contains("no node") == true)
