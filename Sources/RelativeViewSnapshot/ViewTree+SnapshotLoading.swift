@@ -40,10 +40,11 @@ extension ViewTree {
     /// With `mapped` (the default) the file is mapped read-only (`mmap`) and read in place:
     /// no copy of the file is made in this process, and its pages are the page cache's,
     /// shared with every process that maps it. The tree's node columns and index are built
-    /// from it; its attribute texts (and their starts), when they are at least a quarter of
-    /// the file, stay where they lie, so the tree keeps the file mapped for as long as it
-    /// has them (its first change to an attribute copies them). Without `mapped` the file
-    /// is read into memory, and the tree copies what it keeps. As with any mapped file, another process that truncates or rewrites
+    /// from it; its attribute texts and their starts stay where they lie. They are the
+    /// file's last sections, so once the load is over only the pages from them on stay
+    /// mapped, for as long as the tree has them (its first change to an attribute copies
+    /// them). Without `mapped` the file is read into fresh memory, which is kept in the
+    /// same way. As with any mapped file, another process that truncates or rewrites
     /// the file in place while it is mapped ends this one (`SIGBUS`, or a trap that names
     /// the cause when a text is read); a writer that replaces the file (as
     /// ``writeSnapshot(to:)`` does, by renaming a new one over it) does not. Load files that
@@ -52,21 +53,16 @@ extension ViewTree {
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
     public init(contentsOfSnapshot path: String, mapped: Bool = true) throws(SnapshotError) {
-        try self.init(contentsOfSnapshot: path, mapped: mapped, alwaysInPlace: false)
-    }
-
-    /// `init(contentsOfSnapshot:mapped:)`, reading the attribute texts of a mapped file in
-    /// place however small a share of it they are, with `alwaysInPlace` (for tests).
-    init(contentsOfSnapshot path: String, mapped: Bool, alwaysInPlace: Bool) throws(SnapshotError) {
         self = try Self._withSnapshotFile(path, mapped: mapped) { (bytes, owner) throws(SnapshotError) in
-            try SnapshotReader(bytes: bytes, path: path, owner: owner, alwaysInPlace: alwaysInPlace).read()
+            try SnapshotReader(bytes: bytes, path: path, owner: owner).read()
         }
     }
 
     /// Calls `body` with the bytes of the snapshot file at `path`, mapped read-only (see
     /// `init(contentsOfSnapshot:mapped:)`) or read into memory, and the object that keeps
     /// them: valid as long as it lives (a tree that reads its attribute texts in place
-    /// keeps it), unmapped or freed after.
+    /// keeps it, and then only the pages from the first text section on stay mapped),
+    /// unmapped after.
     ///
     /// - Throws: ``SnapshotError`` naming the system call that failed, or what `body` throws.
     /// - Complexity: O(bytes) plus `body`.
@@ -86,33 +82,35 @@ extension ViewTree {
         }
         let size = Int(info.st_size)
         if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0), nil) }
+        var memory: SnapshotMemory
+        var got = size
         if mapped {
             // MAP_POPULATE: every page is read (the checksum covers them all), so map them all
             // in one call rather than one page fault each.
             guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { throw failure("mmap") }
-            var memory = SnapshotMemory(mapped: map, count: size)
+            memory = SnapshotMemory(mapped: map, count: size)
             _ = madvise(map, size, MADV_SEQUENTIAL)
-            let result = try body(UnsafeRawBufferPointer(start: map, count: size), memory)
-            // A tree that reads its texts in place keeps the mapping: read at random from now on.
-            if !isKnownUniquelyReferenced(&memory) { _ = madvise(map, size, MADV_NORMAL) }
-            return result
-        }
-        // Read straight into fresh memory (no zero-fill first), freed once the tree is made:
-        // no owner is handed on, so the tree copies what it keeps rather than holding the
-        // whole file for its texts.
-        let memory = SnapshotMemory(allocating: size)
-        var got = 0
-        while got < size {
-            let n = read(fd, memory.base + got, size - got)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("read")
+        } else {
+            // Read straight into fresh memory (no zero-fill first).
+            guard let fresh = SnapshotMemory(allocating: size) else { throw failure("mmap") }
+            memory = fresh
+            got = 0
+            while got < size {
+                let n = read(fd, memory.start + got, size - got)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("read")
+                }
+                if n == 0 { break }
+                got += n
             }
-            if n == 0 { break }
-            got += n
         }
         // A file that shrank as it was read is as long as what was read.
-        return try body(UnsafeRawBufferPointer(start: memory.base, count: got), nil)
+        let result = try body(UnsafeRawBufferPointer(start: memory.start, count: got), memory)
+        // A tree that reads its texts in place keeps the memory: only from them on, and read
+        // at random from now on.
+        if !isKnownUniquelyReferenced(&memory) { memory.keepOnlyLent() }
+        return result
     }
 
     /// The tree a snapshot holds, checked as `init(snapshot:)` checks it, with each saved
@@ -155,8 +153,6 @@ struct SnapshotReader {
     /// What keeps `bytes` alive, if anything: then the tree reads its attribute texts in
     /// place and keeps it, where the platform lays them out as the file does.
     var owner: AnyObject? = nil
-    /// Whether texts are read in place whatever share of the snapshot they are (tests).
-    var alwaysInPlace = false
     /// Whether a snapshot of no node, or of several roots, is an error (a view tree has one).
     var oneRoot = false
 
@@ -298,17 +294,13 @@ struct SnapshotReader {
         return try sections.get()
     }
 
-    /// The owner of the bytes, if the attribute columns are read where they lie: they
-    /// are at least a quarter of the snapshot (the tree keeps all of it while it reads
-    /// them), on a little-endian machine with 8-byte `Int`s, and their starts are 8-byte
-    /// aligned in memory.
+    /// The owner of the bytes, if the attribute columns are read where they lie: a
+    /// little-endian machine with 8-byte `Int`s, and starts 8-byte aligned in memory. The
+    /// text sections come last in a snapshot, so a tree that keeps them keeps little else
+    /// (see ``SnapshotMemory/keepOnlyLent()``).
     func textsInPlace(_ ranges: [Range<UInt64>]) -> AnyObject? {
         #if _endian(little)
         guard let owner, MemoryLayout<Int>.size == 8, let base = bytes.baseAddress else { return nil }
-        let attributeBytes = NodeAttribute.allCases.reduce(0) { sum, a in
-            sum + Int(ranges[Section.starts(a).rawValue].count) + Int(ranges[Section.bytes(a).rawValue].count)
-        }
-        guard alwaysInPlace || attributeBytes >= bytes.count / 4 else { return nil }
         let aligned = NodeAttribute.allCases.allSatisfy { a in
             (Int(bitPattern: base) + Int(ranges[Section.starts(a).rawValue].lowerBound)) % MemoryLayout<Int>.alignment == 0
         }
@@ -386,6 +378,8 @@ struct SnapshotReader {
                     owner: inPlace)
             }
             image.attributeTextsChecked = true
+            // What the tree keeps: the text sections, the last of the snapshot.
+            (inPlace as? SnapshotMemory)?.lentFrom = at(.starts(.key))
         } else {
         image.attributes = NodeAttribute.allCases.map { attribute in
             // Each start is an Int64 in the file, an Int here: the same on 64-bit platforms.
@@ -488,28 +482,47 @@ struct SnapshotReader {
     }
 }
 
-/// The memory of a snapshot file being loaded: mapped read-only, or read into an allocation;
-/// unmapped or freed when the last holder lets go (the load, or the tree that reads its
-/// attribute texts in place). Nobody writes it once it is filled, so `@unchecked Sendable`.
+/// The memory of a snapshot file being loaded: the file mapped read-only, or read into an
+/// anonymous mapping. A tree that reads its attribute texts in place keeps it; once the load
+/// is over, everything before the texts is unmapped (``keepOnlyLent()``), and the rest when
+/// the last holder lets go. Written only while the load runs, on its thread; after that
+/// nobody writes it, so `@unchecked Sendable`.
 final class SnapshotMemory: @unchecked Sendable {
-    let base: UnsafeMutableRawPointer
+    /// Where the memory starts, and its length, as mapped.
+    let start: UnsafeMutableRawPointer
     let count: Int
-    let mapped: Bool
+    /// The offset from which the loaded tree reads in place (the text sections), if it does.
+    var lentFrom: Int?
+    /// How many bytes from `start` are unmapped already.
+    private var unmapped = 0
 
-    /// Memory that `mmap` returned, `count` bytes.
-    init(mapped base: UnsafeMutableRawPointer, count: Int) {
-        (self.base, self.count, self.mapped) = (base, count, true)
+    /// The file mapped read-only: `count` bytes at `start`, from `mmap`.
+    init(mapped start: UnsafeMutableRawPointer, count: Int) {
+        (self.start, self.count) = (start, count)
     }
 
-    /// A fresh allocation of `count` bytes (at least one), readied for being written whole.
-    init(allocating count: Int) {
-        base = .allocate(byteCount: max(count, 1), alignment: 4096)
-        (self.count, mapped) = (count, false)
-        _prepareFreshMemory(base, bytes: count)
+    /// `count` bytes (at least one) of fresh anonymous memory, readied for being written
+    /// whole; `nil` if it cannot be mapped.
+    init?(allocating count: Int) {
+        guard let p = mmap(nil, max(count, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else { return nil }
+        (start, self.count) = (p, max(count, 1))
+        _prepareFreshMemory(p, bytes: count)
+    }
+
+    /// Unmaps the whole pages before ``lentFrom`` (everything but the texts a tree reads in
+    /// place, give or take a page), and asks for random reads of the rest.
+    func keepOnlyLent() {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let cut = (lentFrom ?? 0) / page * page
+        if cut > unmapped {
+            munmap(start + unmapped, cut - unmapped)
+            unmapped = cut
+        }
+        if count > unmapped { _ = madvise(start + unmapped, count - unmapped, MADV_NORMAL) }
     }
 
     deinit {
-        if mapped { munmap(base, count) } else { base.deallocate() }
+        if count > unmapped { munmap(start + unmapped, count - unmapped) }
     }
 }
 

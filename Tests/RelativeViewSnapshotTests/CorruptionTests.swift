@@ -36,10 +36,10 @@ import Testing
         Int(layoutOf(bytes)!.sections[section.rawValue].lowerBound)
     }
 
-    /// The error loading `bytes` gives, or `nil` if it loads. Loaded four ways, which
+    /// The error loading `bytes` gives, or `nil` if it loads. Loaded three ways, which
     /// must agree (offset and reason): from memory (every column copied and checked in
-    /// line), and from a file, read, mapped, and mapped with its attribute texts read in
-    /// place (checked apart from the structural pass, and merged with it).
+    /// line), and from a file, mapped and read (attribute texts read in place, checked
+    /// apart from the structural pass and merged with it).
     func loadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> SnapshotError? {
         let inMemory: SnapshotError?
         do {
@@ -54,15 +54,15 @@ import Testing
             Issue.record("cannot write \(path)", sourceLocation: sourceLocation)
             return inMemory
         }
-        for (mapped, inPlace) in [(false, false), (true, false), (true, true)] {
+        for mapped in [true, false] {
             var fromFile: SnapshotError?
             do {
-                _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped, alwaysInPlace: inPlace)
+                _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
             } catch {
                 fromFile = error
             }
             #expect(fromFile?.offset == inMemory?.offset && fromFile?.reason == inMemory?.reason,
-                    "mapped \(mapped), in place \(inPlace): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
+                    "mapped \(mapped): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
         }
         return inMemory
     }

@@ -173,10 +173,10 @@ import Testing
         }
     }
 
-    /// A mapped load reads attribute texts in place when they are a large share of the
-    /// file (here most of it); a read load copies them. Either way they read back whole and
-    /// outlive the file's name; in place, they are copied on the tree's first attribute
-    /// change or removal, which leaves the other texts and every copy of the tree as they were.
+    /// A file load (mapped or read) reads attribute texts in place, and keeps only the pages
+    /// from them on: they read back whole, outlive the file's name, and are copied on the
+    /// tree's first attribute change or removal, which leaves the other texts and every copy
+    /// of the tree as they were.
     @Test(arguments: [true, false])
     func attributesReadInPlace(mapped: Bool) throws {
         var tree = ViewTree()
@@ -190,6 +190,18 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(getpid())-inplace-\(mapped).rvtree").path
         try tree.writeSnapshot(to: path)
         var loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+        #if os(Linux)
+        if mapped {
+            // Of the file, only the pages from the texts on stay mapped.
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            let maps = procSelfMaps().split(separator: "\n").filter { $0.hasSuffix(URL(fileURLWithPath: path).lastPathComponent) }
+            let kept = maps.reduce(0) { sum, line in
+                let bounds = line.split(separator: " ")[0].split(separator: "-").map { Int($0, radix: 16) ?? 0 }
+                return sum + bounds[1] - bounds[0]
+            }
+            #expect(maps.count == 1 && kept > 0 && kept < size, "\(kept) of \(size) bytes mapped: \(maps)")
+        }
+        #endif
         // The tree keeps the file's memory: its name can go.
         try FileManager.default.removeItem(atPath: path)
         for (i, id) in ids.enumerated() {
@@ -221,6 +233,24 @@ import Testing
         #expect(reloaded.queries(200, using: &rng).isEmpty)
     }
 }
+
+#if os(Linux)
+/// `/proc/self/maps`, read to its end with `read(2)` (a /proc file says it is empty, and
+/// its length changes as it is read).
+func procSelfMaps() -> String {
+    let fd = open("/proc/self/maps", O_RDONLY)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if n <= 0 { break }
+        bytes += chunk[..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+#endif
 
 /// The section layout of a snapshot's header counts.
 func layoutOf(_ bytes: [UInt8]) -> (sections: [Range<UInt64>], fileSize: UInt64)? {
