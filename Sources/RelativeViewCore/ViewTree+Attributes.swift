@@ -114,18 +114,34 @@ struct _TextColumn {
     func text(at slot: Int) -> String? {
         withParts { starts, b in
             guard slot < starts.count, starts[slot] >= 0 else { return nil }
-            // One read of each length byte, each within the bytes.
-            var (count, shift, j) = (0, 0, starts[slot])
-            while true {
-                precondition(j < b.count && shift < 63, Self.changedUnderfoot)
-                let byte = b[j]
-                count |= Int(byte & 0x7F) << shift
-                j += 1
-                if byte < 0x80 { break }
-                shift += 7
+            let at = starts[slot]
+            precondition(at < b.count, Self.changedUnderfoot)
+            guard let (count, from) = Self.checkedLength(in: b, at: at), count >= 0, count <= b.count - from else {
+                preconditionFailure(Self.changedUnderfoot)
             }
-            precondition(count >= 0 && count <= b.count - j, Self.changedUnderfoot)
-            return String(decoding: UnsafeBufferPointer(rebasing: b[j ..< j + count]), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: b[from ..< from + count]), as: UTF8.self)
+        }
+    }
+
+    /// The byte count stored at `i` (a position in `b`) and where the text's bytes start,
+    /// each length byte read once and within `b`: `nil` if the count runs past `b`'s end or
+    /// past 63 bits. How texts that may not be sound are read (a loaded snapshot's, checked
+    /// by `ViewTree._attributeTextFlaw`, and texts read in place).
+    @inline(__always)
+    static func checkedLength(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (count: Int, from: Int)? {
+        var count = Int(b[i])
+        var j = i &+ 1
+        // One byte for a text under 128 bytes.
+        if count < 0x80 { return (count, j) }
+        count &= 0x7F
+        var shift = 7
+        while true {
+            guard j < b.count, shift < 63 else { return nil }
+            let byte = b[j]
+            count |= Int(byte & 0x7F) << shift
+            j &+= 1
+            if byte < 0x80 { return (count, j) }
+            shift &+= 7
         }
     }
 

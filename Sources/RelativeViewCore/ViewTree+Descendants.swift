@@ -258,23 +258,24 @@ extension ViewTree {
     ///
     /// - Complexity: O(n)
     package func _maximumDepth() -> Int {
-        let s = _storage
-        let tour = s.tour
-        var deepest = 0
+        let tour = _storage.tour
+        var (depth, deepest) = (0, 0)
+        // The whole tour, block by block in order: each tree's tokens in turn.
         tour.token.withUnsafeBufferPointer { token in
-            for root in roots {
-                var depth = 0
-                tour.forEachDescendantRun(of: root.index) { run in
-                    for i in run {
-                        // An enter token (a node's slot) goes one level down, an exit one up.
-                        if token[i] >= 0 {
-                            depth += 1
-                            deepest = max(deepest, depth)
-                        } else {
-                            depth -= 1
-                        }
+            var b = tour.head
+            while b >= 0 {
+                let base = Int(b) * _TourBlocks.capacity
+                for i in base ..< base + Int(tour.count[Int(b)]) {
+                    // An enter token (a node's slot) goes one level down, an exit one up;
+                    // a root is entered at depth 0.
+                    if token[i] >= 0 {
+                        deepest = max(deepest, depth)
+                        depth += 1
+                    } else {
+                        depth -= 1
                     }
                 }
+                b = tour.next[Int(b)]
             }
         }
         return deepest

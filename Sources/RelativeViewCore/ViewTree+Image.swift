@@ -344,21 +344,9 @@ extension ViewTree {
             if start == -1 { continue }
             if let parent, _TreeStorage.isFree(parent[i]) { return (i, "free slot \(i) has a text") }
             guard start >= 0 && start < n else { return (i, "slot \(i)'s text starts at \(start), outside the \(n) bytes") }
-            // The LEB128 byte count, read with bounds checks (the tree reads it
-            // without); one byte for a text under 128 bytes.
-            var count = Int(bytes[start])
-            var j = start &+ 1
-            if count >= 0x80 {
-                count &= 0x7F
-                var shift = 7
-                while true {
-                    guard j < n, shift < 63 else { return (i, "slot \(i)'s text length runs past the bytes") }
-                    let byte = bytes[j]
-                    count |= Int(byte & 0x7F) << shift
-                    j &+= 1
-                    if byte < 0x80 { break }
-                    shift &+= 7
-                }
+            // The LEB128 byte count, read with bounds checks (the builder's reads go without).
+            guard let (count, j) = _TextColumn.checkedLength(in: bytes, at: start) else {
+                return (i, "slot \(i)'s text length runs past the bytes")
             }
             guard count >= 0 && count <= n &- j else {
                 return (i, "slot \(i)'s text of \(count) bytes runs past the bytes")
