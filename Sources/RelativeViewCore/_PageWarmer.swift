@@ -153,7 +153,11 @@ extension Array {
     ///
     /// - Complexity: O(count), plus `initialize`.
     package static func _large(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Void) -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // An empty array is the standard library's shared empty storage, and
+        // `init(unsafeUninitializedCapacity:)` writes the count into it: two threads doing
+        // so at once race (ThreadSanitizer reports it), so nothing is written for none.
+        guard count > 0 else { return [] }
+        return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress { _prepareFreshMemory(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<Element>.stride) }
             initialize(UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
             initialized = count

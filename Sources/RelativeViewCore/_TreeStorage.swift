@@ -233,6 +233,9 @@ extension Array {
     /// - Complexity: O(count) when it copies, else O(1).
     package mutating func _trimCapacity() {
         guard capacity - count > count / 8 else { return }
+        // Not `init(unsafeUninitializedCapacity: 0)`: that writes into the shared empty
+        // storage, a race when two threads do it (see `_large(count:initializingWith:)`).
+        guard count > 0 else { self = []; return }
         self = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
         }

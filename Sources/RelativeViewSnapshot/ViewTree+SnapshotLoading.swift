@@ -464,7 +464,10 @@ struct SnapshotReader {
 
     /// `count` pre-order nodes from `offset`.
     func nodes(_ offset: Int, count: Int) -> [_ArenaImage.Node] {
-        [_ArenaImage.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // None makes no array: `init(unsafeUninitializedCapacity: 0)` writes into the
+        // standard library's shared empty storage, a race between two loading threads.
+        guard count > 0 else { return [] }
+        return [_ArenaImage.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
             #if _endian(little)
             if count > 0 && Self.nodeLayoutIsTheFiles {
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: count * SnapshotLayout.nodeSize)
