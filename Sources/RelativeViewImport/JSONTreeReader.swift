@@ -111,22 +111,17 @@ struct _JSONScanner: ~Copyable {
     /// it is kept as its bytes read as two little-endian words (zero past its end).
     private var keyWords: (UInt64, UInt64) = (0, 0)
     private var keyIsWords = false
-    /// Per byte: whether it stands for itself inside a string (0x20 ... 0x7F but `"` and `\`).
-    private let plain: UnsafeMutablePointer<Bool>
 
     init(source: _ByteSource, types: [TypeID], bufferSize: Int = _ByteWindow.defaultCapacity) {
         w = _ByteWindow(source: source, capacity: bufferSize)
         stack = .allocate(capacity: stackCapacity)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
         key = .allocate(capacity: keyCapacity)
-        plain = .allocate(capacity: 256)
-        for b in 0 ..< 256 { plain[b] = b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C }
     }
 
     deinit {
         stack.deallocate()
         key.deallocate()
-        plain.deallocate()
     }
 
     /// Scans the whole document into `builder`, or throws the first error with its position.
@@ -185,8 +180,7 @@ struct _JSONScanner: ~Copyable {
             case UInt8(ascii: "\""):
                 // A string of printable ASCII (but `"` and `\`) closed in the buffer is
                 // skipped here; anything else takes the general scan.
-                var j = i &+ 1
-                while plain[Int(buffer[j])] { j &+= 1 }
+                let j = endOfPlainRun(from: i &+ 1)
                 if buffer[j] == UInt8(ascii: "\"") {
                     i = j &+ 1
                 } else {
@@ -312,15 +306,44 @@ struct _JSONScanner: ~Copyable {
         i += 1
     }
 
+    /// The first index from `j` (at most `count`) whose byte does not stand for itself in a
+    /// string: `"`, `\`, a control byte, a byte from 0x80 (UTF-8 to check), or the
+    /// sentinel. Eight bytes at a time, so that the end of a short string costs no branch
+    /// that the length of the string decides (most of them are mispredicted, byte by byte).
+    @inline(__always)
+    private func endOfPlainRun(from j: Int) -> Int {
+        var j = j
+        while true {
+            // At most 8 bytes past `j` <= `count`: in the buffer or its zero padding (a zero
+            // byte is a control byte, so the run never goes past the sentinel).
+            let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
+            let stops = _SWAR.bytesLess(than: 0x20, in: w) | _SWAR.bytesEqual(to: 0x22, in: w)
+                | _SWAR.bytesEqual(to: 0x5C, in: w) | (w & _SWAR.high)
+            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            j &+= 8
+        }
+    }
+
+    /// The first index from `j` (at most `count`) whose byte is not an ASCII digit, eight
+    /// bytes at a time (see ``endOfPlainRun(from:)``).
+    @inline(__always)
+    private func endOfDigits(from j: Int) -> Int {
+        var j = j
+        while true {
+            let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
+            let stops = _SWAR.bytesNotDigits(in: w)
+            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            j &+= 8
+        }
+    }
+
     /// If the string at `i` (its opening quote) is at most 16 bytes of printable ASCII but
     /// `"` and `\`, closed in the buffer: makes it the pending key as two words, moves past
     /// it and returns true. Else false, with nothing changed (the general scan takes it).
     @inline(__always)
     private mutating func takeShortPlainKey() -> Bool {
         let from = i &+ 1
-        var j = from
-        // Stops at the first byte that is not plain: at the latest at the sentinel.
-        while plain[Int(buffer[j])] { j &+= 1 }
+        let j = endOfPlainRun(from: from)
         let length = j &- from
         guard buffer[j] == UInt8(ascii: "\""), length <= 16 else { return false }
         keyWords = Self.words(at: buffer + from, length: length)
@@ -353,7 +376,7 @@ struct _JSONScanner: ~Copyable {
         var j = i + 1
         var escaped = false
         while true {
-            while plain[Int(buffer[j])] { j += 1 }
+            j = endOfPlainRun(from: j)
             let byte = buffer[j]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
@@ -493,7 +516,7 @@ struct _JSONScanner: ~Copyable {
         if buffer[j] == UInt8(ascii: "0") {
             j += 1
         } else {
-            while buffer[j].isDigit { j += 1 }
+            j = endOfDigits(from: j)
         }
         if buffer[j] == UInt8(ascii: ".") {
             j += 1
@@ -501,7 +524,7 @@ struct _JSONScanner: ~Copyable {
                 if j == count && !atEnd { return false }
                 throw number("a digit after '.'", at: j)
             }
-            while buffer[j].isDigit { j += 1 }
+            j = endOfDigits(from: j)
         }
         if buffer[j] == UInt8(ascii: "e") || buffer[j] == UInt8(ascii: "E") {
             j += 1
@@ -510,7 +533,7 @@ struct _JSONScanner: ~Copyable {
                 if j == count && !atEnd { return false }
                 throw number("a digit in the exponent", at: j)
             }
-            while buffer[j].isDigit { j += 1 }
+            j = endOfDigits(from: j)
         }
         if j == count && !atEnd { return false }
         i = j
@@ -539,5 +562,32 @@ extension UInt8 {
     fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
     fileprivate var isHexDigit: Bool {
         isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
+    }
+}
+
+/// Tests on the eight bytes of a little-endian word at once. Each returns a mask with the
+/// high bit of the flagged bytes set; where a test can also flag bytes above one it flags
+/// (a borrow carried up), the lowest flagged byte is still exact, and only that one is used.
+enum _SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let high: UInt64 = 0x8080_8080_8080_8080
+
+    /// The bytes below `limit` (at most 0x80); exact for the lowest.
+    @inline(__always)
+    static func bytesLess(than limit: UInt8, in w: UInt64) -> UInt64 {
+        (w &- ones &* UInt64(limit)) & ~w & high
+    }
+
+    /// The bytes equal to `byte`; exact for the lowest.
+    @inline(__always)
+    static func bytesEqual(to byte: UInt8, in w: UInt64) -> UInt64 {
+        bytesLess(than: 1, in: w ^ (ones &* UInt64(byte)))
+    }
+
+    /// The bytes that are not '0' ... '9'; exact for every byte (no carry crosses bytes).
+    @inline(__always)
+    static func bytesNotDigits(in w: UInt64) -> UInt64 {
+        let t = w ^ (ones &* 0x30)
+        return (((t & ~high) &+ ones &* 0x76) | t) & high
     }
 }
