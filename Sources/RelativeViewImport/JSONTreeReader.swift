@@ -188,7 +188,17 @@ struct _JSONScanner: ~Copyable {
                 }
                 leaf(t.string, &builder)
             case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
-                while try !scanNumber() { _ = refill(keep: i, progress: progress) }
+                // An integer without sign, fraction or exponent, ended in the buffer by a
+                // byte that cannot continue a number, is taken here; anything else (and
+                // every error) takes the general scan.
+                let j = endOfDigits(from: i)
+                let next = buffer[j]
+                if c != UInt8(ascii: "-") && (c != UInt8(ascii: "0") || j == i &+ 1) && j < count
+                    && next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
+                    i = j
+                } else {
+                    while try !scanNumber() { _ = refill(keep: i, progress: progress) }
+                }
                 leaf(t.number, &builder)
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 while count - i < 5 && refill(keep: i, progress: progress) {}
