@@ -86,7 +86,7 @@ public struct TreeImporter: Sendable {
     /// An upper bound on the nodes of the document at `path`, by a first pass of `bound`
     /// over its bytes, and the file's size; no bound (0) for a file that cannot be read
     /// twice (a pipe), which the parse then reports on if it cannot be read at all.
-    private static func nodeBound(_ path: String, _ bound: (UnsafeBufferPointer<UInt8>) -> Int) throws(ImportError) -> (Int, Int?) {
+    private static func nodeBound(_ path: String, _ bound: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Int) throws(ImportError) -> (Int, Int?) {
         let file = try _FileReader(path: path)
         guard let size = file.size else { return (0, nil) }
         return (try file.sum(bound), size)

@@ -58,6 +58,32 @@ import Testing
 
     /// A document of about 3 MiB, three times the reader's buffer, whose every kind of token
     /// falls across a buffer boundary somewhere: read from a file and from memory, the same.
+    /// The first pass that sizes the builder reads a file of 16 MiB or more in two halves
+    /// at once (the second on a thread of its own): its bound is the one counted over the
+    /// same bytes in memory, give or take the one each 1 MiB chunk adds, and never below.
+    @Test func theBoundOfALargeFileIsCountedInTwoHalves() throws {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(17 << 20 + 64)
+        while bytes.count < 17 << 20 {
+            // The halves differ (the second has more brackets and commas per byte, some in
+            // strings), so a half counted twice or left out shows.
+            if bytes.count < 8 << 20 {
+                bytes += Array(#"{"key":"value"},"#.utf8)
+            } else {
+                bytes += Array(#"[1,2,3,"a,b{[",[]],"#.utf8)
+            }
+        }
+        bytes += Array("0]".utf8)
+        let inMemory = bytes.withUnsafeBufferPointer(JSONTreeReader.nodeBound(of:))
+        try withTemporaryDirectory { dir in
+            let path = dir + "/large.json"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let fromFile = try _FileReader(path: path).sum(JSONTreeReader.nodeBound(of:))
+            let chunks = (bytes.count >> 20) + 2
+            #expect(fromFile >= inMemory && fromFile <= inMemory + chunks, "\(fromFile) against \(inMemory)")
+        }
+    }
+
     @Test func aFileLargerThanTheBufferImportsAsFromMemory() throws {
         var text = "[\n"
         var expectedNodes = 1
