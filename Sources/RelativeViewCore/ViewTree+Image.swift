@@ -79,6 +79,8 @@ extension ViewTree {
         let s = _storage
         var image = _ArenaImage()
         image.generation = s.generation
+        // The image has one per slot (a snapshot stores them all).
+        image.generation.append(contentsOf: repeatElement(0, count: s.slotCount - s.generation.count))
         image.wideTags = s.wideTags.map { (slot: $0.key, tag: $0.value) }.sorted { $0.slot < $1.slot }
         image.frameOrigin = s.frameOrigin
         image.frameSize = s.frameSize

@@ -9,9 +9,10 @@ extension ViewTree {
         #if RELATIVE_VIEW_CHECK_INVARIANTS
         let s = _storage
         let slots = s.slotCount
-        for column in [s.generation.count, s.typeID.count, s.narrowTag.count] {
+        for column in [s.typeID.count, s.narrowTag.count] {
             precondition(column == slots, "columns differ in length")
         }
+        precondition(s.generation.count <= slots, "the generation column is longer than the others")
         precondition(s.tour.span.count >= slots, "the index has no positions for every slot")
         precondition(s.frameOrigin.count == s.frameSize.count && s.frameSize.count == s.boundsOrigin.count
                      && s.frameOrigin.count <= slots, "geometry columns differ in length or outgrow the arena")

@@ -30,8 +30,10 @@ extension ViewTree {
             // The last slot's free mark, free - 1 - slot, must fit in an Int32.
             precondition(s.slotCount < Int(Int32.max) - 1, "a ViewTree holds at most Int32.max - 1 nodes")
             i = Int32(s.slotCount)
+            // A generation column that covers every slot goes on covering them; a shorter
+            // one (after a streamed build) leaves the new slot at 0 without a write.
+            if s.generation.count == s.parent.count { s.generation.append(0) }
             s.parent.append(_TreeStorage.none)
-            s.generation.append(0)
             s.typeID.append(type.rawValue)
             s.narrowTag.append(narrow)
         }
@@ -255,6 +257,7 @@ extension ViewTree {
         let n = Int(x)
         if s.parent[n] == _TreeStorage.none { s.rootCount -= 1 }
         s.parent[n] = _TreeStorage.freeMark(next: s.freeHead)
+        s.coverGeneration(of: n)
         s.generation[n] &+= 1
         if s.narrowTag[n] == _TreeStorage.wideTagSentinel { s.wideTags[x] = nil }
         s.narrowTag[n] = 0

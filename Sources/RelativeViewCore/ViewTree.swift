@@ -114,7 +114,7 @@ public struct ViewTree: Sendable {
     public func contains(_ id: NodeID) -> Bool {
         let s = _storage
         let i = Int(id.index)
-        return i >= 0 && i < s.slotCount && s.generation[i] == id.generation && !_TreeStorage.isFree(s.parent[i])
+        return i >= 0 && i < s.slotCount && s.generation(at: i) == id.generation && !_TreeStorage.isFree(s.parent[i])
     }
 
     /// The id of the live node in slot `index`, or `nil` if that slot is free or out of range.

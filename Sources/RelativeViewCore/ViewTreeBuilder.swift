@@ -90,7 +90,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         tree._storage.reserveStreamed(nodes: capacity)
         let s = tree._storage
         warmers = [_PageWarmer(ranges: [
-            .init(capacityOf: &s.parent), .init(capacityOf: &s.generation), .init(capacityOf: &s.typeID),
+            .init(capacityOf: &s.parent), .init(capacityOf: &s.typeID),
             .init(capacityOf: &s.narrowTag), .init(capacityOf: &s.tour.span), .init(capacityOf: &s.tour.token),
             .init(capacityOf: &s.tour.tag), .init(capacityOf: &s.tour.type),
         ], units: capacity)]
@@ -384,7 +384,6 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             s.parent.removeLast(removed)
             s.typeID.removeLast(removed)
             s.narrowTag.removeLast(removed)
-            s.generation.removeLast(removed)
             s.tour.span.removeLast(removed)
             let tokens = flushedTokens - mark.tokens
             s.tour.token.removeLast(tokens)
@@ -437,7 +436,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         return tree
     }
 
-    /// Copies the staged events into the columns: each new node's parent, generation, type
+    /// Copies the staged events into the columns: each new node's parent, type
     /// and tag, each token (with its tag and type copies) at the end of the tour, and each
     /// node's two positions. In a streamed build the tour is one contiguous run from slot
     /// 0, so a token's position is its slot.
@@ -455,7 +454,6 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         s.parent.append(contentsOf: repeatElement(0, count: newNodes))
         s.typeID.append(contentsOf: repeatElement(0, count: newNodes))
         s.narrowTag.append(contentsOf: repeatElement(0, count: newNodes))
-        s.generation.append(contentsOf: repeatElement(0, count: newNodes))
         s.tour.span.append(contentsOf: repeatElement(_TourBlocks.Span(enter: 0, exit: 0), count: newNodes))
         s.tour.token.append(contentsOf: repeatElement(0, count: events.count))
         s.tour.tag.append(contentsOf: repeatElement(0, count: events.count))

@@ -195,6 +195,39 @@ import RelativeViewFixtures
         #expect(Array(tree.descendants(of: r)) == [y, x, z])
     }
 
+    /// A streamed build writes no generation column (every node's generation is 0). Ids stay
+    /// valid; removing a node past the column's end grows the column to cover it, so its id
+    /// goes stale and a node that takes its slot gets a new generation; nodes added after
+    /// the build leave the column short; the snapshot image has a generation per slot.
+    @Test func aStreamedBuildWritesNoGenerationsYetRemovedIdsGoStale() {
+        var b = ViewTreeBuilder(minimumCapacity: 40)
+        let root = b.open(type: Ty.a)
+        var leaves: [NodeID] = []
+        for k in 0 ..< 30 { leaves.append(b.appendLeaf(tag: k, type: Ty.b)) }
+        b.close()
+        var tree = b.finish()
+        #expect(tree._storage.generation.isEmpty)
+        #expect(leaves.allSatisfy(tree.contains) && tree.contains(root))
+        let extra = tree.appendChild(type: Ty.c, to: root)
+        #expect(tree._storage.generation.isEmpty && tree.contains(extra) && extra.generation == 0)
+
+        tree.removeSubtree(leaves[20])
+        #expect(tree._storage.generation.count == Int(leaves[20].index) + 1)
+        #expect(!tree.contains(leaves[20]))
+        #expect(leaves.enumerated().allSatisfy { $0.offset == 20 || tree.contains($0.element) })
+        let reused = tree.appendChild(type: Ty.c, to: root)
+        #expect(reused.index == leaves[20].index && reused.generation == 1)
+        #expect(tree.contains(reused) && !tree.contains(leaves[20]))
+        tree.removeSubtree(extra)  // past the column's end again: it grows to cover it
+        #expect(!tree.contains(extra) && tree._storage.generation.count == Int(extra.index) + 1)
+        tree._checkInvariants()
+
+        let image = tree._image()
+        #expect(image.generation.count == tree._storage.slotCount)
+        #expect(image.generation[Int(reused.index)] == 1 && image.generation[Int(extra.index)] == 1)
+        #expect(image.generation[Int(leaves[3].index)] == 0)
+    }
+
     // MARK: Misuse
 
     @Test func finishWithOpenNodesTraps() async {
