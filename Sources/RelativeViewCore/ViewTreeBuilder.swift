@@ -80,6 +80,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     }
     /// Fault in the reserved columns ahead of the writes (see `_PageWarmer`).
     private var warmers: [_PageWarmer]
+    /// The reserved memory of the attribute columns made so far, warmed with the others.
+    private var attributeRanges: [_PageWarmer.Range] = []
 
     /// A builder with room for `minimumCapacity` nodes.
     ///
@@ -88,12 +90,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         tree = ViewTree()
         capacity = max(0, minimumCapacity)
         tree._storage.reserveStreamed(nodes: capacity)
-        let s = tree._storage
-        warmers = [_PageWarmer(ranges: [
-            .init(capacityOf: &s.parent), .init(capacityOf: &s.typeID),
-            .init(capacityOf: &s.narrowTag), .init(capacityOf: &s.tour.span), .init(capacityOf: &s.tour.token),
-            .init(capacityOf: &s.tour.tag), .init(capacityOf: &s.tour.type),
-        ], units: capacity)]
+        warmers = [_PageWarmer(ranges: Self.nodeColumnRanges(tree._storage), units: capacity)]
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
         recent = .allocate(capacity: NodeAttribute.allCases.count * Self.recentSlots)
@@ -151,6 +148,9 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
 
     /// Whether a warmer's thread is running (for tests).
     var _isWarming: Bool { warmers.contains { $0.isRunning } }
+
+    /// The warmers the builder keeps (for tests).
+    var _warmerCount: Int { warmers.count }
 
     /// Stops and forgets every warmer: the columns are about to grow past what was reserved,
     /// and a column that grows moves.
@@ -252,10 +252,23 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         case .className: Self.set(utf8, prefix: prefix, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
         if let reserved {
-            let warmer = _PageWarmer(ranges: [reserved], units: capacity)
+            // One warming thread for every column, started again from here with the new
+            // one: a thread of its own for each attribute column left three threads to two
+            // CPUs, and the writer faulting.
+            attributeRanges.append(reserved)
+            stopWarmers()
+            let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
             warmer.advance(to: Int(nodes))
-            warmers.append(warmer)
+            warmers = [warmer]
         }
+    }
+
+    /// The reserved memory of the node columns and the index, which a streamed build fills
+    /// side by side.
+    private static func nodeColumnRanges(_ s: _TreeStorage) -> [_PageWarmer.Range] {
+        [.init(capacityOf: &s.parent), .init(capacityOf: &s.typeID), .init(capacityOf: &s.narrowTag),
+         .init(capacityOf: &s.tour.span), .init(capacityOf: &s.tour.token), .init(capacityOf: &s.tour.tag),
+         .init(capacityOf: &s.tour.type)]
     }
 
     /// Gives `slot` of `column` the text `utf8`: the copy found through `recent` (a table

@@ -45,9 +45,14 @@ final class _PageWarmer {
         let written = Atomic<Int>(0)
         let stopped = Atomic<Bool>(false)
 
-        init(ranges: [Range], units: Int) {
+        /// The units already written when the warmer started: the steps before are skipped.
+        let start: Int
+
+        init(ranges: [Range], units: Int, start: Int) {
             self.ranges = ranges
             self.units = units
+            self.start = start
+            written.store(start, ordering: .relaxed)
         }
 
         func run() {
@@ -57,7 +62,9 @@ final class _PageWarmer {
             let total = ranges.reduce(0) { $0 + $1.bytes }
             let lookahead = Int((Double(units) * Double(_PageWarmer.lookaheadBytes) / Double(max(1, total))).rounded(.up))
             let steps = max(1, largest / (16 << 10))  // 16 KiB of the largest range a step: close behind the writer at the start
-            for step in 0 ..< steps {
+            // From the step before the one holding `start` (its pages may be partly new).
+            let firstStep = max(0, min(steps - 1, Int(Double(start) / Double(max(1, units)) * Double(steps)) - 1))
+            for step in firstStep ..< steps {
                 // Wait for the writer to come within the lookahead of this step's first unit.
                 let first = Int(Double(units) * Double(step) / Double(steps))
                 while first > written.load(ordering: .relaxed) + lookahead {
@@ -86,9 +93,10 @@ final class _PageWarmer {
     #endif
 
     /// Starts warming `ranges`, sized for `units` units (nodes) with the same share of each
-    /// range per unit, if they hold at least ``minimumBytes`` and more than one CPU is online.
-    init(ranges: [Range], units: Int) {
-        job = Job(ranges: ranges, units: units)
+    /// range per unit, from about unit `start` (the units before it are written already),
+    /// if they hold at least ``minimumBytes`` and more than one CPU is online.
+    init(ranges: [Range], units: Int, from start: Int = 0) {
+        job = Job(ranges: ranges, units: units, start: start)
         #if os(Linux)
         thread = nil
         guard ranges.reduce(0, { $0 + $1.bytes }) >= Self.minimumBytes, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }

@@ -59,6 +59,59 @@ import Glibc
         withExtendedLifetime(column) {}  // the memory stays allocated until here
     }
 
+    /// A warmer started from a later unit (a builder that makes an attribute column midway
+    /// starts its one warmer again there) maps from about there on, not the part before,
+    /// which the writer has written already.
+    @Test func aWarmerStartedMidwaySkipsWhatIsWritten() throws {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        var column: [Int64] = []
+        column.reserveCapacity(32 << 20)  // 256 MiB, reserved, never written
+        let range = _PageWarmer.Range(capacityOf: &column)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        func resident(_ offset: Int) -> Bool {
+            let address = (Int(range.start) + offset) / page * page
+            var flag: UInt8 = 0
+            return mincore(UnsafeMutableRawPointer(bitPattern: address), page, &flag) == 0 && flag & 1 == 1
+        }
+        let warmer = _PageWarmer(ranges: [range], units: column.capacity, from: column.capacity / 2)
+        // Give the thread time to go as far as it may: its lookahead past the half.
+        var waited = 0
+        while !resident(range.bytes / 2 + _PageWarmer.lookaheadBytes / 2) && waited < 2_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(resident(range.bytes / 2 + page))
+        #expect(!resident(range.bytes / 4), "mapped what was written before it started")
+        #expect(!resident(range.bytes - page), "mapped past its lookahead")
+        warmer.stop()
+        withExtendedLifetime(column) {}
+    }
+
+    /// A builder warms every column on one thread, however many attribute columns it makes
+    /// (a thread each left three threads to two CPUs and the writer faulting).
+    @Test func attributeColumnsShareTheBuildersWarmer() {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        var b = ViewTreeBuilder(minimumCapacity: 400_000)
+        b.open(type: Ty.a)
+        for k in 0 ..< 300_000 {
+            b.appendLeaf(type: Ty.b)
+            switch k {
+            case 10: b.setAttribute(.key, "k")
+            case 100_000: b.setAttribute(.id, "x")
+            case 200_000: b.setAttribute(.className, "c")
+            default: break
+            }
+        }
+        let (warming, threads) = (b._isWarming, b._warmerCount)
+        #expect(warming && threads == 1)
+        b.close()
+        let tree = b.finish()
+        tree._checkInvariants()
+        let kids = tree.kids(tree.roots[0])
+        #expect(tree.attribute(.key, of: kids[10]) == "k" && tree.attribute(.id, of: kids[100_000]) == "x")
+        #expect(tree.attribute(.className, of: kids[200_000]) == "c" && tree.attribute(.className, of: kids[199_999]) == nil)
+    }
+
     /// A builder that gets more nodes than its capacity grows its columns, which moves them:
     /// it stops its warmers first, so that no thread maps memory the columns left.
     @Test func aBuilderPastItsCapacityStopsWarming() {
