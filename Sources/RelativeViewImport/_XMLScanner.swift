@@ -23,8 +23,20 @@ struct _XMLScanner: ~Copyable {
     private var i = 0
     private let registry: TypeRegistry
     /// The names of the open elements, innermost last, as ranges of `cacheNames` (which only
-    /// grows, so a range stays valid when its cache slot is taken by another name).
-    private var open: [(start: Int32, length: Int32)] = []
+    /// grows, so a range stays valid when its cache slot is taken by another name) with
+    /// their first 8 bytes as a word. Raw memory the scanner owns: an array's uniqueness
+    /// checks and the byte-by-byte name comparison were a tenth of an end tag's cost.
+    private var open: UnsafeMutablePointer<OpenElement>
+    private var openCount = 0
+    private var openCapacity = 64
+
+    /// An open element's name: where it is in `cacheNames`, its length, and its first 8
+    /// bytes read as a little-endian word (zero past its end).
+    struct OpenElement {
+        var start: Int32
+        var length: Int32
+        var prefix: UInt64
+    }
     /// Type ids by element name: a small hash table of names seen (checked byte by byte).
     private var cacheNames: [UInt8] = []
     private var cache: [(start: Int32, length: Int32, type: TypeID, prefix: UInt64)?]
@@ -43,6 +55,7 @@ struct _XMLScanner: ~Copyable {
         w = _ByteWindow(source: source, capacity: bufferSize)
         self.registry = registry
         cache = Array(repeating: nil, count: Self.cacheSize)
+        open = .allocate(capacity: openCapacity)
         plainText = .allocate(capacity: 256)
         nameByte = .allocate(capacity: 256)
         for b in 0 ..< 256 {
@@ -53,6 +66,7 @@ struct _XMLScanner: ~Copyable {
     }
 
     deinit {
+        open.deallocate()
         plainText.deallocate()
         nameByte.deallocate()
     }
@@ -87,7 +101,7 @@ struct _XMLScanner: ~Copyable {
         }
         while true {
             // Text: in the root, anything well-formed; outside it, whitespace only.
-            let depth = open.count
+            let depth = openCount
             let buffer = self.buffer
             var k = i
             if depth > 0 {
@@ -107,7 +121,7 @@ struct _XMLScanner: ~Copyable {
             } else if i == count {
                 // The sentinel: more of the document, or its end.
                 if refill(keep: i, progress) { continue }
-                return w.readError == nil && sawRoot && open.isEmpty
+                return w.readError == nil && sawRoot && openCount == 0
             } else if depth == 0 {
                 return false  // text outside the root
             } else if c == UInt8(ascii: "&") {
@@ -152,7 +166,7 @@ struct _XMLScanner: ~Copyable {
         if next == UInt8(ascii: "/") {
             guard let end = withWhole(progress, { $0.endTag(at: $0.i) }) else { return false }
             // The end tag matched the innermost open element.
-            open.removeLast()
+            openCount -= 1
             builder.close()
             i = end
             return true
@@ -163,7 +177,7 @@ struct _XMLScanner: ~Copyable {
                 i = end
                 return true
             }
-            if !open.isEmpty && equal((i + 2) ..< (i + 9), "[CDATA[") {
+            if openCount > 0 && equal((i + 2) ..< (i + 9), "[CDATA[") {
                 guard let end = withWhole(progress, { $0.cdata(at: $0.i) }) else { return false }
                 i = end
                 return true
@@ -175,7 +189,7 @@ struct _XMLScanner: ~Copyable {
             i = end
             return true
         }
-        if open.isEmpty && sawRoot { return false }  // a second root
+        if openCount == 0 && sawRoot { return false }  // a second root
         var tag = _StartTag()
         guard let end = withWhole(progress, { s in
             tag = _StartTag()
@@ -186,7 +200,14 @@ struct _XMLScanner: ~Copyable {
             builder.appendLeaf(tag: tag.tag, type: type)
         } else {
             builder.open(tag: tag.tag, type: type)
-            open.append(cached)
+            if openCount == openCapacity {
+                let bigger = UnsafeMutablePointer<OpenElement>.allocate(capacity: 2 * openCapacity)
+                bigger.moveInitialize(from: open, count: openCount)
+                open.deallocate()
+                (open, openCapacity) = (bigger, 2 * openCapacity)
+            }
+            open[openCount] = cached
+            openCount += 1
         }
         // The node opened last, whether it is still open or not.
         if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
@@ -336,12 +357,18 @@ struct _XMLScanner: ~Copyable {
     /// `</name S?>` at `j`, matching the innermost open element; the index after it.
     @inline(__always)  // a call would copy the scanner to borrow it
     private func endTag(at j: Int) -> Int? {
-        guard let innermost = open.last else { return nil }
+        guard openCount > 0 else { return nil }
+        let innermost = open[openCount - 1]
         let start = Int(innermost.start)
         let length = Int(innermost.length)
         var k = j + 2
-        for n in 0 ..< length {
-            if buffer[k + n] != cacheNames[start + n] { return k + n >= count ? count + 1 : nil }
+        // Cut by the buffer's end: ask for more (or, at the document's end, give up).
+        if k + length > count { return count + 1 }
+        // The first 8 bytes as one word (the buffer's padding makes the read safe), the
+        // rest byte by byte.
+        if Self.prefixWord(buffer + k, length: length) != innermost.prefix { return nil }
+        if length > 8 {
+            for n in 8 ..< length where buffer[k + n] != cacheNames[start + n] { return nil }
         }
         k += length
         if nameByte[Int(buffer[k])] || buffer[k] == UInt8(ascii: ":") || buffer[k] >= 0x80 { return nil }  // a longer name
@@ -505,10 +532,9 @@ struct _XMLScanner: ~Copyable {
     /// in `cacheNames`; `nil` (give up) once 2 GiB of distinct names would not fit there.
     /// A name's first 8 bytes, read as one word (the buffer's padding makes that safe at
     /// its end), make its hash and settle most comparisons.
-    private mutating func typeID(at j: Int, length: Int) -> (TypeID, (start: Int32, length: Int32))? {
+    private mutating func typeID(at j: Int, length: Int) -> (TypeID, OpenElement)? {
         let buffer = self.buffer
-        let word = UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self)
-        let prefix = length >= 8 ? UInt64(littleEndian: word) : UInt64(littleEndian: word) & ((1 << UInt64(8 * length)) - 1)
+        let prefix = Self.prefixWord(buffer + j, length: length)
         var hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
         for n in min(length, 8) ..< length { hash = (hash ^ UInt64(buffer[j + n])) &* 0x100_0000_01B3 }
         // Two ways: a name is looked for in its slot and the one next to it, so that two
@@ -520,7 +546,7 @@ struct _XMLScanner: ~Copyable {
                 for n in 8 ..< length where names[Int(entry.start) + n] != buffer[j + n] { return false }
                 return true
             }
-            if same { return (entry.type, (entry.start, entry.length)) }
+            if same { return (entry.type, OpenElement(start: entry.start, length: entry.length, prefix: prefix)) }
         }
         let slot = cache[home] == nil || cache[home ^ 1] != nil ? home : home ^ 1
         guard cacheNames.count + length < Int(Int32.max) else { return nil }
@@ -529,7 +555,15 @@ struct _XMLScanner: ~Copyable {
         let range = (Int32(cacheNames.count), Int32(length))
         cache[slot] = (range.0, range.1, type, prefix)
         cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
-        return (type, range)
+        return (type, OpenElement(start: range.0, length: range.1, prefix: prefix))
+    }
+
+    /// The first 8 bytes of the `length` bytes at `p`, read as a little-endian word, zero
+    /// past `length`. Reads 8 bytes: the caller knows they are in the buffer or its padding.
+    @inline(__always)
+    private static func prefixWord(_ p: UnsafePointer<UInt8>, length: Int) -> UInt64 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
     }
 }
 
