@@ -301,6 +301,7 @@ struct _JSONScanner: ~Copyable {
     }
 
     /// `"name"` then `:`, leaving `i` where the member's value starts and the name pending.
+    @inline(__always)
     private mutating func scanMemberName(_ progress: (Int) -> Void) throws(_JSONSyntaxError) {
         guard i < count else { throw endOfInput("a member name (a string)") }
         guard buffer[i] == UInt8(ascii: "\"") else { throw unexpected("a member name (a string)") }
