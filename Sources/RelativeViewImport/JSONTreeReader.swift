@@ -97,11 +97,9 @@ struct _JSONScanner: ~Copyable {
     private var w: _ByteWindow
     private let t: (object: TypeID, array: TypeID, string: TypeID, number: TypeID, bool: TypeID, null: TypeID)
     private var i = 0
-    /// The open containers, innermost last: true for an object. Raw memory the scanner
-    /// owns: an array's uniqueness checks cost 15 instructions per value (callgrind).
-    private var stack: UnsafeMutablePointer<Bool>
-    private var depth = 0
-    private var stackCapacity = 256
+    /// The open containers, innermost last: true for an object.
+    private var stack = _RawStack<Bool>(capacity: 256)
+    private var depth: Int { stack.count }
     /// The last member name scanned (escapes decoded), waiting for its value to open.
     private var key: UnsafeMutablePointer<UInt8>
     private var keyCapacity = 256
@@ -114,13 +112,11 @@ struct _JSONScanner: ~Copyable {
 
     init(source: _ByteSource, types: [TypeID], bufferSize: Int = _ByteWindow.defaultCapacity) {
         w = _ByteWindow(source: source, capacity: bufferSize)
-        stack = .allocate(capacity: stackCapacity)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
         key = .allocate(capacity: keyCapacity)
     }
 
     deinit {
-        stack.deallocate()
         key.deallocate()
     }
 
@@ -166,12 +162,12 @@ struct _JSONScanner: ~Copyable {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let object = c == UInt8(ascii: "{")
                 open(object ? t.object : t.array, &builder)
-                push(object)
+                stack.push(object)
                 i += 1
                 skipWhitespace(progress)
                 if i < count && buffer[i] == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
-                    depth -= 1
+                    stack.pop()
                     builder.close()
                 } else {
                     if object { try scanMemberName(progress) }
@@ -220,7 +216,7 @@ struct _JSONScanner: ~Copyable {
             }
             // After a value: a separator, the end of containers, or the end of the document.
             while depth > 0 {
-                let object = stack[depth - 1]
+                let object = stack.top
                 skipWhitespace(progress)
                 guard i < count else { throw endOfInput(object ? "',' or '}'" : "',' or ']'") }
                 let byte = buffer[i]
@@ -236,24 +232,13 @@ struct _JSONScanner: ~Copyable {
                     throw unexpected(object ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
                 i += 1
-                depth -= 1
+                stack.pop()
                 builder.close()
             }
             skipWhitespace(progress)
             if i < count { throw unexpected("the end of the document after the top-level value") }
             return
         }
-    }
-
-    private mutating func push(_ object: Bool) {
-        if depth == stackCapacity {
-            let bigger = UnsafeMutablePointer<Bool>.allocate(capacity: 2 * stackCapacity)
-            bigger.moveInitialize(from: stack, count: depth)
-            stack.deallocate()
-            (stack, stackCapacity) = (bigger, 2 * stackCapacity)
-        }
-        stack[depth] = object
-        depth += 1
     }
 
     /// Opens a node of `type`, giving it the pending member name.

@@ -24,11 +24,10 @@ struct _XMLScanner: ~Copyable {
     private let registry: TypeRegistry
     /// The names of the open elements, innermost last, as ranges of `cacheNames` (which only
     /// grows, so a range stays valid when its cache slot is taken by another name) with
-    /// their first 8 bytes as a word. Raw memory the scanner owns: an array's uniqueness
-    /// checks and the byte-by-byte name comparison were a tenth of an end tag's cost.
-    private var open: UnsafeMutablePointer<OpenElement>
-    private var openCount = 0
-    private var openCapacity = 64
+    /// their first 8 bytes as a word: an array's uniqueness checks and the byte-by-byte
+    /// name comparison were a tenth of an end tag's cost.
+    private var open = _RawStack<OpenElement>()
+    private var openCount: Int { open.count }
 
     /// An open element's name: where it is in `cacheNames`, its length, and its first 8
     /// bytes read as a little-endian word (zero past its end).
@@ -55,7 +54,6 @@ struct _XMLScanner: ~Copyable {
         w = _ByteWindow(source: source, capacity: bufferSize)
         self.registry = registry
         cache = Array(repeating: nil, count: Self.cacheSize)
-        open = .allocate(capacity: openCapacity)
         plainText = .allocate(capacity: 256)
         nameByte = .allocate(capacity: 256)
         for b in 0 ..< 256 {
@@ -66,7 +64,6 @@ struct _XMLScanner: ~Copyable {
     }
 
     deinit {
-        open.deallocate()
         plainText.deallocate()
         nameByte.deallocate()
     }
@@ -166,7 +163,7 @@ struct _XMLScanner: ~Copyable {
         if next == UInt8(ascii: "/") {
             guard let end = withWhole(progress, { $0.endTag(at: $0.i) }) else { return false }
             // The end tag matched the innermost open element.
-            openCount -= 1
+            open.pop()
             builder.close()
             i = end
             return true
@@ -200,14 +197,7 @@ struct _XMLScanner: ~Copyable {
             builder.appendLeaf(tag: tag.tag, type: type)
         } else {
             builder.open(tag: tag.tag, type: type)
-            if openCount == openCapacity {
-                let bigger = UnsafeMutablePointer<OpenElement>.allocate(capacity: 2 * openCapacity)
-                bigger.moveInitialize(from: open, count: openCount)
-                open.deallocate()
-                (open, openCapacity) = (bigger, 2 * openCapacity)
-            }
-            open[openCount] = cached
-            openCount += 1
+            open.push(cached)
         }
         // The node opened last, whether it is still open or not.
         if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
@@ -358,7 +348,7 @@ struct _XMLScanner: ~Copyable {
     @inline(__always)  // a call would copy the scanner to borrow it
     private func endTag(at j: Int) -> Int? {
         guard openCount > 0 else { return nil }
-        let innermost = open[openCount - 1]
+        let innermost = open.top
         let start = Int(innermost.start)
         let length = Int(innermost.length)
         var k = j + 2
