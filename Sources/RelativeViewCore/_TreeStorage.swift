@@ -138,7 +138,10 @@ final class _TreeStorage: @unchecked Sendable {
         let i = Int(id.index)
         precondition(
             // A freed slot's generation was bumped, so no outstanding id matches it.
-            i >= 0 && i < slotCount && generation(at: i) == id.generation,
+            // Within the generation column, its entry; past its end (a streamed build's
+            // slots), generation 0 and a slot in range. One array's count read in the
+            // common case, as before the column could be short.
+            i >= 0 && (i < generation.count ? generation[i] == id.generation : id.generation == 0 && i < slotCount),
             "stale NodeID \(id): the node was removed from this tree, or the id belongs to another tree")
     }
 
