@@ -353,15 +353,8 @@ struct _JSONScanner: ~Copyable {
     /// end. Reads 16 bytes: the caller knows they are in the buffer or its padding.
     @inline(__always)
     private static func words(at p: UnsafePointer<UInt8>, length: Int) -> (UInt64, UInt64) {
-        let raw = UnsafeRawPointer(p)
-        var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-        var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        if length < 8 {
-            (low, high) = (low & ((1 &<< UInt64(8 &* length)) &- 1), 0)
-        } else if length < 16 {
-            high &= (1 &<< UInt64(8 &* (length &- 8))) &- 1
-        }
-        return (low, high)
+        let low = _SWAR.prefixWord(p, length: length)
+        return length <= 8 ? (low, 0) : (low, _SWAR.prefixWord(p + 8, length: length &- 8))
     }
 
     /// Scans the string at `i` (its opening quote) and moves past it; as a key, decodes it
@@ -578,6 +571,14 @@ enum _SWAR {
     @inline(__always)
     static func bytesEqual(to byte: UInt8, in w: UInt64) -> UInt64 {
         bytesLess(than: 1, in: w ^ (ones &* UInt64(byte)))
+    }
+
+    /// The first 8 of the `length` bytes at `p` as a little-endian word, zero past
+    /// `length`. Reads 8 bytes: the caller knows they are in its buffer or the padding.
+    @inline(__always)
+    static func prefixWord(_ p: UnsafePointer<UInt8>, length: Int) -> UInt64 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
     }
 
     /// The bytes that are not '0' ... '9'; exact for every byte (no carry crosses bytes).

@@ -43,10 +43,12 @@ struct _FileReader: ~Copyable {
         try Self.readBytes(fd, path: path, into: buffer)
     }
 
-    /// Reads up to `buffer.count` bytes from `fd` (the file `path`); 0 at its end.
-    static func readBytes(_ fd: Int32, path: String, into buffer: UnsafeMutableRawBufferPointer) throws(ImportError) -> Int {
+    /// Reads up to `buffer.count` bytes from `fd` (the file `path`): at its current offset,
+    /// or with `pread(2)` at `offset` (which leaves the descriptor's own offset, so that two
+    /// threads can read one file); 0 at its end.
+    static func readBytes(_ fd: Int32, path: String, into buffer: UnsafeMutableRawBufferPointer, at offset: Int? = nil) throws(ImportError) -> Int {
         while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
+            let n = if let offset { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) } else { read(fd, buffer.baseAddress, buffer.count) }
             if n >= 0 { return n }
             if errno != EINTR { throw _FileReader.systemError(path, "cannot read") }
         }
@@ -70,7 +72,7 @@ struct _FileReader: ~Copyable {
     }
 
     /// The sum of `count` over the bytes of file `fd` from `from` to `to` (its end if
-    /// `nil`), read with `pread(2)` (so two of them can share the descriptor).
+    /// `nil`), read at offsets (so two of them can share the descriptor).
     private static func sum(
         _ fd: Int32, path: String, from: Int, to: Int?, _ count: (UnsafeBufferPointer<UInt8>) -> Int
     ) throws(ImportError) -> Int {
@@ -80,11 +82,7 @@ struct _FileReader: ~Copyable {
         var at = from
         while to.map({ at < $0 }) ?? true {
             let want = min(chunk.count, to.map { $0 - at } ?? chunk.count)
-            let n = pread(fd, chunk.baseAddress, want, off_t(at))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw systemError(path, "cannot read")
-            }
+            let n = try readBytes(fd, path: path, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<want]), at: at)
             if n == 0 { break }
             total += count(UnsafeBufferPointer(start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
             at += n

@@ -356,7 +356,7 @@ struct _XMLScanner: ~Copyable {
         if k + length > count { return count + 1 }
         // The first 8 bytes as one word (the buffer's padding makes the read safe), the
         // rest byte by byte.
-        if Self.prefixWord(buffer + k, length: length) != innermost.prefix { return nil }
+        if _SWAR.prefixWord(buffer + k, length: length) != innermost.prefix { return nil }
         if length > 8 {
             for n in 8 ..< length where buffer[k + n] != cacheNames[start + n] { return nil }
         }
@@ -524,7 +524,7 @@ struct _XMLScanner: ~Copyable {
     /// its end), make its hash and settle most comparisons.
     private mutating func typeID(at j: Int, length: Int) -> (TypeID, OpenElement)? {
         let buffer = self.buffer
-        let prefix = Self.prefixWord(buffer + j, length: length)
+        let prefix = _SWAR.prefixWord(buffer + j, length: length)
         var hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
         for n in min(length, 8) ..< length { hash = (hash ^ UInt64(buffer[j + n])) &* 0x100_0000_01B3 }
         // Two ways: a name is looked for in its slot and the one next to it, so that two
@@ -546,14 +546,6 @@ struct _XMLScanner: ~Copyable {
         cache[slot] = (range.0, range.1, type, prefix)
         cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
         return (type, OpenElement(start: range.0, length: range.1, prefix: prefix))
-    }
-
-    /// The first 8 bytes of the `length` bytes at `p`, read as a little-endian word, zero
-    /// past `length`. Reads 8 bytes: the caller knows they are in the buffer or its padding.
-    @inline(__always)
-    private static func prefixWord(_ p: UnsafePointer<UInt8>, length: Int) -> UInt64 {
-        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-        return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
     }
 }
 
