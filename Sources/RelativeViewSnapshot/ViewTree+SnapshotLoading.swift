@@ -469,7 +469,7 @@ struct SnapshotReader {
         guard count > 0 else { return [] }
         return [_ArenaImage.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
             #if _endian(little)
-            if count > 0 && Self.nodeLayoutIsTheFiles {
+            if Self.nodeLayoutIsTheFiles {
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: count * SnapshotLayout.nodeSize)
                 initialized = count
                 return
@@ -513,7 +513,8 @@ final class SnapshotMemory: @unchecked Sendable {
     }
 
     /// Unmaps the whole pages before ``lentFrom`` (everything but the texts a tree reads in
-    /// place, give or take a page), and asks for random reads of the rest.
+    /// place, give or take a page), and takes back the sequential-read advice of the load
+    /// for the rest (`MADV_NORMAL`: the tree reads its texts at random).
     func keepOnlyLent() {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let cut = (lentFrom ?? 0) / page * page
