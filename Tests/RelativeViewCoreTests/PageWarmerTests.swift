@@ -7,6 +7,15 @@ import Glibc
 /// `_PageWarmer` faults memory in without touching what it holds, and only when the memory
 /// is large enough to be worth a thread.
 @Suite struct PageWarmerTests {
+    static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Whether the page at `offset` bytes into `range` is resident (`mincore`).
+    static func resident(_ range: _PageWarmer.Range, _ offset: Int) -> Bool {
+        let address = (Int(range.start) + offset) / page * page
+        var flag: UInt8 = 0
+        return mincore(UnsafeMutableRawPointer(bitPattern: address), page, &flag) == 0 && flag & 1 == 1
+    }
+
     @Test func warmingLeavesWrittenAndReservedMemoryAsItWas() {
         // Half written with a pattern, half reserved: the range covers both, from an
         // address that is not page-aligned (the array's header comes first).
@@ -35,14 +44,8 @@ import Glibc
         let range = _PageWarmer.Range(capacityOf: &column)
         let warmer = _PageWarmer(ranges: [range], units: column.capacity)
         #expect(warmer.isRunning)
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        // Whether the page at `offset` bytes into the range is resident.
-        func resident(_ offset: Int) -> Bool {
-            let address = (Int(range.start) + offset) / page * page
-            var flag: UInt8 = 0
-            let status = mincore(UnsafeMutableRawPointer(bitPattern: address), page, &flag)
-            return status == 0 && flag & 1 == 1
-        }
+        let page = Self.page
+        func resident(_ offset: Int) -> Bool { Self.resident(range, offset) }
         // Give the thread time to go as far as it may.
         var waited = 0
         while !resident(_PageWarmer.lookaheadBytes / 2) && waited < 2_000 {
@@ -67,12 +70,8 @@ import Glibc
         var column: [Int64] = []
         column.reserveCapacity(32 << 20)  // 256 MiB, reserved, never written
         let range = _PageWarmer.Range(capacityOf: &column)
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        func resident(_ offset: Int) -> Bool {
-            let address = (Int(range.start) + offset) / page * page
-            var flag: UInt8 = 0
-            return mincore(UnsafeMutableRawPointer(bitPattern: address), page, &flag) == 0 && flag & 1 == 1
-        }
+        let page = Self.page
+        func resident(_ offset: Int) -> Bool { Self.resident(range, offset) }
         let warmer = _PageWarmer(ranges: [range], units: column.capacity, from: column.capacity / 2)
         // Give the thread time to go as far as it may: its lookahead past the half.
         var waited = 0
