@@ -128,13 +128,18 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     /// does for the core: call it once after building a large tree view by view (each
     /// `addSubview` puts index blocks wherever there is room, and a grouping then jumps from
     /// block to block), not within a frame budget. Queries answer the same before and after.
-    /// The tree's columns and the store's table of views give back their spare capacity.
+    /// The tree's columns and the store's table of views give back their spare capacity,
+    /// and every view of the tree keeps its new positions in the index, so that the O(1)
+    /// ancestor and descendant queries that follow read the two views and nothing else
+    /// until the tree next changes (without it, a view's first such query after a change
+    /// reads its positions from the tree's columns).
     ///
     /// - Complexity: O(size of the tree)
     public func compactIndex() {
         guard let store = _store else { return }
         store.tree.compactIndex()
         store.trimCapacity()
+        store.keepSpans()
     }
 
     /// Does nothing: the index of a view's tree is live, kept up to date by every change.

@@ -104,6 +104,25 @@ final class ViewStore {
         views._trimCapacity()
     }
 
+    /// Gives every view its node's positions in the index as they stand, with the tree's
+    /// version (see `View+Spans.swift`), so that ancestor queries take their fast path from
+    /// the first one. For ``View/compactIndex()``, which moves every position anyway: one
+    /// pass over the views in slot order, which is about their order in memory when the
+    /// tree was built view by view.
+    ///
+    /// - Complexity: O(slot count)
+    func keepSpans() {
+        let tree = self.tree._unowned
+        let version = tree.version
+        for slot in views.indices {
+            guard let view = views[slot] else { continue }
+            view._withUnsafeGuaranteedRef {
+                $0._tagOrSpan = tree.span(ofLiveSlot: slot)
+                $0._spanEpoch = version
+            }
+        }
+    }
+
     /// Records `view` as the view of `node`, retained if the node has a parent.
     func bind(_ view: View, to node: NodeID) {
         let slot = Int(node.index)

@@ -44,8 +44,19 @@ extension ViewTree {
         package func span(of node: NodeID) -> (version: UInt64, span: Int) {
             storage._withUnsafeGuaranteedRef { s in
                 s.check(node)
-                let span = s.tour.span[Int(node.index)]
-                return (s.version, Int(bitPattern: UInt(span.enter) | UInt(span.exit) << 32))
+                return (s.version, _TourBlocks.packed(s.tour.span[Int(node.index)]))
+            }
+        }
+
+        /// The positions of the node in `slot` (packed as ``span(of:)`` packs them), a live
+        /// slot that the caller tracks itself (the facade's views): no generation check.
+        ///
+        /// - Complexity: O(1)
+        @inlinable @inline(__always)
+        package func span(ofLiveSlot slot: Int) -> Int {
+            storage._withUnsafeGuaranteedRef { s in
+                assert(!_TreeStorage.isFree(s.parent[slot]), "slot \(slot) is free")
+                return _TourBlocks.packed(s.tour.span[slot])
             }
         }
 

@@ -83,6 +83,12 @@ struct _TourBlocks {
         UInt32(block) << offsetBits | UInt32(offset)
     }
 
+    /// A node's two positions in 64 bits: enter in the low 32, exit in the high 32.
+    @inlinable @inline(__always)
+    static func packed(_ span: Span) -> Int {
+        Int(bitPattern: UInt(span.enter) | UInt(span.exit) << 32)
+    }
+
     /// Whether position `p` comes before position `q` in the tour.
     @inlinable @inline(__always)
     func precedes(_ p: UInt32, _ q: UInt32) -> Bool {
