@@ -190,7 +190,7 @@ struct OperationRunner {
             // Answers are digested as the found node's number.
             arena = core
                 ? measure(count: n, minimum: minimum) { i in Answers.node(tree.firstAncestor(of: ia[i], withTags: tags).map(w.handle)) }
-                : measure(count: n, minimum: minimum) { i in Answers.node(va[i].findFirstAncestor(by: tags).map(w.handle)) }
+                : w.numberingIdentities(measure(count: n, minimum: minimum) { i in Answers.identity(va[i].findFirstAncestor(by: tags)) }, naive: false)
         case .groupAncestorsByTags:
             arena = core
                 ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupAncestors(of: ia[i], byTags: tags), Answers.tag, w.handle) }
@@ -266,7 +266,7 @@ struct OperationRunner {
         case .isRelativeSibling:
             sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeSibling(of: nb[i]) ? 1 : 0 }
         case .findFirstAncestorByTags:
-            sample = measure(count: n, minimum: minimum) { i in Answers.node(na[i].findFirstAncestor(by: tags).map(w.handle)) }
+            sample = w.numberingIdentities(measure(count: n, minimum: minimum) { i in Answers.identity(na[i].findFirstAncestor(by: tags)) }, naive: true)
         case .groupAncestorsByTags:
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
         case .groupSiblingsByTags:
@@ -289,7 +289,7 @@ struct OperationRunner {
     /// The naive core's whole-tree grouping `query` from `root`, timed (in the child process
     /// of ``NaiveWorker``), with the digest of its first whole answer.
     static func naiveWholeTree(
-        _ query: BenchQuery, root: NaiveView, tags: [Int], types: [NaiveView.Type], handle: (NaiveView) -> Int, count n: Int, minimum: Duration
+        _ query: BenchQuery, root: NaiveView, tags: [Int], types: [NaiveView.Type], handle: @escaping (NaiveView) -> Int, count n: Int, minimum: Duration
     ) -> (Sample, UInt64?) {
         var first = FirstAnswer()
         let sample: Sample

@@ -176,6 +176,15 @@ final class Workload {
         Dictionary(uniqueKeysWithValues: objects.enumerated().map { (ObjectIdentifier($1), $0) })
     }
 
+    /// `sample` with its digests of found views (or naive views), taken as identities
+    /// (``Answers/identity(_:)``), made into node numbers as ``Answers/node(_:)`` gives them.
+    func numberingIdentities(_ sample: Sample, naive: Bool) -> Sample {
+        var sample = sample
+        let handles = naive ? handleOfNaive : handleOfView
+        sample.digests = Answers.nodes(ofIdentities: sample.digests) { handles[$0] ?? -1 }
+        return sample
+    }
+
     func handle(_ id: NodeID) -> Int { Int(id.index) }
     func handle(_ view: View) -> Int { handleOfView[ObjectIdentifier(view)] ?? -1 }
     func handle(_ view: NaiveView) -> Int { handleOfNaive[ObjectIdentifier(view)] ?? -1 }
