@@ -57,7 +57,7 @@ extension View {
     /// - Complexity: O(depth + viewTypes.count); the naive core is O(depth × viewTypes.count).
     public func groupAncestors(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree._ancestorSlots(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+        return store.views(store.tree._ancestorSlots(of: _node, matching: store.typeKeys(viewTypes)))
     }
 
     /// Groups the ancestors whose tag is one of `tags`, keyed by tag.

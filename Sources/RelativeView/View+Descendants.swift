@@ -32,7 +32,7 @@ extension View {
     ///   index; the naive core is O(subtree size × viewTypes.count) plus group copies.
     public func groupDescendants(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree._descendantSlots(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+        return store.views(store.tree._descendantSlots(of: _node, matching: store.typeKeys(viewTypes)))
     }
 
     /// Groups the descendants whose tag is one of `tags`, keyed by tag, each group in pre-order.

@@ -30,7 +30,7 @@ extension View {
     /// - Complexity: O(number of siblings + viewTypes.count); the naive core is O(siblings × viewTypes.count).
     public func groupSiblings(by viewTypes: [View.Type]) -> [String: [View]] {
         guard let store = _store else { return [:] }
-        return store.views(store.tree._siblingSlots(of: _node, keyingTypes: Self._typeKeys(viewTypes)))
+        return store.views(store.tree._siblingSlots(of: _node, matching: store.typeKeys(viewTypes)))
     }
 
     /// Groups the siblings whose tag is one of `tags`, keyed by tag.

@@ -14,6 +14,8 @@ final class ViewStore {
     @usableFromInline @exclusivity(unchecked) var tree: ViewTree
     /// The view of each slot; retained exactly when the slot's node has a parent.
     @usableFromInline @exclusivity(unchecked) var views: [Unmanaged<View>?]
+    /// The classes of the last grouping by types and their keys (see ``typeKeys(_:)``).
+    @exclusivity(unchecked) var keptTypeKeys: (types: [ObjectIdentifier], keys: _TypeKeys<String>)?
 
     init() {
         tree = ViewTree()

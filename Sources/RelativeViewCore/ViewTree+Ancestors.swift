@@ -165,7 +165,12 @@ extension ViewTree {
     /// ``groupAncestors(of:keyingTypes:)`` as slots, for each layer to make its elements from.
     @inlinable
     package func _ancestorSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
-        let match = _TypeKeys(typeKeys)
+        _ancestorSlots(of: node, matching: _TypeKeys(typeKeys))
+    }
+
+    /// ``_ancestorSlots(of:keyingTypes:)`` with the keys made already (the facade keeps them).
+    @inlinable
+    package func _ancestorSlots<Key: Hashable>(of node: NodeID, matching match: _TypeKeys<Key>) -> _SlotGroups<Key> {
         let s = _storage
         var result = _SlotGroups(keys: match.keys)
         _forEachAncestor(of: node) { a in

@@ -206,7 +206,11 @@ extension ViewTree {
 
     /// ``groupDescendants(of:keyingTypes:)`` as slots, for each layer to make its elements from.
     package func _descendantSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
-        let keys = _TypeKeys(typeKeys)
+        _descendantSlots(of: node, matching: _TypeKeys(typeKeys))
+    }
+
+    /// ``_descendantSlots(of:keyingTypes:)`` with the keys made already (the facade keeps them).
+    package func _descendantSlots<Key: Hashable>(of node: NodeID, matching keys: _TypeKeys<Key>) -> _SlotGroups<Key> {
         let s = _storage
         s.check(node)
         var result = _SlotGroups(keys: keys.keys)

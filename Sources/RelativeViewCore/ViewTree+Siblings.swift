@@ -127,7 +127,12 @@ extension ViewTree {
     /// ``groupSiblings(of:keyingTypes:)`` as slots, for each layer to make its elements from.
     @inlinable
     package func _siblingSlots<Key: Hashable>(of node: NodeID, keyingTypes typeKeys: [TypeID: Key]) -> _SlotGroups<Key> {
-        let match = _TypeKeys(typeKeys)
+        _siblingSlots(of: node, matching: _TypeKeys(typeKeys))
+    }
+
+    /// ``_siblingSlots(of:keyingTypes:)`` with the keys made already (the facade keeps them).
+    @inlinable
+    package func _siblingSlots<Key: Hashable>(of node: NodeID, matching match: _TypeKeys<Key>) -> _SlotGroups<Key> {
         let s = _storage
         var result = _SlotGroups(keys: match.keys)
         guard !match.keys.isEmpty else { s.check(node); return result }

@@ -4,7 +4,7 @@
 /// Types that share a key (two classes with one name) share a slot, so each group keeps
 /// the order of the walk that filled it.
 @usableFromInline
-struct _TypeKeys<Key: Hashable> {
+package struct _TypeKeys<Key: Hashable> {
     /// The distinct keys; a key's slot is its index here.
     @usableFromInline let keys: [Key]
     /// `table[typeID]` is the slot of the type's key, or -1.
@@ -15,7 +15,7 @@ struct _TypeKeys<Key: Hashable> {
     /// hashing. Inlinable, so that it is specialized for the key type where it is used:
     /// unspecialized, its generic metadata lookups cost more than a small query.
     @inlinable
-    init(_ typeKeys: [TypeID: Key]) {
+    package init(_ typeKeys: [TypeID: Key]) {
         var keys: [Key] = []
         keys.reserveCapacity(typeKeys.count)
         var slotOfKey: [Key: Int32]? = typeKeys.count > 8 ? [:] : nil

@@ -5,8 +5,34 @@ import Testing
 enum NS1 { final class Widget: View {} }
 enum NS2 { final class Widget: View {} }
 
+/// A class that only ``SemanticsTests/typeKeysKeptByTheStoreSeeAClassRegisteredLater()``
+/// makes views of, so that it is unregistered until that test adds one.
+final class RegisteredMidTestView: View {}
+
 /// The semantics of DESIGN.md ("Semantics"), pinned on the facade.
 @Suite struct SemanticsTests {
+    /// The store keeps the keys of its last grouping by types; a class with no view yet
+    /// is not registered, and a view of it added later must still be found, by every
+    /// grouping by types, as must a change of the classes asked for.
+    @Test func typeKeysKeptByTheStoreSeeAClassRegisteredLater() {
+        let root = View(), first = Button(), second = Label()
+        root.addSubview(first)
+        root.addSubview(second)
+        let types: [View.Type] = [Button.self, RegisteredMidTestView.self]
+        #expect(second.groupSiblings(by: types).mapValues { $0.map(ObjectIdentifier.init) } == ["Button": [ObjectIdentifier(first)]])
+        #expect(root.groupDescendants(by: types).keys.sorted() == ["Button"])
+        let late = RegisteredMidTestView()
+        root.addSubview(late)
+        #expect(second.groupSiblings(by: types).mapValues { $0.map(ObjectIdentifier.init) }
+            == ["Button": [ObjectIdentifier(first)], "RegisteredMidTestView": [ObjectIdentifier(late)]])
+        #expect(root.groupDescendants(by: types)["RegisteredMidTestView"]?.map(ObjectIdentifier.init) == [ObjectIdentifier(late)])
+        #expect(late.groupAncestors(by: [View.self, RegisteredMidTestView.self])["View"]?.map(ObjectIdentifier.init) == [ObjectIdentifier(root)])
+        // Kept keys answer the same classes only: another list (or order) gets its own.
+        #expect(second.groupSiblings(by: [RegisteredMidTestView.self]).keys.sorted() == ["RegisteredMidTestView"])
+        #expect(second.groupSiblings(by: [RegisteredMidTestView.self, Button.self]).keys.sorted() == ["Button", "RegisteredMidTestView"])
+        #expect(second.groupSiblings(by: [] as [View.Type]).isEmpty)
+    }
+
     /// root(1) [a(2) [a1(3) [a11(4), a12(5)], a2(6)], b(7) [b1(8) [b11(9)]], c(10)]
     struct Tree {
         let root = View(), a = Button(), a1 = Label(), a11 = View(), a12 = Button()
