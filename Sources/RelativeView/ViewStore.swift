@@ -194,6 +194,12 @@ final class ViewStore {
     /// a child that has a superview is removed from it first; stores merge smaller into larger.
     /// Traps if `parent` is `child` or one of its descendants.
     static func link(_ child: View, under parent: View, at position: Position) {
+        if child._store == nil, child !== parent, case .last = position {
+            // A new view (the usual build): its node is made in place as the last child,
+            // one index insertion, where adopting it as a root and moving it takes two.
+            parent._ensureStore().adoptLone(child, under: parent._node)
+            return
+        }
         if let store = child._store, store === parent._store, store.tree.parent(of: child._node) != nil {
             // A move inside one tree: the store already owns the child.
             store.move(child, under: parent, at: position)
@@ -218,9 +224,11 @@ final class ViewStore {
         _ = store.views[Int(child._node.index)]?.retain()
     }
 
-    /// Adds a store-less view to this store as a root, with its tag and geometry.
-    func adoptLone(_ view: View) {
-        let node = tree.makeNode(tag: view._loneTag, type: TypeRegistry.shared.typeID(for: type(of: view)))
+    /// Adds a store-less view to this store, with its tag and geometry: as a root, or as
+    /// the last child of `parent` (then the store retains it: it has a superview).
+    func adoptLone(_ view: View, under parent: NodeID? = nil) {
+        let type = TypeRegistry.shared.typeID(for: Swift.type(of: view))
+        let node = if let parent { tree.appendChild(tag: view._loneTag, type: type, to: parent) } else { tree.makeNode(tag: view._loneTag, type: type) }
         if let extras = view._extras, !extras.geometryIsZero {
             tree.setFrameOrigin(extras.frameOrigin, of: node)
             tree.setFrameSize(extras.frameSize, of: node)
