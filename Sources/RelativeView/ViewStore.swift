@@ -146,19 +146,36 @@ final class ViewStore {
 
     /// Moves the tree of `root` (a root of `source`) into this store as a new root: O(its size).
     /// Retains are carried over: the root stays unretained, every other view stays retained.
+    ///
+    /// The views are rebound in batches: each batch's views are read first (plain reads of
+    /// several views overlap their cache misses), then each is given its new store, whose
+    /// reference count changes (atomic operations, which would wait for each view's miss
+    /// in turn). This is what freeing the root of a large tree whose views are referenced
+    /// elsewhere costs (see ``releaseRoot(_:)``).
     func absorb(_ root: NodeID, of source: ViewStore) {
         precondition(source !== self)
-        tree.graft(root, of: source.tree) { old, new in
-            let slot = Int(new.index)
-            if slot >= views.count { views.append(contentsOf: repeatElement(nil, count: slot + 1 - views.count)) }
-            let view = source.views[Int(old.index)]
-            views[slot] = view
-            source.views[Int(old.index)] = nil
-            if let view = view?.takeUnretainedValue() {
-                view._store = self
-                view._node = new
-                view._spanEpoch = 0
+        var moved: [(old: Int32, new: NodeID)] = []
+        tree.graft(root, of: source.tree) { old, new in moved.append((old.index, new)) }
+        if views.count < tree.slotCount { views.append(contentsOf: repeatElement(nil, count: tree.slotCount - views.count)) }
+        var start = 0
+        while start < moved.count {
+            let end = min(start + Self.touchAhead, moved.count)
+            for (old, _) in moved[start ..< end] {
+                guard let view = source.views[Int(old)] else { continue }
+                let node = view._withUnsafeGuaranteedRef { $0._node.index }
+                precondition(node == old, "the view of slot \(old) is bound to slot \(node)")
             }
+            for (old, new) in moved[start ..< end] {
+                let view = source.views[Int(old)]
+                views[Int(new.index)] = view
+                source.views[Int(old)] = nil
+                view?._withUnsafeGuaranteedRef {
+                    $0._store = self
+                    $0._node = new
+                    $0._spanEpoch = 0
+                }
+            }
+            start = end
         }
         source.tree.removeSubtree(root)
     }
@@ -296,9 +313,18 @@ final class ViewStore {
                 survivors.append(view)
             }
         }
-        // Each survivor is now a root here; all but one move to stores of their own.
-        for view in survivors.dropFirst() { split(view._node) }
-        if let first = survivors.first, tree.firstChild(of: first._node) == nil { split(first._node) }
+        // Each survivor is now a root here; all but one move to stores of their own. A move
+        // costs the size of the moved tree, so the largest tree stays (found by walks that
+        // cost the smaller tree of each pair, no more than moving it).
+        guard !survivors.isEmpty else { return }
+        var largest = 0
+        for i in survivors.indices.dropFirst()
+        where tree.smallerTree(survivors[largest]._node, survivors[i]._node) == survivors[largest]._node {
+            largest = i
+        }
+        for (i, view) in survivors.enumerated() where i != largest { split(view._node) }
+        let kept = survivors[largest]._node
+        if tree.firstChild(of: kept) == nil { split(kept) }
     }
 }
 

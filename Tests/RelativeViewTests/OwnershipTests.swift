@@ -422,6 +422,41 @@ import RelativeViewFixtures
         keep._store?.tree._checkInvariants()
     }
 
+    /// A freed root's surviving subviews each become a root of their own tree. The one with
+    /// the largest tree keeps the store (moving a tree costs its size), wherever it is among
+    /// the subviews; the others move to stores of their own, with their subtrees, and keep
+    /// answering queries.
+    @Test(arguments: [0, 1, 2])
+    func theLargestSurvivorOfAFreedRootKeepsTheStore(largestAt position: Int) throws {
+        var survivors: [View] = []
+        var store: ViewStore?
+        do {
+            let root = View()
+            for i in 0 ..< 3 {
+                let child = View()
+                child.tag = i
+                root.addSubview(child)
+                var last = child
+                for _ in 0 ..< (i == position ? 40 : 3 + i) {
+                    let v = View()
+                    last.addSubview(v)
+                    last = v
+                }
+                survivors.append(child)
+            }
+            store = root._store
+        }
+        let kept = try #require(store)
+        for (i, child) in survivors.enumerated() {
+            #expect(child.superview == nil)
+            #expect((child._store === kept) == (i == position), "survivor \(i), largest at \(position)")
+            let size = (i == position ? 40 : 3 + i) + 1
+            #expect(child._store?.tree.count == size)
+            #expect(child.groupDescendants { _ in 0 }[0]?.count == size - 1)
+            child._store?.tree._checkInvariants()
+        }
+    }
+
     // MARK: Deep chains
 
     @Test func freeingAHundredThousandDeepChainDoesNotRecurse() {
