@@ -20,6 +20,9 @@ extension ViewTree {
         from.check(root)
         if let parent { _storage.check(parent) }
         let size = source.subtreeSize(of: root)
+        if parent == nil && _storage.slotCount == 0 && size >= Self.streamedGraftMinimum {
+            return _graftIntoEmpty(root, of: from, size: size, visit)
+        }
         _mutableStorage().reserveCapacity(count + size)
         func copy(_ x: Int32, under p: NodeID?) -> NodeID {
             let tag = from.tag(at: x)
@@ -64,6 +67,63 @@ extension ViewTree {
             visit(from.nodeID(x), current)
         }
         return newRoot
+    }
+
+    /// The smallest subtree that ``graft(_:of:under:_:)`` streams into an empty tree: below
+    /// it, making a builder costs more than inserting each node.
+    static var streamedGraftMinimum: Int { 128 }
+
+    /// ``graft(_:of:under:_:)`` into a tree with no slots, as a new root: the copy is
+    /// streamed in pre-order through a ``ViewTreeBuilder`` (tokens appended at the end of
+    /// the index, several times cheaper per node than inserting each under its parent),
+    /// which is how the facade moves a tree into a store of its own.
+    private mutating func _graftIntoEmpty(
+        _ root: NodeID, of from: _TreeStorage, size: Int, _ visit: (_ source: NodeID, _ copy: NodeID) -> Void
+    ) -> NodeID {
+        var builder = ViewTreeBuilder(minimumCapacity: size)
+        var copies: [(source: Int32, copy: NodeID)] = []
+        copies.reserveCapacity(size)
+        func open(_ x: Int32, _ builder: inout ViewTreeBuilder) {
+            let node = builder.open(tag: from.tag(at: x), type: TypeID(rawValue: from.typeID[Int(x)]))
+            for a in NodeAttribute.allCases where !from.attributes[a.rawValue].isEmpty {
+                if let text = from.attributes[a.rawValue].text(at: Int(x)) { builder.setAttribute(a, text) }
+            }
+            copies.append((x, node))
+        }
+        var x = root.index
+        open(x, &builder)
+        walk: while true {
+            let child = from.firstChild(x)
+            if child != _TreeStorage.none {
+                x = child
+                open(x, &builder)
+                continue
+            }
+            // `x` has no children: close it, and its ancestors up to one with a next sibling.
+            while true {
+                builder.close()
+                if x == root.index { break walk }
+                let sibling = from.nextSibling(x)
+                if sibling != _TreeStorage.none {
+                    x = sibling
+                    open(x, &builder)
+                    break
+                }
+                x = from.parent[Int(x)]
+            }
+        }
+        self = builder.finish()
+        for (x, node) in copies {
+            if from._hasGeometry(at: x) {
+                let s = _geometryStorage(node)
+                let (i, j) = (Int(node.index), Int(x))
+                s.frameOrigin[i] = from.frameOrigin[j]
+                s.frameSize[i] = from.frameSize[j]
+                s.boundsOrigin[i] = from.boundsOrigin[j]
+            }
+            visit(from.nodeID(x), node)
+        }
+        return copies[0].copy
     }
 
     /// Of two roots, the one whose tree has fewer nodes (`a` on a tie), found by walking

@@ -138,6 +138,50 @@ import RelativeViewFixtures
         expectChildren(target, host, [copy])
     }
 
+    /// A graft into an empty tree, as a new root, is streamed through a builder from
+    /// `streamedGraftMinimum` nodes on (the facade's move of a tree into a store of its own);
+    /// below, and into a tree with slots, each node is inserted. Both copy shape, tags (wide
+    /// ones too), types, geometry and attributes, report the pairs in pre-order, and leave a
+    /// tree that takes further changes.
+    @Test(arguments: [1, ViewTree.streamedGraftMinimum - 1, ViewTree.streamedGraftMinimum, 1000])
+    func graftIntoAnEmptyTreeCopiesEverything(n: Int) {
+        var rng = SplitMix64(seed: 900 &+ UInt64(n))
+        var source = ViewTree()
+        let outside = source.makeNode(tag: -1, type: Ty.a)
+        var ids = [source.appendChild(tag: 0, type: Ty.a, to: outside)]
+        for i in 1 ..< n {
+            let p = ids[max(0, ids.count - 1 - Int.random(in: 0 ..< 6, using: &rng))]
+            let tag = i % 7 == 0 ? Int.max - i : i % 11 == 0 ? Int.min + i : i
+            ids.append(source.appendChild(tag: tag, type: Ty.all.randomElement(using: &rng)!, to: p))
+        }
+        for id in ids where Bool.random(using: &rng) {
+            source.setFrameOrigin(SIMD2(Double(id.index), 2), of: id)
+            source.setFrameSize(SIMD2(3, Double(id.index)), of: id)
+        }
+        for id in ids where Int.random(in: 0 ..< 3, using: &rng) == 0 { source.setAttribute(.id, "id\(id.index)", of: id) }
+        var target = ViewTree()
+        var pairs: [(NodeID, NodeID)] = []
+        let copy = target.graft(ids[0], of: source) { pairs.append(($0, $1)) }
+        target._checkInvariants()
+        #expect(target.count == n && target.rootCount == 1)
+        #expect(Self.shape(target, copy) == Self.shape(source, ids[0]))
+        #expect(pairs.map(\.0) == [ids[0]] + oracleDescendants(source, ids[0]))
+        #expect(pairs.map(\.1) == [copy] + oracleDescendants(target, copy))
+        for (old, new) in pairs {
+            #expect(target.frameOrigin(of: new) == source.frameOrigin(of: old) && target.frameSize(of: new) == source.frameSize(of: old))
+            #expect(target.attribute(.id, of: new) == source.attribute(.id, of: old))
+        }
+        // The copy takes changes like any tree.
+        let added = target.appendChild(tag: 42, type: Ty.b, to: pairs[n / 2].1)
+        let removed = n > 1 ? pairs[n - 1].1 : added
+        let removedSize = target.subtreeSize(of: removed)
+        target.removeSubtree(removed)
+        target._checkInvariants()
+        #expect(target.count == n + 1 - removedSize)
+        #expect(target.subtreeSize(of: copy) == target.count)
+        if n > 1 { #expect(target.parent(of: added) == pairs[n / 2].1) }
+    }
+
     /// Value semantics: grafting into one copy of a tree must not write to the storage it
     /// still shares with another copy (another thread may be reading that copy).
     @Test func graftDoesNotTouchTheStorageOfAnotherCopy() {
