@@ -28,13 +28,7 @@ extension ViewTree {
             let tag = from.tag(at: x)
             let type = TypeID(rawValue: from.typeID[Int(x)])
             let node = p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
-            if from._hasGeometry(at: x) {
-                let s = _geometryStorage(node)
-                let (i, j) = (Int(node.index), Int(x))
-                s.frameOrigin[i] = from.frameOrigin[j]
-                s.frameSize[i] = from.frameSize[j]
-                s.boundsOrigin[i] = from.boundsOrigin[j]
-            }
+            _copyGeometry(of: x, in: from, to: node)
             for a in NodeAttribute.allCases where !from.attributes[a.rawValue].isEmpty {
                 if let text = from.attributes[a.rawValue].text(at: Int(x)) { setAttribute(a, text, of: node) }
             }
@@ -114,16 +108,21 @@ extension ViewTree {
         }
         self = builder.finish()
         for (x, node) in copies {
-            if from._hasGeometry(at: x) {
-                let s = _geometryStorage(node)
-                let (i, j) = (Int(node.index), Int(x))
-                s.frameOrigin[i] = from.frameOrigin[j]
-                s.frameSize[i] = from.frameSize[j]
-                s.boundsOrigin[i] = from.boundsOrigin[j]
-            }
+            _copyGeometry(of: x, in: from, to: node)
             visit(from.nodeID(x), node)
         }
         return copies[0].copy
+    }
+
+    /// Gives `node` the geometry of slot `x` of `from`, if it has any (the columns of a
+    /// tree that never laid out stay empty).
+    private mutating func _copyGeometry(of x: Int32, in from: _TreeStorage, to node: NodeID) {
+        guard from._hasGeometry(at: x) else { return }
+        let s = _geometryStorage(node)
+        let (i, j) = (Int(node.index), Int(x))
+        s.frameOrigin[i] = from.frameOrigin[j]
+        s.frameSize[i] = from.frameSize[j]
+        s.boundsOrigin[i] = from.boundsOrigin[j]
     }
 
     /// Of two roots, the one whose tree has fewer nodes (`a` on a tie), found by walking
