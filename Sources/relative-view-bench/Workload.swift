@@ -37,6 +37,14 @@ final class Workload {
         typeIndices = source.typeIndices
     }
 
+    deinit {
+        // Views in spec order, roots first: released in that order, each root would go
+        // while its subviews are still referenced here, and each subview's tree would move
+        // to a store of its own (seconds at 10^6 views, see the README). From the end, the
+        // store still holds every subview when its root goes, and frees them with no move.
+        while views.popLast() != nil {}
+    }
+
     var count: Int { spec.count }
 
     // MARK: Building
