@@ -38,10 +38,15 @@ final class Workload {
     }
 
     deinit {
-        // Views in spec order, roots first: released in that order, each root would go
-        // while its subviews are still referenced here, and each subview's tree would move
-        // to a store of its own (seconds at 10^6 views, see the README). From the end, the
-        // store still holds every subview when its root goes, and frees them with no move.
+        Self.dropRootsLast(&views)
+    }
+
+    /// Empties `views`, which lists views in spec order (each after its superview), from
+    /// the end. In spec order each root would go while its subviews are still referenced
+    /// here, and each subview's tree would move to a store of its own (seconds at 10^6
+    /// views, see the README); from the end, the store still holds every subview when its
+    /// root goes, and frees them all with no move.
+    private static func dropRootsLast(_ views: inout [View]) {
         while views.popLast() != nil {}
     }
 
@@ -120,7 +125,7 @@ final class Workload {
             ids = []
             ids.reserveCapacity(count)
         case "facade":
-            views = []
+            Self.dropRootsLast(&views)
             views.reserveCapacity(count)
         default:
             naive = []
