@@ -16,7 +16,7 @@ extension View {
     /// - Complexity: O(depth + viewTypes.count); the naive core is O(depth × viewTypes.count).
     public func findFirstAncestor(by viewTypes: [View.Type]) -> View? {
         guard let store = _store else { return nil }
-        return store.tree.firstAncestor(of: _node, withTypes: Array(Self._typeKeys(viewTypes).keys)).map(store.view)
+        return store.tree._firstAncestor(of: _node, matching: store.typeKeys(viewTypes)).map(store.view)
     }
 
     /// The nearest ancestor whose tag is one of `tags`.

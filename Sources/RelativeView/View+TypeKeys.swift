@@ -1,17 +1,10 @@
 import RelativeViewCore
 
-extension View {
-    /// The exact type ids of `types` keyed by `String(describing:)`, the relative-view group key.
-    /// Classes never registered have no nodes, so they are left out: they match nothing.
-    @usableFromInline
-    static func _typeKeys(_ types: [View.Type]) -> [TypeID: String] {
-        Dictionary(TypeRegistry.shared.existingTypeIDsAndNames(of: types), uniquingKeysWith: { a, _ in a })
-    }
-}
-
 extension ViewStore {
-    /// The keys of a grouping by `types` (``View/_typeKeys(_:)`` made into slots), kept for
-    /// the next query that asks for the same classes in the same order: making them takes
+    /// The keys of a query by `types`: each class's exact type id under its
+    /// `String(describing:)`, the relative-view group key (classes never registered have no
+    /// nodes, so they are left out: they match nothing). Kept for the next query that asks
+    /// for the same classes in the same order: making them takes
     /// the registry's lock, a dictionary and the names, several times the cost of a grouping
     /// of a few siblings. Kept only when every class is registered: a class's id and name
     /// never change once it is, while an unregistered class could be registered later (a

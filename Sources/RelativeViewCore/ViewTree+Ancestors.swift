@@ -104,7 +104,12 @@ extension ViewTree {
     ///
     /// - Complexity: O(depth + types.count)
     public func firstAncestor(of node: NodeID, withTypes types: [TypeID]) -> NodeID? {
-        let match = _TypeKeys(types: types)
+        _firstAncestor(of: node, matching: _TypeKeys(types: types))
+    }
+
+    /// The nearest ancestor of `node` whose type has a key in `match` (the facade keeps the
+    /// keys of its last list of classes).
+    package func _firstAncestor<Key>(of node: NodeID, matching match: _TypeKeys<Key>) -> NodeID? {
         let s = _storage
         return firstAncestor(of: node) { match.slot(of: s.typeID[Int($0.index)]) != nil }
     }

@@ -21,8 +21,13 @@ final class RegisteredMidTestView: View {}
         let types: [View.Type] = [Button.self, RegisteredMidTestView.self]
         #expect(second.groupSiblings(by: types).mapValues { $0.map(ObjectIdentifier.init) } == ["Button": [ObjectIdentifier(first)]])
         #expect(root.groupDescendants(by: types).keys.sorted() == ["Button"])
+        #expect(first.findFirstAncestor(by: types) == nil)
         let late = RegisteredMidTestView()
         root.addSubview(late)
+        let inner = View()
+        late.addSubview(inner)
+        #expect(inner.findFirstAncestor(by: types) === late)
+        inner.removeFromSuperview()
         #expect(second.groupSiblings(by: types).mapValues { $0.map(ObjectIdentifier.init) }
             == ["Button": [ObjectIdentifier(first)], "RegisteredMidTestView": [ObjectIdentifier(late)]])
         #expect(root.groupDescendants(by: types)["RegisteredMidTestView"]?.map(ObjectIdentifier.init) == [ObjectIdentifier(late)])
