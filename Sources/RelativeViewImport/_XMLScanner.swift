@@ -27,7 +27,6 @@ struct _XMLScanner: ~Copyable {
     /// their first 8 bytes as a word: an array's uniqueness checks and the byte-by-byte
     /// name comparison were a tenth of an end tag's cost.
     private var open = _RawStack<OpenElement>()
-    private var openCount: Int { open.count }
 
     /// An open element's name: where it is in `cacheNames`, its length, and its first 8
     /// bytes read as a little-endian word (zero past its end).
@@ -98,7 +97,7 @@ struct _XMLScanner: ~Copyable {
         }
         while true {
             // Text: in the root, anything well-formed; outside it, whitespace only.
-            let depth = openCount
+            let depth = open.count
             let buffer = self.buffer
             var k = i
             if depth > 0 {
@@ -118,7 +117,7 @@ struct _XMLScanner: ~Copyable {
             } else if i == count {
                 // The sentinel: more of the document, or its end.
                 if refill(keep: i, progress) { continue }
-                return w.readError == nil && sawRoot && openCount == 0
+                return w.readError == nil && sawRoot && open.count == 0
             } else if depth == 0 {
                 return false  // text outside the root
             } else if c == UInt8(ascii: "&") {
@@ -174,7 +173,7 @@ struct _XMLScanner: ~Copyable {
                 i = end
                 return true
             }
-            if openCount > 0 && equal((i + 2) ..< (i + 9), "[CDATA[") {
+            if open.count > 0 && equal((i + 2) ..< (i + 9), "[CDATA[") {
                 guard let end = withWhole(progress, { $0.cdata(at: $0.i) }) else { return false }
                 i = end
                 return true
@@ -186,7 +185,7 @@ struct _XMLScanner: ~Copyable {
             i = end
             return true
         }
-        if openCount == 0 && sawRoot { return false }  // a second root
+        if open.count == 0 && sawRoot { return false }  // a second root
         var tag = _StartTag()
         guard let end = withWhole(progress, { s in
             tag = _StartTag()
@@ -347,7 +346,7 @@ struct _XMLScanner: ~Copyable {
     /// `</name S?>` at `j`, matching the innermost open element; the index after it.
     @inline(__always)  // a call would copy the scanner to borrow it
     private func endTag(at j: Int) -> Int? {
-        guard openCount > 0 else { return nil }
+        guard open.count > 0 else { return nil }
         let innermost = open.top
         let start = Int(innermost.start)
         let length = Int(innermost.length)
