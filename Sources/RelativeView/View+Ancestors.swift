@@ -8,7 +8,9 @@ extension View {
     /// - Complexity: O(depth) calls of `matches`; the naive core is the same.
     public func findFirstAncestor(by matches: (View) -> Bool) -> View? {
         guard let store = _store else { return nil }
-        return store.tree.firstAncestor(of: _node) { matches(store.view($0)) }.map(store.view)
+        // A copy of the tree: `matches` may change the store's (see `ViewStore.group`).
+        let tree = store.tree
+        return tree.firstAncestor(of: _node) { matches(store.view($0)) }.map(store.view)
     }
 
     /// The nearest ancestor whose type is exactly one of `viewTypes` (a `Button` is not matched by `Control.self`).

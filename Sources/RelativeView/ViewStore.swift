@@ -91,6 +91,10 @@ final class ViewStore {
             // Closure literals over one struct, not nested functions: a nested function that
             // captures a variable gets dynamic exclusivity checks on every use.
             var grouping = _Grouping<Key>(batch: batch)
+            // The walk reads a copy of the tree: `groupKey` may change the store's tree
+            // (add or remove views), which then copies its storage before the change
+            // instead of changing the columns under the walk.
+            let tree = self.tree
             switch relatives {
             case .ancestors: tree._forEachAncestor(of: node) { grouping.visit($0, self, groupKey) }
             case .descendants: tree._forEachDescendant(of: node) { grouping.visit($0, self, groupKey) }

@@ -78,7 +78,7 @@ extension ViewTree {
     package func _image() -> _ArenaImage {
         let s = _storage
         var image = _ArenaImage()
-        image.generation = s.generation
+        image.generation = s.generation.array
         // The image has one per slot (a snapshot stores them all).
         image.generation.append(contentsOf: repeatElement(0, count: s.slotCount - s.generation.count))
         image.wideTags = s.wideTags.map { (slot: $0.key, tag: $0.value) }.sorted { $0.slot < $1.slot }
@@ -161,15 +161,15 @@ extension ViewTree {
         // its tokens (written in order). A parent is found on the stack of open nodes,
         // never read from a column, so no read waits on a cache miss.
         let unnamed = Int32.min
-        var parent = [Int32]._large(repeating: unnamed, count: slots)
-        var narrowTag = [Int32]._large(repeating: 0, count: slots)
-        var typeID = [Int32]._large(repeating: 0, count: slots)
-        var span = [_TourBlocks.Span]._large(repeating: _TourBlocks.Span(enter: 0, exit: 0), count: slots)
+        var parent = _Column<Int32>._large(repeating: unnamed, count: slots)
+        var narrowTag = _Column<Int32>._large(repeating: 0, count: slots)
+        var typeID = _Column<Int32>._large(repeating: 0, count: slots)
+        var span = _Column<_TourBlocks.Span>._large(repeating: _TourBlocks.Span(enter: 0, exit: 0), count: slots)
         let tokenCount = 2 * live
         let tokenSlots = (tokenCount + _TourBlocks.capacity - 1) / _TourBlocks.capacity * _TourBlocks.capacity
-        var tokens = [Int32]._large(repeating: 0, count: tokenSlots)
-        var tourTags = [Int32]._large(repeating: 0, count: tokenSlots)
-        var tourTypes = [Int32]._large(repeating: 0, count: tokenSlots)
+        var tokens = _Column<Int32>._large(repeating: 0, count: tokenSlots)
+        var tourTags = _Column<Int32>._large(repeating: 0, count: tokenSlots)
+        var tourTypes = _Column<Int32>._large(repeating: 0, count: tokenSlots)
         var roots = 0
         var wide = 0
         let orderFlaw: _ArenaImageFlaw? = typeMap.withUnsafeBufferPointer { typeMap in
@@ -312,7 +312,7 @@ extension ViewTree {
 
         let storage = _TreeStorage(minimumCapacity: 0)
         storage.parent = parent
-        storage.generation = image.generation
+        storage.generation = _Column(image.generation)
         storage.typeID = typeID
         storage.narrowTag = narrowTag
         storage.wideTags = wideTags

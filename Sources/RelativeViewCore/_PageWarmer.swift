@@ -29,6 +29,12 @@ final class _PageWarmer {
             // The buffer starts at the first element's place even when the array is empty.
             start = array.withUnsafeMutableBufferPointer { UInt(bitPattern: $0.baseAddress) }
         }
+
+        /// The reserved capacity of `column`, written or not.
+        init<Element>(capacityOf column: inout _Column<Element>) {
+            bytes = column.capacity * MemoryLayout<Element>.stride
+            start = column.capacity == 0 ? 0 : UInt(bitPattern: column.base)
+        }
     }
 
     /// Below this many bytes in all, a thread costs more than it saves.

@@ -31,7 +31,7 @@ struct _TourBlocks {
 
     /// A node's two positions: block number << ``offsetBits`` | offset.
     @usableFromInline
-    struct Span {
+    struct Span: BitwiseCopyable {
         @usableFromInline var enter: UInt32
         @usableFromInline var exit: UInt32
 
@@ -42,14 +42,14 @@ struct _TourBlocks {
     }
 
     /// Per slot (block * capacity + offset): the token, and for an enter token the node's tag and type.
-    @usableFromInline var token: [Int32] = []
-    @usableFromInline var tag: [Int32] = []
-    @usableFromInline var type: [Int32] = []
+    @usableFromInline var token: _Column<Int32> = []
+    @usableFromInline var tag: _Column<Int32> = []
+    @usableFromInline var type: _Column<Int32> = []
     /// Per block.
-    @usableFromInline var count: [Int32] = []
-    @usableFromInline var next: [Int32] = []
-    @usableFromInline var previous: [Int32] = []
-    @usableFromInline var label: [UInt64] = []
+    @usableFromInline var count: _Column<Int32> = []
+    @usableFromInline var next: _Column<Int32> = []
+    @usableFromInline var previous: _Column<Int32> = []
+    @usableFromInline var label: _Column<UInt64> = []
     @usableFromInline var head: Int32 = -1
     @usableFromInline var tail: Int32 = -1
     /// The number of blocks in the list (not free).
@@ -57,7 +57,7 @@ struct _TourBlocks {
     /// Free blocks, linked through `next`.
     var freeBlocks: Int32 = -1
     /// Per node slot (not per tour slot): where its two tokens are.
-    @usableFromInline var span: [Span] = []
+    @usableFromInline var span: _Column<Span> = []
 
     /// An empty tour whose block labels stay below 2^`labelBits` (tests use fewer bits to
     /// force relabeling). Blocks appended at the end are 2^(labelBits - 20) apart, so with
@@ -68,6 +68,22 @@ struct _TourBlocks {
         precondition(labelBits >= 8 && labelBits <= 62, "label bits \(labelBits) out of 8 ... 62")
         labelLimit = 1 << UInt64(labelBits)
         labelStep = max(4, labelLimit >> 20)
+    }
+
+    /// The same tour with every array in memory of its own (see ``_Column``).
+    ///
+    /// - Complexity: O(slots + blocks)
+    func copied() -> _TourBlocks {
+        var copy = self
+        copy.token = token.copied()
+        copy.tag = tag.copied()
+        copy.type = type.copied()
+        copy.count = count.copied()
+        copy.next = next.copied()
+        copy.previous = previous.copied()
+        copy.label = label.copied()
+        copy.span = span.copied()
+        return copy
     }
 
     // MARK: Positions
@@ -668,8 +684,8 @@ struct _TourBlocks {
             b = next[Int(b)]
         }
         let blocks = (tokens + fill - 1) / fill
-        func packed(_ column: [Int32]) -> [Int32] {
-            var out = [Int32](repeating: 0, count: blocks * Self.capacity)
+        func packed(_ column: _Column<Int32>) -> _Column<Int32> {
+            var out = _Column<Int32>(repeating: 0, count: blocks * Self.capacity)
             out.withUnsafeMutableBufferPointer { out in
                 column.withUnsafeBufferPointer { old in
                     var b = head
@@ -716,12 +732,12 @@ struct _TourBlocks {
     private mutating func adoptContiguousBlocks(tokens: Int, fill: Int) {
         let blocks = (tokens + fill - 1) / fill
         precondition(token.count >= blocks * Self.capacity, "the slot columns are shorter than the blocks")
-        count = (0 ..< blocks).map { Int32(min(fill, tokens - $0 * fill)) }
-        next = (0 ..< blocks).map { $0 + 1 < blocks ? Int32($0 + 1) : -1 }
-        previous = (0 ..< blocks).map { Int32($0 - 1) }
+        count = _Column((0 ..< blocks).map { Int32(min(fill, tokens - $0 * fill)) })
+        next = _Column((0 ..< blocks).map { $0 + 1 < blocks ? Int32($0 + 1) : -1 })
+        previous = _Column((0 ..< blocks).map { Int32($0 - 1) })
         // Spread over the label space as appended blocks are, and never past it.
         let step = min(labelStep, labelLimit / UInt64(blocks + 1))
-        label = (0 ..< blocks).map { UInt64($0 + 1) * step }
+        label = _Column((0 ..< blocks).map { UInt64($0 + 1) * step })
         (head, tail) = blocks > 0 ? (0, Int32(blocks - 1)) : (-1, -1)
         liveBlocks = blocks
         freeBlocks = -1

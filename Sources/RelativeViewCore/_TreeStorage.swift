@@ -25,14 +25,14 @@ final class _TreeStorage: @unchecked Sendable {
     @usableFromInline static let free: Int32 = -2
     @usableFromInline static let wideTagSentinel: Int32 = .min
 
-    @usableFromInline @exclusivity(unchecked) var parent: [Int32]
+    @usableFromInline @exclusivity(unchecked) var parent: _Column<Int32>
     /// Per slot, or shorter: a slot past its end has generation 0. A streamed build
     /// (``ViewTreeBuilder``) writes none, since all its nodes have generation 0; the column
     /// grows when a slot past it is freed (see `_free`), so it costs a tree that never
     /// removes a node nothing (4 bytes per node, 7% of what an import writes).
-    @usableFromInline @exclusivity(unchecked) var generation: [UInt32]
-    @usableFromInline @exclusivity(unchecked) var typeID: [Int32]
-    @usableFromInline @exclusivity(unchecked) var narrowTag: [Int32]
+    @usableFromInline @exclusivity(unchecked) var generation: _Column<UInt32>
+    @usableFromInline @exclusivity(unchecked) var typeID: _Column<Int32>
+    @usableFromInline @exclusivity(unchecked) var narrowTag: _Column<Int32>
     @usableFromInline @exclusivity(unchecked) var wideTags: [Int32: Int]
     @usableFromInline @exclusivity(unchecked) var freeHead: Int32
     /// Geometry columns (see `ViewTree+Geometry.swift`): each node's frame origin and size in
@@ -79,12 +79,17 @@ final class _TreeStorage: @unchecked Sendable {
         reserveCapacity(minimumCapacity)
     }
 
-    /// A copy of the columns and the index, with the same version (the same shape).
+    /// A copy of the columns and the index, with the same version (the same shape). The
+    /// node columns and the index are copied here (they are ``_Column``s, not copied on
+    /// write), into memory of the copy's own even where `other` borrows its columns; the
+    /// geometry and attribute columns are copied on their first write.
+    ///
+    /// - Complexity: O(slots)
     init(copying other: _TreeStorage) {
-        parent = other.parent
-        generation = other.generation
-        typeID = other.typeID
-        narrowTag = other.narrowTag
+        parent = other.parent.copied()
+        generation = other.generation.copied()
+        typeID = other.typeID.copied()
+        narrowTag = other.narrowTag.copied()
         wideTags = other.wideTags
         freeHead = other.freeHead
         frameOrigin = other.frameOrigin
@@ -93,7 +98,7 @@ final class _TreeStorage: @unchecked Sendable {
         attributes = other.attributes
         liveCount = other.liveCount
         rootCount = other.rootCount
-        tour = other.tour
+        tour = other.tour.copied()
         version = other.version
     }
 

@@ -318,6 +318,39 @@ import RelativeViewFixtures
         #expect(parent.groupDescendants(by: { $0.superview === parent ? 0 : nil })[0] ?? [] == expected)
     }
 
+    /// A grouping's closure that adds views to the tree it walks: the walk goes on over the
+    /// tree as it was when the grouping began (its columns are not changed under it), so
+    /// every view that was a descendant then is visited once, in that pre-order, and none
+    /// of the new ones. (A closure that removes a view the walk has yet to reach traps,
+    /// naming the cause: see `ViewStore.view(slot:)`.)
+    @Test func aGroupingClosureThatAddsViewsSeesTheTreeAsItWas() {
+        let (parent, kids) = Self.wide(40)
+        for k in kids { for _ in 0 ..< 3 { k.addSubview(View()) } }
+        var before: [View] = []
+        func preOrder(_ v: View) { for c in v.subviews { before.append(c); preOrder(c) } }
+        preOrder(parent)
+        var visited: [View] = []
+        let groups = parent.groupDescendants(by: { (v: View) -> Int? in
+            visited.append(v)
+            // Grow the tree under the walk: new slots, new blocks of the index.
+            for _ in 0 ..< 20 { v.addSubview(View()) }
+            return v.tag % 2
+        })
+        #expect(visited.map(ObjectIdentifier.init) == before.map(ObjectIdentifier.init))
+        #expect((groups[0] ?? []).count + (groups[1] ?? []).count == before.count)
+        #expect(parent.recursiveSubviews.count == before.count * 21)
+        // Ancestors likewise.
+        let leaf = kids[5].subviews[0]
+        var seen: [View] = []
+        let found = leaf.findFirstAncestor(by: { (v: View) -> Bool in
+            seen.append(v)
+            for _ in 0 ..< 20 { v.insertSubview(View(), at: 0) }
+            return false
+        })
+        #expect(found == nil)
+        #expect(seen.map(ObjectIdentifier.init) == [kids[5], parent].map(ObjectIdentifier.init))
+    }
+
     @Test func exchangeSubviews() {
         let pairs = [(0, 1), (1, 0), (0, 4), (4, 0), (1, 3), (3, 1), (2, 2), (0, 2), (2, 4), (3, 4), (4, 3)]
         for (i, j) in pairs {

@@ -1,0 +1,245 @@
+/// The memory of a ``_Column``: elements this process allocated, or a range of memory that
+/// `owner` keeps alive (a mapped snapshot file, say), which a column only reads.
+@usableFromInline
+final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline let base: UnsafeMutablePointer<Element>
+    @usableFromInline let capacity: Int
+    /// The owner of borrowed memory; `nil` when the buffer allocated `base` itself.
+    @usableFromInline let owner: AnyObject?
+
+    /// `capacity` uninitialized elements (trivial ones: nothing to deinitialize).
+    @usableFromInline
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+        owner = nil
+    }
+
+    /// `capacity` elements at `base`, valid as long as `owner` lives, never written.
+    init(borrowing base: UnsafePointer<Element>, capacity: Int, owner: AnyObject) {
+        self.base = UnsafeMutablePointer(mutating: base)
+        self.capacity = capacity
+        self.owner = owner
+    }
+
+    deinit {
+        if owner == nil { base.deallocate() }
+    }
+}
+
+/// A growable column of trivial elements, the memory of the tree's node columns and of its
+/// index's arrays. Its elements are its own, or borrowed from memory another object owns
+/// (``init(borrowing:count:owner:)``: a mapped snapshot file, say) and only read.
+///
+/// Unlike an array, a column is not copied on write: copies of a column share its
+/// elements, and a write through one is seen through the others. ``_TreeStorage`` is what
+/// is copied on write, as a whole (``ViewTree`` checks that it is uniquely referenced
+/// before every mutation), and its copy copies its columns (``copied()``); a storage whose
+/// columns are borrowed is copied likewise before its first mutation. So a write never
+/// pays an array's per-write uniqueness check, which the optimizer cannot hoist for a type
+/// of ours as it does for `Array`. A copy (`let tour = storage.tour`) is for reading
+/// while nothing writes.
+///
+/// Reads cost what an array's do: the element pointer is kept in the column itself, so an
+/// element is one load behind it, after a bounds check.
+@usableFromInline @frozen
+struct _Column<Element: BitwiseCopyable> {
+    /// `nil` only for a column that never had room for an element.
+    @usableFromInline var buffer: _ColumnBuffer<Element>?
+    /// `buffer.base`, or a non-null placeholder never read (count 0) when there is none.
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline var count: Int
+
+    @inlinable
+    init() {
+        buffer = nil
+        base = UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment)!
+        count = 0
+    }
+
+    /// `count` elements that `initialize` must all initialize (it gets them uninitialized).
+    ///
+    /// - Complexity: O(count), plus `initialize`.
+    @inlinable
+    init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) throws -> Void) rethrows {
+        self.init()
+        guard count > 0 else { return }
+        let buffer = _ColumnBuffer<Element>(capacity: count)
+        try initialize(UnsafeMutableBufferPointer(start: buffer.base, count: count))
+        (self.buffer, base, self.count) = (buffer, buffer.base, count)
+    }
+
+    /// `count` copies of `value`.
+    @inlinable
+    init(repeating value: Element, count: Int) {
+        self.init(count: count) { $0.initialize(repeating: value) }
+    }
+
+    /// The elements of `elements`, copied.
+    @inlinable
+    init<S: Sequence>(_ elements: S) where S.Element == Element {
+        self.init()
+        append(contentsOf: elements)
+    }
+
+    /// `count` elements read in place at `base`, which `owner` keeps valid and unchanged
+    /// for as long as it lives; the column keeps `owner` alive. Never written: its
+    /// storage copies it (``copied()``) before a mutation.
+    init(borrowing base: UnsafePointer<Element>, count: Int, owner: AnyObject) {
+        self.init()
+        guard count > 0 else { return }
+        let buffer = _ColumnBuffer(borrowing: base, capacity: count, owner: owner)
+        (self.buffer, self.base, self.count) = (buffer, buffer.base, count)
+    }
+
+    /// A column with the same elements in memory of its own: what a copied storage holds.
+    ///
+    /// - Complexity: O(count)
+    func copied() -> _Column {
+        _Column(count: count) { $0.baseAddress!.initialize(from: base, count: count) }
+    }
+
+    /// Room for elements without a reallocation: 0 for a borrowed column.
+    @inlinable var capacity: Int {
+        guard let buffer, buffer.owner == nil else { return 0 }
+        return buffer.capacity
+    }
+
+    /// Whether the elements are read in place from memory another object owns.
+    @inlinable var isBorrowed: Bool { buffer?.owner != nil }
+
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    @inlinable var indices: Range<Int> { 0 ..< count }
+
+    @inlinable
+    subscript(i: Int) -> Element {
+        @inline(__always) unsafeAddress {
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "column index out of range")
+            return UnsafePointer(base + i)
+        }
+        @inline(__always) unsafeMutableAddress {
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "column index out of range")
+            assert(!isBorrowed, "a write to a borrowed column")
+            return base + i
+        }
+    }
+
+    /// Makes room for at least `minimum` elements: twice the old room when `growing`
+    /// (appends) and that is more, so that appends stay amortized O(1).
+    @usableFromInline @inline(never)
+    mutating func reallocate(capacity minimum: Int, growing: Bool) {
+        let old = capacity
+        let room = minimum > old && growing ? Swift.max(minimum, 2 * old) : Swift.max(minimum, count)
+        guard room > 0 else { return }
+        let fresh = _ColumnBuffer<Element>(capacity: room)
+        fresh.base.initialize(from: base, count: count)
+        (buffer, base) = (fresh, fresh.base)
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ element: Element) {
+        if _slowPath(count == (buffer?.capacity ?? 0)) { reallocate(capacity: count &+ 1, growing: true) }
+        assert(!isBorrowed, "a write to a borrowed column")
+        (base + count).initialize(to: element)
+        count &+= 1
+    }
+
+    @inlinable
+    mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        var iterator = elements.makeIterator()
+        let n = elements.underestimatedCount
+        if n > 0 {
+            // The promised elements straight into the room made for them, one check in all.
+            if count + n > capacity { reallocate(capacity: count + n, growing: true) }
+            for _ in 0 ..< n {
+                guard let e = iterator.next() else { preconditionFailure("a sequence gave fewer elements than its underestimatedCount") }
+                (base + count).initialize(to: e)
+                count &+= 1
+            }
+        }
+        while let e = iterator.next() { append(e) }
+    }
+
+    @inlinable @discardableResult
+    mutating func removeLast() -> Element {
+        precondition(count > 0, "removeLast of an empty column")
+        count &-= 1
+        return base[count]
+    }
+
+    @inlinable
+    mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count, "removeLast(\(k)) of a column of \(count)")
+        count &-= k
+    }
+
+    @inlinable
+    mutating func removeAll(keepingCapacity: Bool = false) {
+        if keepingCapacity { count = 0 } else { self = _Column() }
+    }
+
+    @inlinable
+    mutating func reserveCapacity(_ n: Int) {
+        if n > capacity { reallocate(capacity: n, growing: false) }
+    }
+
+    /// Gives back the spare capacity when at least an eighth of it is spare (as
+    /// `Array._trimCapacity()` does); a borrowed column has none.
+    ///
+    /// - Complexity: O(count) when it copies, else O(1).
+    mutating func _trimCapacity() {
+        guard let buffer, buffer.owner == nil, buffer.capacity - count > count / 8 else { return }
+        self = copied()
+    }
+
+    @inlinable
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        defer { _fixLifetime(buffer) }
+        return try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inlinable
+    mutating func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+        assert(!isBorrowed, "a write to a borrowed column")
+        defer { _fixLifetime(buffer) }
+        return try body(UnsafeMutableBufferPointer(start: base, count: count))
+    }
+
+    /// The elements as an array.
+    var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+}
+
+extension _Column: @unchecked Sendable where Element: Sendable {}
+
+extension _Column: RandomAccessCollection, MutableCollection {
+    @inlinable var startIndex: Int { 0 }
+    @inlinable var endIndex: Int { count }
+    @inlinable func index(after i: Int) -> Int { i + 1 }
+    @inlinable func index(before i: Int) -> Int { i - 1 }
+}
+
+extension _Column: ExpressibleByArrayLiteral {
+    @inlinable
+    init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension _Column: Equatable where Element: Equatable {
+    @inlinable
+    static func == (a: _Column, b: _Column) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.elementsEqual(y) } }
+    }
+}
+
+extension _Column {
+    /// `count` copies of `value`, in memory the kernel may map with huge pages when the
+    /// column is large; see `Array._large(count:initializingWith:)`.
+    ///
+    /// - Complexity: O(count)
+    static func _large(repeating value: Element, count: Int) -> _Column {
+        _Column(count: count) { buffer in
+            if let base = buffer.baseAddress { _prepareFreshMemory(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<Element>.stride) }
+            buffer.initialize(repeating: value)
+        }
+    }
+}
