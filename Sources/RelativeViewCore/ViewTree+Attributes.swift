@@ -45,7 +45,7 @@ extension ViewTree {
     ///   replaced text's bytes stay in the column's table until the tree is dropped.
     public mutating func setAttribute(_ attribute: NodeAttribute, _ text: String?, of node: NodeID) {
         _storage.check(node)
-        if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
+        _makeStorageUniqueAndOwned()
         let s = _storage
         let slot = Int(node.index)
         if var text {

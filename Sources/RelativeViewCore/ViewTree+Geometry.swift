@@ -90,9 +90,7 @@ extension ViewTree {
     /// `_mutableStorage()` it keeps the index, since geometry does not change the links.
     @usableFromInline
     mutating func _geometryStorage(_ node: NodeID) -> _TreeStorage {
-        if !isKnownUniquelyReferenced(&_storage) {
-            _storage = _TreeStorage(copying: _storage)
-        }
+        _makeStorageUniqueAndOwned()
         let s = _storage
         s.check(node)
         s._growGeometry(toInclude: Int(node.index))

@@ -357,3 +357,47 @@ extension ViewTree {
         return nil
     }
 }
+
+extension ViewTree {
+    /// A tree that reads this one's node columns and index in place, borrowed (kept alive
+    /// by this tree's storage), with no copy: how a tree loaded from a mapped snapshot will
+    /// hold the file's memory, here over memory a tree owns, so that tests can drive the
+    /// borrowing path (queries read in place; the first change copies into memory of the
+    /// tree's own and leaves the lender as it was). Geometry, attributes and wide tags are
+    /// shared as the copy-on-write arrays they are.
+    ///
+    /// - Complexity: O(1), plus O(attribute columns).
+    package func _borrowingColumns() -> ViewTree {
+        let s = _storage
+        func borrowed<Element>(_ column: _Column<Element>) -> _Column<Element> {
+            column.withUnsafeBufferPointer { _Column(borrowing: $0.baseAddress!, count: $0.count, owner: s) }
+        }
+        let b = _TreeStorage(minimumCapacity: 0)
+        b.parent = borrowed(s.parent)
+        b.generation = borrowed(s.generation)
+        b.typeID = borrowed(s.typeID)
+        b.narrowTag = borrowed(s.narrowTag)
+        b.wideTags = s.wideTags
+        b.freeHead = s.freeHead
+        b.frameOrigin = s.frameOrigin
+        b.frameSize = s.frameSize
+        b.boundsOrigin = s.boundsOrigin
+        b.attributes = s.attributes
+        b.liveCount = s.liveCount
+        b.rootCount = s.rootCount
+        var tour = s.tour
+        tour.token = borrowed(tour.token)
+        tour.tag = borrowed(tour.tag)
+        tour.type = borrowed(tour.type)
+        tour.count = borrowed(tour.count)
+        tour.next = borrowed(tour.next)
+        tour.previous = borrowed(tour.previous)
+        tour.label = borrowed(tour.label)
+        tour.span = borrowed(tour.span)
+        b.tour = tour
+        // The same shape: positions kept by views of the lender stay right.
+        b.version = s.version
+        b.borrowsMemory = true
+        return ViewTree(_storage: b)
+    }
+}

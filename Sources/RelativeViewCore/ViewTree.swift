@@ -56,7 +56,7 @@ public struct ViewTree: Sendable {
     /// - Complexity: O(n) when it grows the columns, else O(1).
     public mutating func reserveCapacity(_ nodes: Int) {
         // The shape does not change: the version stays.
-        if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
+        _makeStorageUniqueAndOwned()
         let s = _storage
         s.reserveCapacity(nodes)
     }
@@ -256,10 +256,19 @@ public struct ViewTree: Sendable {
     /// The storage, made unique and given a new version: every mutation goes through here.
     @usableFromInline
     mutating func _mutableStorage() -> _TreeStorage {
-        if !isKnownUniquelyReferenced(&_storage) {
-            _storage = _TreeStorage(copying: _storage)
-        }
+        _makeStorageUniqueAndOwned()
         _storage.version = _TreeStorage.nextVersion()
         return _storage
+    }
+
+    /// Copies the storage, into memory of its own, if it is shared with another tree or
+    /// borrows memory (a loaded snapshot's): what every change does first.
+    ///
+    /// - Complexity: O(1), or O(slots) when it copies.
+    @usableFromInline @inline(__always)
+    mutating func _makeStorageUniqueAndOwned() {
+        if _slowPath(!isKnownUniquelyReferenced(&_storage) || _storage.borrowsMemory) {
+            _storage = _TreeStorage(copying: _storage)
+        }
     }
 }

@@ -51,6 +51,10 @@ final class _TreeStorage: @unchecked Sendable {
 
     /// The live index: the Euler tour of the forest, kept by every mutation.
     @usableFromInline @exclusivity(unchecked) var tour: _TourBlocks
+    /// Whether a node column or an index array borrows memory another object owns (a
+    /// loaded snapshot's, read in place): such a storage is copied, into memory of its own,
+    /// before its first mutation, as a shared one is (see `ViewTree._mutableStorage()`).
+    @usableFromInline @exclusivity(unchecked) var borrowsMemory = false
     /// Names the tree's current shape: a number no other shape of any tree ever has, replaced
     /// by every mutation (geometry aside). Tour positions read while it is current are current.
     @usableFromInline @exclusivity(unchecked) var version: UInt64

@@ -454,6 +454,68 @@ import RelativeViewFixtures
         }
     }
 
+    /// A tree whose columns and index are borrowed (read in place from memory another
+    /// object owns, as a mapped snapshot's will be) answers as its lender does; its first
+    /// change of any kind copies them into memory of its own, and the lender is left as it
+    /// was; the borrowed memory lives as long as the borrower does.
+    @Test func aTreeWithBorrowedColumnsReadsInPlaceAndCopiesBeforeItsFirstChange() {
+        var rng = SplitMix64(seed: 11)
+        var borrower: ViewTree
+        var ids: [NodeID] = []
+        var lenderTokens: [Int32] = []
+        do {
+            var lender = ViewTree()
+            ids = [lender.makeNode(tag: 0, type: Ty.a)]
+            for _ in 1 ..< 3_000 {
+                let p = ids[Int.random(in: 0 ..< ids.count, using: &rng)]
+                ids.append(lender.appendChild(tag: Int.random(in: 0 ..< 8, using: &rng), type: Ty.all.randomElement(using: &rng)!, to: p))
+            }
+            lender.removeSubtree(ids[2_999])  // a free slot, and generations
+            ids.removeLast()
+            borrower = lender._borrowingColumns()
+            #expect(borrower._storage.borrowsMemory && borrower._storage.parent.isBorrowed && borrower._storage.tour.token.isBorrowed)
+            for _ in 0 ..< 2_000 {
+                let (a, b) = (ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!)
+                #expect(borrower.isAncestor(a, of: b) == lender.isAncestor(a, of: b))
+                #expect(borrower.isSibling(a, of: b) == lender.isSibling(a, of: b))
+            }
+            for x in ids.prefix(20) {
+                #expect(borrower.groupDescendants(of: x, byTags: [3, 5]) == lender.groupDescendants(of: x, byTags: [3, 5]))
+                #expect(borrower.kids(x) == lender.kids(x))
+            }
+            lenderTokens = lender._storage.tour.checkedTokens()
+            // A borrower no other tree shares copies before its first change all the same.
+            var solo = lender._borrowingColumns()
+            let soloLeaf = solo.appendChild(tag: 4, type: Ty.b, to: ids[7])
+            solo.insert(ids[9], into: ids[0], at: 0)
+            #expect(!solo._storage.borrowsMemory && solo.isAncestor(ids[7], of: soloLeaf))
+            #expect(lender._storage.tour.checkedTokens() == lenderTokens && !lender.contains(soloLeaf))
+            lender._checkInvariants()
+            // A geometry write is a change too: it copies, and the lender keeps its columns.
+            var moved = borrower
+            moved.setFrameOrigin([1, 2], of: ids[1])
+            #expect(!moved._storage.borrowsMemory && !moved._storage.parent.isBorrowed)
+            #expect(lender.frameOrigin(of: ids[1]) == .zero)
+            // The lender goes out of scope here; the borrower keeps its memory alive.
+        }
+        borrower._checkInvariants()
+        #expect(borrower._storage.tour.checkedTokens() == lenderTokens)
+        let before = borrower
+        // The first structural change copies; the borrowed memory (now read by `before`
+        // alone) is not written.
+        let leaf = borrower.appendChild(tag: 9, type: Ty.c, to: ids[0])
+        #expect(!borrower._storage.borrowsMemory && !borrower._storage.tour.token.isBorrowed)
+        #expect(before._storage.borrowsMemory && before._storage.tour.checkedTokens() == lenderTokens)
+        for _ in 0 ..< 200 {
+            let (x, p) = (ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!)
+            if x != p && !borrower.isAncestor(x, of: p) { borrower.insert(x, into: p, at: 0) }
+        }
+        borrower._checkInvariants()
+        before._checkInvariants()
+        #expect(borrower.isAncestor(ids[0], of: leaf) && !before.contains(leaf))
+        #expect(before._storage.tour.checkedTokens() == lenderTokens)
+    }
+
     @Test func compactIndexKeepsEveryAnswerAndLaysBlocksInOrder() {
         // A tree built by appends under random parents, then moved about: its index blocks
         // are scattered. Compacting must change nothing a query sees, and later mutations
