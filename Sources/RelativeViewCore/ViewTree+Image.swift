@@ -62,6 +62,12 @@ package struct _ArenaImageFlaw: Error, Sendable, Equatable {
         case wideTags
         case geometry
         case attribute(NodeAttribute)
+        /// A slot column's entry (version 2, read in place): the element is the slot.
+        case parent, type, span
+        /// A tour slot (version 2): the element is the tour position.
+        case tourToken, tourTag, tourType
+        /// The free list's head (version 2).
+        case freeHead
     }
 
     package var part: Part
@@ -248,66 +254,10 @@ extension ViewTree {
             throw flaw(.slot, i, "slot \(i) is neither in the pre-order nor on the free list (another slot is named twice)")
         }
 
-        // The wide tags: one for each sentinel, on live slots, none that would fit narrow.
-        guard image.wideTags.count == wide else {
-            throw flaw(.wideTags, 0, "\(image.wideTags.count) wide tags for \(wide) nodes that need one")
-        }
-        var wideTags: [Int32: Int] = [:]
-        wideTags.reserveCapacity(wide)
-        for (k, entry) in image.wideTags.enumerated() {
-            let i = Int(entry.slot)
-            guard i >= 0 && i < slots && !_TreeStorage.isFree(parent[i]) else {
-                throw flaw(.wideTags, k, "wide tag \(k) is for slot \(entry.slot), not a live slot")
+        let (wideTags, columns) = try parent.withUnsafeBufferPointer { (parent) throws(_ArenaImageFlaw) in
+            try narrowTag.withUnsafeBufferPointer { (narrowTag) throws(_ArenaImageFlaw) in
+                try Self._validateExtras(image, slots: slots, free: image.free, wide: wide, parent: parent, narrowTag: narrowTag, textFlaws: textFlaws)
             }
-            guard narrowTag[i] == _TreeStorage.wideTagSentinel, _TreeStorage.narrow(entry.tag) == nil else {
-                throw flaw(.wideTags, k, "wide tag \(k) (slot \(i), tag \(entry.tag)) is not a tag that needs the wide table")
-            }
-            guard wideTags.updateValue(entry.tag, forKey: entry.slot) == nil else {
-                throw flaw(.wideTags, k, "wide tag \(k) repeats slot \(i)")
-            }
-        }
-
-        // Geometry and attributes: live slots only, texts within their bytes.
-        let geometry = image.frameOrigin.count
-        guard image.frameSize.count == geometry && image.boundsOrigin.count == geometry && geometry <= slots else {
-            throw flaw(.geometry, 0, "geometry columns of \(image.frameOrigin.count), \(image.frameSize.count) and \(image.boundsOrigin.count) entries for \(slots) slots")
-        }
-        for i in 0 ..< geometry where _TreeStorage.isFree(parent[i]) {
-            guard image.frameOrigin[i] == .zero && image.frameSize[i] == .zero && image.boundsOrigin[i] == .zero else {
-                throw flaw(.geometry, i, "free slot \(i) has geometry")
-            }
-        }
-        guard image.attributes.count <= NodeAttribute.allCases.count && image.borrowedAttributes.count <= NodeAttribute.allCases.count else {
-            throw flaw(.attribute(.key), 0, "\(max(image.attributes.count, image.borrowedAttributes.count)) attribute columns: there are \(NodeAttribute.allCases.count) attributes")
-        }
-        var columns: [_TextColumn] = []
-        var checkedFlaws: [(element: Int, reason: String)?]?
-        for a in 0 ..< max(image.attributes.count, image.borrowedAttributes.count) {
-            let attribute = NodeAttribute.allCases[a]
-            let column = if a < image.borrowedAttributes.count, let borrowed = image.borrowedAttributes[a] {
-                _TextColumn(borrowing: borrowed)
-            } else if a < image.attributes.count {
-                _TextColumn(start: image.attributes[a].start, bytes: image.attributes[a].bytes)
-            } else {
-                _TextColumn()
-            }
-            if image.attributeTextsChecked && checkedFlaws == nil { checkedFlaws = textFlaws() }
-            let problem: (element: Int, reason: String)? = column.withParts { starts, bytes in
-                guard starts.count <= slots else { return (0, "\(starts.count) entries for \(slots) slots") }
-                guard let checked = checkedFlaws else {
-                    return parent.withUnsafeBufferPointer { Self._attributeTextFlaw(starts: starts, bytes: bytes, parent: $0) }
-                }
-                // The lowest free slot with a text, against the first text flaw found apart:
-                // the lower slot first, a free slot first at the same slot, as the check
-                // with `parent` reports them.
-                var free: Int?
-                for f in image.free where Int(f) < starts.count && starts[Int(f)] != -1 { free = min(free ?? Int(f), Int(f)) }
-                let text = a < checked.count ? checked[a] : nil
-                if let free, text.map({ free <= $0.element }) ?? true { return (free, "free slot \(free) has a text") }
-                return text
-            }
-            if let problem { throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)") }
-            columns.append(column)
         }
 
         let storage = _TreeStorage(minimumCapacity: 0)
@@ -355,6 +305,88 @@ extension ViewTree {
             }
         }
         return nil
+    }
+}
+
+extension ViewTree {
+    /// The checks of an image's parts beyond the structure, given the checked `parent` and
+    /// `narrowTag` columns, the free slots in free-list order and the number of live nodes
+    /// whose tag is wide: the wide tags (one for each sentinel, on live slots, none that
+    /// would fit narrow), geometry (none on free slots) and attributes (none on free slots,
+    /// texts within their bytes; see ``init(validating:nodes:typeMap:textFlaws:)`` for
+    /// `textFlaws`). Returns the wide-tag table and the attribute columns.
+    ///
+    /// - Complexity: O(slots + entries)
+    static func _validateExtras(
+        _ image: _ArenaImage, slots: Int, free: [Int32], wide: Int, parent: UnsafeBufferPointer<Int32>,
+        narrowTag: UnsafeBufferPointer<Int32>, textFlaws: () -> [(element: Int, reason: String)?]
+    ) throws(_ArenaImageFlaw) -> (wideTags: [Int32: Int], attributes: [_TextColumn]) {
+        func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
+            _ArenaImageFlaw(part: part, element: element, reason: reason)
+        }
+        // The wide tags: one for each sentinel, on live slots, none that would fit narrow.
+        guard image.wideTags.count == wide else {
+            throw flaw(.wideTags, 0, "\(image.wideTags.count) wide tags for \(wide) nodes that need one")
+        }
+        var wideTags: [Int32: Int] = [:]
+        wideTags.reserveCapacity(wide)
+        for (k, entry) in image.wideTags.enumerated() {
+            let i = Int(entry.slot)
+            guard i >= 0 && i < slots && !_TreeStorage.isFree(parent[i]) else {
+                throw flaw(.wideTags, k, "wide tag \(k) is for slot \(entry.slot), not a live slot")
+            }
+            guard narrowTag[i] == _TreeStorage.wideTagSentinel, _TreeStorage.narrow(entry.tag) == nil else {
+                throw flaw(.wideTags, k, "wide tag \(k) (slot \(i), tag \(entry.tag)) is not a tag that needs the wide table")
+            }
+            guard wideTags.updateValue(entry.tag, forKey: entry.slot) == nil else {
+                throw flaw(.wideTags, k, "wide tag \(k) repeats slot \(i)")
+            }
+        }
+
+        // Geometry and attributes: live slots only, texts within their bytes.
+        let geometry = image.frameOrigin.count
+        guard image.frameSize.count == geometry && image.boundsOrigin.count == geometry && geometry <= slots else {
+            throw flaw(.geometry, 0, "geometry columns of \(image.frameOrigin.count), \(image.frameSize.count) and \(image.boundsOrigin.count) entries for \(slots) slots")
+        }
+        for i in 0 ..< geometry where _TreeStorage.isFree(parent[i]) {
+            guard image.frameOrigin[i] == .zero && image.frameSize[i] == .zero && image.boundsOrigin[i] == .zero else {
+                throw flaw(.geometry, i, "free slot \(i) has geometry")
+            }
+        }
+        guard image.attributes.count <= NodeAttribute.allCases.count && image.borrowedAttributes.count <= NodeAttribute.allCases.count else {
+            throw flaw(.attribute(.key), 0, "\(max(image.attributes.count, image.borrowedAttributes.count)) attribute columns: there are \(NodeAttribute.allCases.count) attributes")
+        }
+        var columns: [_TextColumn] = []
+        var checkedFlaws: [(element: Int, reason: String)?]?
+        for a in 0 ..< max(image.attributes.count, image.borrowedAttributes.count) {
+            let attribute = NodeAttribute.allCases[a]
+            let column = if a < image.borrowedAttributes.count, let borrowed = image.borrowedAttributes[a] {
+                _TextColumn(borrowing: borrowed)
+            } else if a < image.attributes.count {
+                _TextColumn(start: image.attributes[a].start, bytes: image.attributes[a].bytes)
+            } else {
+                _TextColumn()
+            }
+            if image.attributeTextsChecked && checkedFlaws == nil { checkedFlaws = textFlaws() }
+            let problem: (element: Int, reason: String)? = column.withParts { starts, bytes -> (element: Int, reason: String)? in
+                guard starts.count <= slots else { return (0, "\(starts.count) entries for \(slots) slots") }
+                guard let checked = checkedFlaws else {
+                    return Self._attributeTextFlaw(starts: starts, bytes: bytes, parent: parent)
+                }
+                // The lowest free slot with a text, against the first text flaw found apart:
+                // the lower slot first, a free slot first at the same slot, as the check
+                // with `parent` reports them.
+                var lowest: Int?
+                for f in free where Int(f) < starts.count && starts[Int(f)] != -1 { lowest = min(lowest ?? Int(f), Int(f)) }
+                let text = a < checked.count ? checked[a] : nil
+                if let lowest, text.map({ lowest <= $0.element }) ?? true { return (lowest, "free slot \(lowest) has a text") }
+                return text
+            }
+            if let problem { throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)") }
+            columns.append(column)
+        }
+
+        return (wideTags, columns)
     }
 }
 

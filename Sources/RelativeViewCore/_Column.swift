@@ -194,13 +194,13 @@ struct _Column<Element: BitwiseCopyable> {
     }
 
     @inlinable
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         defer { _fixLifetime(buffer) }
         return try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     @inlinable
-    mutating func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+    mutating func withUnsafeMutableBufferPointer<R, E: Error>(_ body: (UnsafeMutableBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         assert(!isBorrowed, "a write to a borrowed column")
         defer { _fixLifetime(buffer) }
         return try body(UnsafeMutableBufferPointer(start: base, count: count))

@@ -1,18 +1,29 @@
 import RelativeViewCore
 
-/// The byte layout of a snapshot, version 1 (see the module's documentation for the table).
+/// The byte layout of a snapshot, versions 1 and 2 (see the module's documentation for the
+/// tables).
 ///
 /// Every field and column is little-endian; every section starts at a multiple of 8 from
 /// the start of the file. The sections follow the header in a fixed order, each as long as
 /// the header's counts say, and the file ends with an 8-byte checksum of everything before
 /// it, so the counts alone give the file's length.
+///
+/// Version 1 stores the live nodes in pre-order (slot, parent's position, tag, type) and
+/// the free list, from which a load builds the columns and the index. Version 2 stores the
+/// columns and the index as a tree holds them in memory (``_ColumnImage``), so that a load
+/// reads them in place and only checks them: what ``ViewTree/snapshot()`` writes.
 enum SnapshotLayout {
     /// The first 8 bytes: a byte with the high bit set (caught by 7-bit transfers), "RVTREE",
     /// and a line feed (caught by text-mode newline translation).
     static let magic: [UInt8] = [0x89, 0x52, 0x56, 0x54, 0x52, 0x45, 0x45, 0x0A]
-    static let version: UInt32 = 1
+    /// The version written; both are read.
+    static let version: UInt32 = 2
+    static let versions: ClosedRange<UInt32> = 1 ... 2
     /// Written little-endian: a reader that sees 0x0D0C0B0A has a big-endian file.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
+    /// Each version's header size.
+    static func headerSize(_ version: UInt32) -> Int { version == 1 ? 144 : 160 }
+    /// The smaller header, the least any snapshot has.
     static let headerSize = 144
     static let trailerSize = 8
 
@@ -38,23 +49,35 @@ enum SnapshotLayout {
         /// Three `UInt64`s: each attribute's text byte count.
         static let attributeBytes = 112
         static let reserved = 136
+        /// Version 2: the generation column's length (at most the slot count: a slot past
+        /// it has generation 0).
+        static let generationCount = 144
+        /// Version 2: the free list's first slot (`Int64`, -1 for none).
+        static let freeHead = 152
     }
 
     /// The known header flags (none yet; a set bit this reader does not know is an error).
     static let knownFlags: UInt32 = 0
 
     /// One type table entry: the end of its name in the names section (`UInt32`), and its
-    /// kind (`UInt32`: 0 a bare name, 1 a class).
+    /// kind (`UInt32`: 0 a bare name, 1 a class; in version 2, plus 2 for an id no node
+    /// has, listed to keep the numbering: see ``unusedKind``).
     static let typeEntrySize = 8
+    /// Version 2: the kind bit of a type table entry that no node has. Such an entry is
+    /// registered by its name, as the others are, so that type numbers match the writer's;
+    /// a loader asks no factory for it, and a node of that type is an error.
+    static let unusedKind: UInt32 = 2
     /// One wide tag: the slot (`Int64`) and the tag (`Int64`).
     static let wideTagSize = 16
     /// One pre-order node: its slot, its parent's pre-order position (-1 for a root), its
     /// tag and its type-table index, each an `Int32`.
     static let nodeSize = 16
 
-    /// The sections, in file order.
+    /// The sections of both versions (``order(_:)`` gives each version's, in file order).
     enum Section: Int, CaseIterable, CustomStringConvertible {
-        case generation, nodes, free, wideTags, typeEntries, typeNames
+        case generation, nodes, free
+        case parent, typeID, narrowTag, span, tourToken, tourTag, tourType
+        case wideTags, typeEntries, typeNames
         case frameOrigin, frameSize, boundsOrigin
         case keyStarts, keyBytes, idStarts, idBytes, classStarts, classBytes
 
@@ -63,6 +86,13 @@ enum SnapshotLayout {
             case .generation: "generation column"
             case .nodes: "pre-order nodes"
             case .free: "free list"
+            case .parent: "parent column"
+            case .typeID: "type column"
+            case .narrowTag: "tag column"
+            case .span: "span column"
+            case .tourToken: "tour tokens"
+            case .tourTag: "tour tag copies"
+            case .tourType: "tour type copies"
             case .wideTags: "wide tag table"
             case .typeEntries: "type table"
             case .typeNames: "type names"
@@ -87,13 +117,25 @@ enum SnapshotLayout {
         static func bytes(_ attribute: NodeAttribute) -> Section {
             Section(rawValue: Section.keyBytes.rawValue + 2 * attribute.rawValue)!
         }
+
+        /// The sections of a snapshot of `version`, in file order.
+        static func order(_ version: UInt32) -> [Section] {
+            let structure: [Section] = version == 1
+                ? [.generation, .nodes, .free]
+                : [.generation, .parent, .typeID, .narrowTag, .span, .tourToken, .tourTag, .tourType]
+            return structure + [.wideTags, .typeEntries, .typeNames, .frameOrigin, .frameSize, .boundsOrigin,
+                                .keyStarts, .keyBytes, .idStarts, .idBytes, .classStarts, .classBytes]
+        }
     }
 
     /// The counts a header gives, from which every section's place follows.
     struct Counts: Equatable {
+        var version: UInt32 = SnapshotLayout.version
         var slots: UInt64 = 0
         var live: UInt64 = 0
         var free: UInt64 = 0
+        /// Version 2: the generation column's length (version 1 has one per slot).
+        var generation: UInt64 = 0
         var types: UInt64 = 0
         var typeNameBytes: UInt64 = 0
         var wideTags: UInt64 = 0
@@ -101,27 +143,43 @@ enum SnapshotLayout {
         var attributeStarts: [UInt64] = [0, 0, 0]
         var attributeBytes: [UInt64] = [0, 0, 0]
 
-        /// Each section's element count and element size, in file order.
-        var sectionShapes: [(count: UInt64, size: UInt64)] {
-            var shapes: [(UInt64, UInt64)] = [
-                (slots, 4), (live, UInt64(nodeSize)), (free, 4),
-                (wideTags, UInt64(wideTagSize)), (types, UInt64(typeEntrySize)), (typeNameBytes, 1),
-                (geometry, 16), (geometry, 16), (geometry, 16),
-            ]
-            for a in 0 ..< 3 { shapes += [(attributeStarts[a], 8), (attributeBytes[a], 1)] }
-            return shapes
+        /// Version 2: the tour's slots, its 2 × live tokens in whole blocks of 64, or `nil`
+        /// if that overflows.
+        var tourSlots: UInt64? {
+            guard live <= UInt64.max / 4 else { return nil }
+            return (2 * live + 63) / 64 * 64
         }
 
-        /// Each section's byte range, and the file's length (header, sections, checksum), or
+        /// Each section's element count and element size, by ``Section``.
+        func shape(_ section: Section) -> (count: UInt64, size: UInt64) {
+            switch section {
+            case .generation: (version == 1 ? slots : generation, 4)
+            case .nodes: (live, UInt64(nodeSize))
+            case .free: (free, 4)
+            case .parent, .typeID, .narrowTag: (slots, 4)
+            case .span: (slots, 8)
+            case .tourToken, .tourTag, .tourType: (tourSlots ?? UInt64.max, 4)
+            case .wideTags: (wideTags, UInt64(wideTagSize))
+            case .typeEntries: (types, UInt64(typeEntrySize))
+            case .typeNames: (typeNameBytes, 1)
+            case .frameOrigin, .frameSize, .boundsOrigin: (geometry, 16)
+            case .keyStarts, .idStarts, .classStarts: (attributeStarts[(section.rawValue - Section.keyStarts.rawValue) / 2], 8)
+            case .keyBytes, .idBytes, .classBytes: (attributeBytes[(section.rawValue - Section.keyBytes.rawValue) / 2], 1)
+            }
+        }
+
+        /// Each section's byte range (by ``Section`` raw value; a section the version does
+        /// not have is empty, at 0), and the file's length (header, sections, checksum), or
         /// `nil` if the counts overflow 64 bits.
         func layout() -> (sections: [Range<UInt64>], fileSize: UInt64)? {
-            var at = UInt64(headerSize)
-            var sections: [Range<UInt64>] = []
-            for (count, size) in sectionShapes {
+            var at = UInt64(headerSize(version))
+            var sections = [Range<UInt64>](repeating: 0 ..< 0, count: Section.allCases.count)
+            for section in Section.order(version) {
+                let (count, size) = shape(section)
                 let (bytes, o1) = count.multipliedReportingOverflow(by: size)
                 let (end, o2) = at.addingReportingOverflow(bytes)
                 guard !o1 && !o2, end <= UInt64.max - 16 else { return nil }
-                sections.append(at ..< end)
+                sections[section.rawValue] = at ..< end
                 at = (end + 7) & ~7
             }
             return (sections, at + UInt64(trailerSize))

@@ -8,41 +8,69 @@ import RelativeViewCore
 // MARK: Writing
 
 extension ViewTree {
-    /// The tree as a snapshot: its columns, its child order, its types by name, its wide
-    /// tags, geometry and attributes, in the documented little-endian format, version 1,
-    /// ending with a checksum. `init(snapshot:)` reads it back with the same node ids.
+    /// The tree as a snapshot, in the documented little-endian format, version 2: its node
+    /// columns and its index as the tree holds them in memory (the index laid out in tour
+    /// order, 64 tokens to a block), its types by name, its wide tags, geometry and
+    /// attributes, ending with a checksum. `init(snapshot:)` reads it back with the same
+    /// node ids; a mapped load reads the columns in place, checked, with no copy.
     ///
-    /// A tree of n slots with no geometry or attributes takes 20n bytes (16 per live node,
-    /// 4 per free slot, 4 per slot) plus the header, its type names and 8 bytes of checksum.
+    /// A tree of n slots, all live, with no geometry or attributes takes 44n bytes (24 per
+    /// slot in its columns, 12 per token of the index, two tokens a node), plus the header,
+    /// its type names and 8 bytes of checksum; generations add 4 bytes a slot once a node
+    /// was removed.
     ///
     /// - Complexity: O(n)
     public func snapshot() -> [UInt8] {
+        _snapshot(version: SnapshotLayout.version)
+    }
+
+    /// The tree as a snapshot of format `version` (1 or 2; see the module's documentation):
+    /// version 1 stores the pre-order and the free list (20 bytes a slot), which a load
+    /// builds the columns and the index from, and which older readers read.
+    ///
+    /// - Complexity: O(n)
+    package func _snapshot(version: UInt32) -> [UInt8] {
+        precondition(SnapshotLayout.versions.contains(version), "no snapshot format version \(version)")
         var image = _image()
         let slots = image.slotCount
+        let columns = version == 2 ? _columnImage() : nil
 
-        // The types of the live nodes, as a table of names: the nodes hold indices into it.
-        var fileIndex = [Int32](repeating: -1, count: TypeRegistry.shared.count)
-        var used: [Int32] = []
-        for k in image.nodes.indices {
-            let raw = Int(image.nodes[k].type)
-            if fileIndex[raw] < 0 {
-                fileIndex[raw] = Int32(used.count)
-                used.append(Int32(raw))
+        // The types as a table of names. Version 1 lists the live nodes' types in the order
+        // of first use and numbers the nodes by it; version 2 lists every id up to the
+        // largest in use, so that the nodes keep their ids as numbers, and a process that
+        // registered the same types in the same order (the same program, say) reads the
+        // type columns in place.
+        var rawValues: [Int32] = []
+        var used: Set<Int32> = []
+        if version == 1 {
+            var fileIndex = [Int32](repeating: -1, count: TypeRegistry.shared.count)
+            for k in image.nodes.indices {
+                let raw = Int(image.nodes[k].type)
+                if fileIndex[raw] < 0 {
+                    fileIndex[raw] = Int32(rawValues.count)
+                    rawValues.append(Int32(raw))
+                }
+                image.nodes[k].type = fileIndex[raw]
             }
-            image.nodes[k].type = fileIndex[raw]
+        } else if let largest = image.nodes.lazy.map(\.type).max() {
+            rawValues = Array(0 ... largest)
+            used = Set(image.nodes.lazy.map(\.type))
         }
-        let entries = TypeRegistry.shared.namesAndKinds(ofRawValues: used)
+        let entries = TypeRegistry.shared.namesAndKinds(ofRawValues: rawValues)
         var names: [UInt8] = []
         var typeEntries: [UInt32] = []
-        for entry in entries {
+        for (t, entry) in entries.enumerated() {
             names.append(contentsOf: entry.name.utf8)
-            typeEntries += [UInt32(names.count), entry.isClass ? 1 : 0]
+            let unused = version == 2 && !used.contains(rawValues[t])
+            typeEntries += [UInt32(names.count), (entry.isClass ? 1 : 0) | (unused ? SnapshotLayout.unusedKind : 0)]
         }
 
         var counts = SnapshotLayout.Counts()
+        counts.version = version
         counts.slots = UInt64(slots)
         counts.live = UInt64(image.nodes.count)
         counts.free = UInt64(image.free.count)
+        counts.generation = UInt64(columns?.generation.count ?? slots)
         counts.types = UInt64(entries.count)
         counts.typeNameBytes = UInt64(names.count)
         counts.wideTags = UInt64(image.wideTags.count)
@@ -57,9 +85,9 @@ extension ViewTree {
             let out = SnapshotWriter(raw: raw)
             for (k, byte) in SnapshotLayout.magic.enumerated() { raw[k] = byte }
             typealias F = SnapshotLayout.Field
-            out.store(SnapshotLayout.version, at: F.version)
+            out.store(version, at: F.version)
             out.store(SnapshotLayout.byteOrderMark, at: F.byteOrder)
-            out.store(UInt32(SnapshotLayout.headerSize), at: F.headerSize)
+            out.store(UInt32(SnapshotLayout.headerSize(version)), at: F.headerSize)
             out.store(UInt32(0), at: F.flags)
             out.store(fileSize, at: F.fileSize)
             out.store(counts.slots, at: F.slotCount)
@@ -74,9 +102,22 @@ extension ViewTree {
                 out.store(counts.attributeBytes[a], at: F.attributeBytes + 8 * a)
             }
             func at(_ section: SnapshotLayout.Section) -> Int { Int(sections[section.rawValue].lowerBound) }
-            out.storeColumn(image.generation, at: at(.generation))
-            out.storeNodes(image.nodes, at: at(.nodes))
-            out.storeColumn(image.free, at: at(.free))
+            if let columns {
+                out.store(counts.generation, at: F.generationCount)
+                out.store(Int64(columns.freeHead), at: F.freeHead)
+                out.storeColumn(columns.generation, at: at(.generation))
+                out.storeColumn(columns.parent, at: at(.parent))
+                out.storeColumn(columns.typeID, at: at(.typeID))
+                out.storeColumn(columns.narrowTag, at: at(.narrowTag))
+                out.storeColumn(columns.span, at: at(.span))
+                out.storeColumn(columns.token, at: at(.tourToken))
+                out.storeColumn(columns.tourTag, at: at(.tourTag))
+                out.storeColumn(columns.tourType, at: at(.tourType))
+            } else {
+                out.storeColumn(image.generation, at: at(.generation))
+                out.storeNodes(image.nodes, at: at(.nodes))
+                out.storeColumn(image.free, at: at(.free))
+            }
             for (k, entry) in image.wideTags.enumerated() {
                 out.store(Int64(entry.slot), at: at(.wideTags) + 16 * k)
                 out.store(Int64(entry.tag), at: at(.wideTags) + 16 * k + 8)

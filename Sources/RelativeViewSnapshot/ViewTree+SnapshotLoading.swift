@@ -202,12 +202,15 @@ struct SnapshotReader {
             throw error(Field.byteOrder, "byte order mark 0x\(String(mark, radix: 16)) is neither little- nor big-endian")
         }
         let version: UInt32 = load(Field.version)
-        guard version == SnapshotLayout.version else {
-            throw error(Field.version, "format version \(version): this reader reads version \(SnapshotLayout.version)")
+        guard SnapshotLayout.versions.contains(version) else {
+            throw error(Field.version, "format version \(version): this reader reads versions \(SnapshotLayout.versions.lowerBound) and \(SnapshotLayout.versions.upperBound)")
         }
         let headerSize: UInt32 = load(Field.headerSize)
-        guard headerSize == UInt32(SnapshotLayout.headerSize) else {
-            throw error(Field.headerSize, "header size \(headerSize): version 1's is \(SnapshotLayout.headerSize)")
+        guard headerSize == UInt32(SnapshotLayout.headerSize(version)) else {
+            throw error(Field.headerSize, "header size \(headerSize): version \(version)'s is \(SnapshotLayout.headerSize(version))")
+        }
+        guard bytes.count >= SnapshotLayout.headerSize(version) + SnapshotLayout.trailerSize else {
+            throw error(bytes.count, "truncated: \(bytes.count) bytes, shorter than a version \(version) snapshot's header and checksum (\(SnapshotLayout.headerSize(version) + SnapshotLayout.trailerSize))")
         }
         let flags: UInt32 = load(Field.flags)
         guard flags & ~SnapshotLayout.knownFlags == 0 else {
@@ -222,11 +225,16 @@ struct SnapshotReader {
                         "the header says \(fileSize) bytes, the snapshot has \(bytes.count) (\(fileSize > UInt64(bytes.count) ? "truncated" : "bytes after its end"))")
         }
         var counts = SnapshotLayout.Counts()
+        counts.version = version
         counts.slots = load(Field.slotCount)
         counts.live = load(Field.liveCount)
         counts.free = load(Field.freeCount)
         guard counts.live <= counts.slots, counts.free == counts.slots - counts.live else {
             throw error(Field.freeCount, "\(counts.slots) slots, \(counts.live) live and \(counts.free) free: the live and the free slots must add up to the slots")
+        }
+        counts.generation = version == 1 ? counts.slots : load(Field.generationCount)
+        guard counts.generation <= counts.slots else {
+            throw error(Field.generationCount, "a generation column of \(counts.generation) entries for \(counts.slots) slots")
         }
         counts.types = load(Field.typeCount)
         counts.typeNameBytes = load(Field.typeNameBytes)
@@ -331,7 +339,7 @@ struct SnapshotReader {
         // The type table: names of valid UTF-8, each mapped to this process's id once the
         // checksum is known to match (below).
         let typeCount = Int(counts.types)
-        var names: [(name: String, isClass: Bool, entry: Int)] = []
+        var names: [(name: String, isClass: Bool, unused: Bool, entry: Int)] = []
         names.reserveCapacity(typeCount)
         var nameStart = 0
         for t in 0 ..< typeCount {
@@ -341,19 +349,25 @@ struct SnapshotReader {
             guard end >= nameStart && end <= Int(counts.typeNameBytes) else {
                 throw error(entry, "type \(t)'s name ends at \(end), outside \(nameStart) ... \(counts.typeNameBytes)")
             }
-            guard kind <= 1 else { throw error(entry + 4, "type \(t) has kind \(kind): 0 (a name) or 1 (a class)") }
+            guard kind <= (counts.version == 1 ? 1 : 3) else {
+                throw error(entry + 4, counts.version == 1
+                    ? "type \(t) has kind \(kind): 0 (a name) or 1 (a class)"
+                    : "type \(t) has kind \(kind): 0 (a name) or 1 (a class), plus 2 for an id no node has")
+            }
             let utf8 = UnsafeRawBufferPointer(rebasing: bytes[at(.typeNames) + nameStart ..< at(.typeNames) + end])
             guard let name = String(validating: utf8.bindMemory(to: UInt8.self), as: UTF8.self) else {
                 throw error(at(.typeNames) + nameStart, "type \(t)'s name is not valid UTF-8")
             }
             guard !name.isEmpty else { throw error(entry, "type \(t) has an empty name") }
-            names.append((name, kind == 1, entry))
+            names.append((name, kind & 1 == 1, kind & SnapshotLayout.unusedKind != 0, entry))
             nameStart = end
         }
 
         var image = _ArenaImage()
-        image.generation = column(at(.generation), count: slots)
-        image.free = column(at(.free), count: Int(counts.free))
+        if counts.version == 1 {
+            image.generation = column(at(.generation), count: slots)
+            image.free = column(at(.free), count: Int(counts.free))
+        }
         image.wideTags = try (0 ..< Int(counts.wideTags)).map { (k: Int) throws(SnapshotError) -> (slot: Int32, tag: Int) in
             let entry = at(.wideTags) + SnapshotLayout.wideTagSize * k
             let slot: Int64 = load(entry)
@@ -378,7 +392,8 @@ struct SnapshotReader {
                     owner: inPlace)
             }
             image.attributeTextsChecked = true
-            // What the tree keeps: the text sections, the last of the snapshot.
+            // What the tree keeps: the text sections, the last of the snapshot (version 2
+            // keeps the columns too: see `readColumns`).
             (inPlace as? SnapshotMemory)?.lentFrom = at(.starts(.key))
         } else {
         image.attributes = NodeAttribute.allCases.map { attribute in
@@ -393,7 +408,16 @@ struct SnapshotReader {
 
         try checksumMatches()
         var processType = [Int32](repeating: 0, count: typeCount)
-        for (t, type) in names.enumerated() { processType[t] = try typeFor(type.name, type.isClass, type.entry).rawValue }
+        // An id no node has is registered by its name, asking `typeFor` nothing (a view
+        // factory need not know it); the structural pass refuses a node of that type.
+        for (t, type) in names.enumerated() {
+            processType[t] = type.unused
+                ? TypeRegistry.shared.idForLoading(name: type.name, isClass: type.isClass).rawValue
+                : try typeFor(type.name, type.isClass, type.entry).rawValue
+        }
+        if counts.version == 2 {
+            return try readColumns(counts: counts, at: at, extras: image, typeMap: processType, unusedTypes: names.map(\.unused), textFlaws: textFlaws)
+        }
 
         // The nodes are read where they lie when the bytes are laid out as a node array
         // would be (a little-endian machine, and 4-byte aligned bytes, as a mapped file's or
@@ -451,6 +475,88 @@ struct SnapshotReader {
         case .wideTags: at(.wideTags) + SnapshotLayout.wideTagSize * flaw.element
         case .geometry: at(.frameOrigin) + 16 * flaw.element
         case .attribute(let attribute): at(.starts(attribute)) + 8 * flaw.element
+        // Version 2's parts (see `readColumns`).
+        case .parent: at(.parent) + 4 * flaw.element
+        case .type: at(.typeID) + 4 * flaw.element
+        case .span: at(.span) + 8 * flaw.element
+        case .tourToken: at(.tourToken) + 4 * flaw.element
+        case .tourTag: at(.tourTag) + 4 * flaw.element
+        case .tourType: at(.tourType) + 4 * flaw.element
+        case .freeHead: Field.freeHead
+        }
+    }
+
+    /// Version 2: the tree whose columns and index lie in the sections, checked in one pass
+    /// (``ViewTree/init(validatingColumns:typeMap:extras:owner:textFlaws:)``) and, with an
+    /// owner of the bytes, read in place: no copy but the two type columns when `typeMap`
+    /// (the file's type numbers to this process's) is not the identity. `extras` holds the
+    /// wide tags, geometry and attributes already read.
+    func readColumns(
+        counts: SnapshotLayout.Counts, at: (Section) -> Int, extras: _ArenaImage, typeMap: [Int32], unusedTypes: [Bool],
+        textFlaws: () -> [(element: Int, reason: String)?]
+    ) throws(SnapshotError) -> ViewTree {
+        #if _endian(big)
+        throw error(Field.version, "version 2 snapshots are read on little-endian machines only")
+        #else
+        let slots = Int(counts.slots)
+        let live = Int(counts.live)
+        let freeHead: Int64 = load(Field.freeHead)
+        guard freeHead >= -1 && freeHead < Int64(slots) else {
+            throw error(Field.freeHead, "the free list starts at slot \(freeHead), not a slot of \(slots) (or -1)")
+        }
+        // The columns are read where they lie when the bytes are 8-aligned (a mapped file's,
+        // an array's): bound to their types in place. Else from an aligned copy.
+        guard let start = bytes.baseAddress, Int(bitPattern: start) % 8 == 0 else {
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+            defer { copy.deallocate() }
+            copy.copyMemory(from: bytes)
+            let reader = SnapshotReader(bytes: UnsafeRawBufferPointer(copy), path: path, owner: nil, oneRoot: oneRoot)
+            return try reader.readColumns(counts: counts, at: at, extras: extras, typeMap: typeMap, unusedTypes: unusedTypes, textFlaws: textFlaws)
+        }
+        func section<T>(_ s: Section, _ count: Int, as: T.Type) -> UnsafeBufferPointer<T> {
+            UnsafeBufferPointer(start: UnsafeMutableRawPointer(mutating: start + at(s)).bindMemory(to: T.self, capacity: count), count: count)
+        }
+        let tourSlots = Int(counts.tourSlots!)
+        let columns = _ColumnPointers(
+            slotCount: slots, liveCount: live, freeHead: Int32(freeHead),
+            generation: section(.generation, Int(counts.generation), as: UInt32.self),
+            parent: section(.parent, slots, as: Int32.self), typeID: section(.typeID, slots, as: Int32.self),
+            narrowTag: section(.narrowTag, slots, as: Int32.self), span: section(.span, slots, as: UInt64.self),
+            token: section(.tourToken, tourSlots, as: Int32.self), tourTag: section(.tourTag, tourSlots, as: Int32.self),
+            tourType: section(.tourType, tourSlots, as: Int32.self))
+        let result = Result { () throws(_ArenaImageFlaw) in
+            try ViewTree(validatingColumns: columns, typeMap: typeMap, unusedTypes: unusedTypes, extras: extras, owner: owner, textFlaws: textFlaws)
+        }
+        switch result {
+        case .success(let tree):
+            // A tree that reads its columns in place keeps the whole of the memory.
+            if tree._borrowsMemory { (owner as? SnapshotMemory)?.lentFrom = 0 }
+            if oneRoot { try checkOneRoot(tree, tokens: columns.token, parentAt: at(.parent)) }
+            return tree
+        case .failure(let flaw): throw error(offset(of: flaw, at), flaw.reason)
+        }
+        #endif
+    }
+
+    /// ``checkOneRoot(_:nodes:)`` for version 2: the second root is the second node entered
+    /// with no node open; the error names its parent field.
+    func checkOneRoot(_ tree: ViewTree, tokens: UnsafeBufferPointer<Int32>, parentAt: Int) throws(SnapshotError) {
+        guard tree.count > 0 else { throw error(Field.liveCount, "the snapshot holds no node: a view tree has one root") }
+        guard tree.rootCount > 1 else { return }
+        var depth = 0
+        var roots = 0
+        for t in tokens {
+            if t >= 0 {
+                if depth == 0 {
+                    roots += 1
+                    if roots == 2 {
+                        throw error(parentAt + 4 * Int(t), "the snapshot holds \(tree.rootCount) roots, slot \(t) the second: a view tree has one root")
+                    }
+                }
+                depth += 1
+            } else {
+                depth -= 1
+            }
         }
     }
 

@@ -4,8 +4,9 @@ import RelativeViewFixtures
 @testable import RelativeViewSnapshot
 import Testing
 
-/// Damaged and hostile snapshots: each is an error naming the byte offset and what is
-/// wrong, never a trap and never a tree.
+/// Damaged and hostile snapshots of format version 1 (the pre-order; see
+/// `ColumnCorruptionTests` for version 2): each is an error naming the byte offset and
+/// what is wrong, never a trap and never a tree.
 @Suite struct CorruptionTests {
     typealias Field = SnapshotLayout.Field
     typealias Section = SnapshotLayout.Section
@@ -27,7 +28,7 @@ import Testing
         tree.setFrameOrigin(SIMD2(1, 1), of: extra2)
         tree.removeSubtree(extra)
         tree.removeSubtree(extra2)
-        return (tree, ids, tree.snapshot())
+        return (tree, ids, tree._snapshot(version: 1))
     }()
 
     var bytes: [UInt8] { Self.sample.bytes }
@@ -36,43 +37,14 @@ import Testing
         Int(layoutOf(bytes)!.sections[section.rawValue].lowerBound)
     }
 
-    /// The error loading `bytes` gives, or `nil` if it loads. Loaded three ways, which
-    /// must agree (offset and reason): from memory (every column copied and checked in
-    /// line), and from a file, mapped and read (attribute texts read in place, checked
-    /// apart from the structural pass and merged with it).
+    /// The error loading `bytes` gives (see ``snapshotLoadError(_:sourceLocation:)``).
     func loadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> SnapshotError? {
-        let inMemory: SnapshotError?
-        do {
-            _ = try ViewTree(snapshot: bytes)
-            inMemory = nil
-        } catch {
-            inMemory = error
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID().uuidString).rvtree").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            Issue.record("cannot write \(path)", sourceLocation: sourceLocation)
-            return inMemory
-        }
-        for mapped in [true, false] {
-            var fromFile: SnapshotError?
-            do {
-                _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
-            } catch {
-                fromFile = error
-            }
-            #expect(fromFile?.offset == inMemory?.offset && fromFile?.reason == inMemory?.reason,
-                    "mapped \(mapped): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
-        }
-        return inMemory
+        snapshotLoadError(bytes, sourceLocation: sourceLocation)
     }
 
-    /// `bytes` with `value` stored little-endian at `offset` and the checksum made to match.
+    /// The sample with `value` stored little-endian at `offset` and the checksum made to match.
     func patched<T: FixedWidthInteger>(_ value: T, at offset: Int, reseal: Bool = true) -> [UInt8] {
-        var copy = bytes
-        withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< $0.count { copy[offset + k] = $0[k] } }
-        if reseal { resealed(&copy) }
-        return copy
+        patching(bytes, value, at: offset, reseal: reseal)
     }
 
     @Test func theSampleLoads() throws {
@@ -108,7 +80,9 @@ import Testing
 
     @Test func headerDefects() {
         #expect(loadError(patched(UInt8(0x88), at: 0))?.description == "snapshot: byte 0: not a RelativeView snapshot: its first 8 bytes are not the snapshot magic \\x89RVTREE\\n")
-        #expect(loadError(patched(UInt32(2), at: Field.version)) == SnapshotError(offset: Field.version, reason: "format version 2: this reader reads version 1"))
+        #expect(loadError(patched(UInt32(3), at: Field.version)) == SnapshotError(offset: Field.version, reason: "format version 3: this reader reads versions 1 and 2"))
+        // Version 2 has a larger header: a version 1 file relabelled is caught there.
+        #expect(loadError(patched(UInt32(2), at: Field.version)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 2's is 160"))
         #expect(loadError(patched(SnapshotLayout.byteOrderMark.byteSwapped, at: Field.byteOrder)) == SnapshotError(offset: Field.byteOrder, reason: "wrong byte order: the snapshot is big-endian; this reader reads little-endian snapshots"))
         #expect(loadError(patched(UInt32(0x1234), at: Field.byteOrder))?.offset == Field.byteOrder)
         #expect(loadError(patched(UInt32(200), at: Field.headerSize))?.offset == Field.headerSize)
@@ -213,7 +187,7 @@ import Testing
             if i % 3 == 0 { tree.setAttribute(.id, "node-\(i)", of: ids[i]) }
             if i % 7 == 0 { tree.setAttribute(.className, "c\(i % 11)", of: ids[i]) }
         }
-        var bytes = tree.snapshot()
+        var bytes = tree._snapshot(version: 1)
         #expect(bytes.count > 2 << 20)
         let layout = try #require(layoutOf(bytes))
         let starts = Int(layout.sections[Section.starts(.className).rawValue].lowerBound)
@@ -238,7 +212,7 @@ import Testing
             tree.setAttribute(.key, "k\(slot)", of: children[slot - 1])
             tree.setAttribute(.id, "i\(slot)", of: children[slot - 1])
         }
-        let base = tree.snapshot()
+        let base = tree._snapshot(version: 1)
         let layout = try #require(layoutOf(base))
         func start(_ attribute: NodeAttribute, _ slot: Int) -> Int { Int(layout.sections[Section.starts(attribute).rawValue].lowerBound) + 8 * slot }
         func with(_ patches: [(Int, Int64)]) -> [UInt8] {
@@ -254,4 +228,44 @@ import Testing
         let c = loadError(with([(start(.key, 2), 0), (start(.key, 5), 1 << 40)]))
         #expect(c?.offset == start(.key, 2) && c?.reason == "key: free slot 2 has a text")
     }
+}
+
+/// The error loading `bytes` gives, or `nil` if it loads. Loaded three ways, which must
+/// agree (offset and reason): from memory (every column copied and checked in line), and
+/// from a file, mapped and read (read in place where the format allows, the attribute
+/// texts checked apart from the structural pass and merged with it).
+func snapshotLoadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> SnapshotError? {
+    let inMemory: SnapshotError?
+    do {
+        _ = try ViewTree(snapshot: bytes)
+        inMemory = nil
+    } catch {
+        inMemory = error
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID().uuidString).rvtree").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        Issue.record("cannot write \(path)", sourceLocation: sourceLocation)
+        return inMemory
+    }
+    for mapped in [true, false] {
+        var fromFile: SnapshotError?
+        do {
+            _ = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+        } catch {
+            fromFile = error
+        }
+        #expect(fromFile?.offset == inMemory?.offset && fromFile?.reason == inMemory?.reason,
+                "mapped \(mapped): \(String(describing: fromFile)) from the file, \(String(describing: inMemory)) from memory", sourceLocation: sourceLocation)
+    }
+    return inMemory
+}
+
+/// `bytes` with `value` stored little-endian at `offset` and, with `reseal`, the checksum
+/// made to match.
+func patching<T: FixedWidthInteger>(_ bytes: [UInt8], _ value: T, at offset: Int, reseal: Bool = true) -> [UInt8] {
+    var copy = bytes
+    withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< $0.count { copy[offset + k] = $0[k] } }
+    if reseal { resealed(&copy) }
+    return copy
 }

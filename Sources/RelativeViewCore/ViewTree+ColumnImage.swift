@@ -1,0 +1,339 @@
+/// A ``ViewTree``'s node columns and index as they lie in memory, laid out for a snapshot
+/// that a loader can read in place (the RelativeViewSnapshot module's version 2): the
+/// slot-indexed columns (parent, generation, type, narrow tag, span) and the tour's three
+/// slot columns (token, tag copy, type copy), with the tour in tour order from slot 0,
+/// ``_TourBlocks/capacity`` tokens to a block, so that a token's position is its index and
+/// the block list follows from the live count. Free slots hold their free-list mark as
+/// parent and zero elsewhere (generations aside), so the image is a function of the tree.
+package struct _ColumnImage: Sendable {
+    package var slotCount = 0
+    package var liveCount = 0
+    /// The first free slot (the next node made takes it), or -1.
+    package var freeHead: Int32 = -1
+    /// Per slot, or shorter: a slot past its end has generation 0.
+    package var generation: [UInt32] = []
+    package var parent: [Int32] = []
+    /// ``TypeID`` raw values (a writer renumbers them), 0 on free slots.
+    package var typeID: [Int32] = []
+    package var narrowTag: [Int32] = []
+    /// Each live node's enter position in the low 32 bits and exit position in the high.
+    package var span: [UInt64] = []
+    /// The tour, padded to whole blocks: ``tourSlots(live:)`` entries.
+    package var token: [Int32] = []
+    package var tourTag: [Int32] = []
+    package var tourType: [Int32] = []
+
+    /// The tour slots of a tree of `live` nodes: its 2 × live tokens in whole blocks.
+    package static func tourSlots(live: Int) -> Int {
+        (2 * live + _TourBlocks.capacity - 1) / _TourBlocks.capacity * _TourBlocks.capacity
+    }
+
+    /// The tag copy of an exit slot, and its type copy (no node has either).
+    package static let exitTag = Int32.min
+    package static let exitType = _TourBlocks.exitType
+}
+
+/// The columns of a snapshot read in place (``ViewTree/init(validatingColumns:typeMap:extras:owner:textFlaws:)``):
+/// pointers into memory that is not changed while the loaded tree, or `owner`, lives.
+package struct _ColumnPointers {
+    package var slotCount: Int
+    package var liveCount: Int
+    package var freeHead: Int32
+    package var generation: UnsafeBufferPointer<UInt32>
+    package var parent: UnsafeBufferPointer<Int32>
+    package var typeID: UnsafeBufferPointer<Int32>
+    package var narrowTag: UnsafeBufferPointer<Int32>
+    package var span: UnsafeBufferPointer<UInt64>
+    package var token: UnsafeBufferPointer<Int32>
+    package var tourTag: UnsafeBufferPointer<Int32>
+    package var tourType: UnsafeBufferPointer<Int32>
+
+    package init(
+        slotCount: Int, liveCount: Int, freeHead: Int32, generation: UnsafeBufferPointer<UInt32>,
+        parent: UnsafeBufferPointer<Int32>, typeID: UnsafeBufferPointer<Int32>, narrowTag: UnsafeBufferPointer<Int32>,
+        span: UnsafeBufferPointer<UInt64>, token: UnsafeBufferPointer<Int32>, tourTag: UnsafeBufferPointer<Int32>,
+        tourType: UnsafeBufferPointer<Int32>
+    ) {
+        (self.slotCount, self.liveCount, self.freeHead, self.generation) = (slotCount, liveCount, freeHead, generation)
+        (self.parent, self.typeID, self.narrowTag, self.span) = (parent, typeID, narrowTag, span)
+        (self.token, self.tourTag, self.tourType) = (token, tourTag, tourType)
+    }
+}
+
+extension ViewTree {
+    /// The tree's columns and index as a version 2 snapshot stores them (see ``_ColumnImage``).
+    ///
+    /// - Complexity: O(n)
+    package func _columnImage() -> _ColumnImage {
+        let s = _storage
+        let slots = s.slotCount
+        var image = _ColumnImage()
+        image.slotCount = slots
+        image.liveCount = s.liveCount
+        image.freeHead = s.freeHead
+        image.generation = s.generation.array
+        image.parent = s.parent.array
+        image.typeID = [Int32](repeating: 0, count: slots)
+        image.narrowTag = [Int32](repeating: 0, count: slots)
+        image.span = [UInt64](repeating: 0, count: slots)
+        let tourSlots = _ColumnImage.tourSlots(live: s.liveCount)
+        image.token = [Int32](repeating: 0, count: tourSlots)
+        image.tourTag = [Int32](repeating: 0, count: tourSlots)
+        image.tourType = [Int32](repeating: 0, count: tourSlots)
+        let tour = s.tour
+        var p = 0
+        var b = tour.head
+        while b >= 0 {
+            let base = Int(b) * _TourBlocks.capacity
+            for k in base ..< base + Int(tour.count[Int(b)]) {
+                let t = tour.token[k]
+                image.token[p] = t
+                if t >= 0 {
+                    let x = Int(t)
+                    image.typeID[x] = s.typeID[x]
+                    image.narrowTag[x] = s.narrowTag[x]
+                    image.tourTag[p] = s.narrowTag[x]
+                    image.tourType[p] = s.typeID[x]
+                    image.span[x] = UInt64(p)
+                } else {
+                    image.tourTag[p] = _ColumnImage.exitTag
+                    image.tourType[p] = _ColumnImage.exitType
+                    image.span[Int(~t)] |= UInt64(p) << 32
+                }
+                p += 1
+            }
+            b = tour.next[Int(b)]
+        }
+        return image
+    }
+
+    /// The tree whose node columns and index `columns` holds, checked, or the first flaw.
+    ///
+    /// Every invariant the queries and the mutations rely on is checked in one pass over
+    /// the tour, front to back, with a stack of the open nodes: each enter token is a slot
+    /// in range whose span's enter is that position, whose parent is the open node (or
+    /// none, for a root, when none is open), whose type is in `typeMap` and whose tag and
+    /// type copies are its columns'; each exit token closes the open node, at its span's
+    /// exit, with the exit copies. So the links form no cycle, every child run closes, and
+    /// each live slot is entered once. Then the free list, from `freeHead`, must take
+    /// exactly the other slots (free marks, zero type, tag and span) and end; and `extras`
+    /// (wide tags, geometry, attributes) are checked as ``init(validating:typeMap:)`` checks
+    /// them. Nothing is written to `columns`.
+    ///
+    /// With an `owner` (which keeps `columns` valid and unchanged as long as it lives), the
+    /// tree reads the columns in place (it borrows them, and copies them into memory of its
+    /// own before its first change), except the two type columns when `typeMap` is not the
+    /// identity: those are copied, renumbered. Without one, every column is copied.
+    ///
+    /// - Complexity: O(n), n the number of slots (plus the extras' entries); no allocation
+    ///   but the stack of open nodes (4 bytes per level of depth) and the copies.
+    package init(
+        validatingColumns columns: _ColumnPointers, typeMap: [Int32], unusedTypes: [Bool] = [], extras: _ArenaImage, owner: AnyObject?,
+        textFlaws: () -> [(element: Int, reason: String)?] = { [] }
+    ) throws(_ArenaImageFlaw) {
+        let slots = columns.slotCount
+        let live = columns.liveCount
+        func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
+            _ArenaImageFlaw(part: part, element: element, reason: reason)
+        }
+        let tourSlots = _ColumnImage.tourSlots(live: live)
+        guard slots < Int(Int32.max), live <= slots, columns.generation.count <= slots,
+              [columns.parent.count, columns.typeID.count, columns.narrowTag.count, columns.span.count].allSatisfy({ $0 == slots }),
+              [columns.token.count, columns.tourTag.count, columns.tourType.count].allSatisfy({ $0 == tourSlots })
+        else {
+            throw flaw(.slot, 0, "columns of \(slots) slots and \(live) live nodes of the wrong lengths")
+        }
+        // Types no node may have (`unusedTypes[t]`): their map entries need not match.
+        let unusable = (0 ..< typeMap.count).map { $0 < unusedTypes.count && unusedTypes[$0] }
+        let identity = typeMap.indices.allSatisfy { typeMap[$0] == Int32($0) || unusable[$0] }
+        typealias Span = _TourBlocks.Span
+        let spanLayoutIsTheFiles = MemoryLayout<Span>.stride == 8 && MemoryLayout<Span>.offset(of: \.enter) == 0
+            && MemoryLayout<Span>.offset(of: \.exit) == 4
+        #if _endian(little)
+        let inPlace = owner != nil && spanLayoutIsTheFiles
+        #else
+        let inPlace = false
+        #endif
+
+        func column<T>(_ pointer: UnsafeBufferPointer<T>, borrow: Bool) -> _Column<T> {
+            if borrow, let owner, let base = pointer.baseAddress { return _Column(borrowing: base, count: pointer.count, owner: owner) }
+            return _Column(count: pointer.count) { out in
+                if let from = pointer.baseAddress, pointer.count > 0 { out.baseAddress!.initialize(from: from, count: pointer.count) }
+            }
+        }
+        let parent = column(columns.parent, borrow: inPlace)
+        let generation = column(columns.generation, borrow: inPlace)
+        let narrowTag = column(columns.narrowTag, borrow: inPlace)
+        let token = column(columns.token, borrow: inPlace)
+        let tourTag = column(columns.tourTag, borrow: inPlace)
+        // The type columns are renumbered (so copied) unless the map is the identity.
+        var typeID = column(columns.typeID, borrow: inPlace && identity)
+        var tourType = column(columns.tourType, borrow: inPlace && identity)
+        let spanWords = columns.span
+        var span: _Column<Span>
+        if inPlace, let base = spanWords.baseAddress, let owner {
+            span = _Column(borrowing: UnsafeRawPointer(base).assumingMemoryBound(to: Span.self), count: slots, owner: owner)
+        } else {
+            span = _Column(count: slots) { out in
+                for i in 0 ..< slots {
+                    let w = spanWords[i]
+                    out[i] = Span(enter: UInt32(truncatingIfNeeded: w), exit: UInt32(truncatingIfNeeded: w >> 32))
+                }
+            }
+        }
+
+        // The tour, front to back.
+        var roots = 0
+        var wide = 0
+        let renumber = !identity
+        let (fileType, fileTourType) = (columns.typeID, columns.tourType)
+        let tourFlaw: _ArenaImageFlaw? = parent.withUnsafeBufferPointer { parent in
+            narrowTag.withUnsafeBufferPointer { narrowTag in
+            token.withUnsafeBufferPointer { token in
+            tourTag.withUnsafeBufferPointer { tourTag in
+            span.withUnsafeBufferPointer { span in
+            typeMap.withUnsafeBufferPointer { typeMap in
+            unusable.withUnsafeBufferPointer { unusable in
+            typeID.withUnsafeMutableBufferPointer(borrowed: !renumber) { typeOut in
+            tourType.withUnsafeMutableBufferPointer(borrowed: !renumber) { tourTypeOut in
+                let open = UnsafeMutablePointer<Int32>.allocate(capacity: max(live, 1))
+                defer { open.deallocate() }
+                var depth = 0
+                let types = Int32(typeMap.count)
+                for p in 0 ..< 2 * live {
+                    let t = token[p]
+                    if t >= 0 {
+                        let x = Int(t)
+                        guard x < slots else { return flaw(.tourToken, p, "tour position \(p) enters slot \(t), not a slot of \(slots)") }
+                        guard span[x].enter == UInt32(p) else {
+                            return flaw(.span, x, "slot \(x) is entered at tour position \(p), but its span says \(span[x].enter)")
+                        }
+                        let expected = depth == 0 ? _TreeStorage.none : open[depth &- 1]
+                        guard parent[x] == expected else {
+                            return flaw(.parent, x, depth == 0
+                                ? "slot \(x) begins a tree at tour position \(p) (no node is open there), but its parent is \(parent[x]), not -1"
+                                : "slot \(x) is entered at tour position \(p) inside slot \(expected), but its parent is \(parent[x])")
+                        }
+                        let type = fileType[x]
+                        guard type >= 0 && type < types else {
+                            return flaw(.type, x, "slot \(x) has type \(type), not in the type table of \(types)")
+                        }
+                        guard !unusable[Int(type)] else {
+                            return flaw(.type, x, "slot \(x) has type \(type), which the type table marks as no node's")
+                        }
+                        guard tourTag[p] == narrowTag[x] else {
+                            return flaw(.tourTag, p, "tour position \(p) copies tag \(tourTag[p]), slot \(x) has \(narrowTag[x])")
+                        }
+                        guard fileTourType[p] == type else {
+                            return flaw(.tourType, p, "tour position \(p) copies type \(fileTourType[p]), slot \(x) has \(type)")
+                        }
+                        if renumber {
+                            typeOut[x] = typeMap[Int(type)]
+                            tourTypeOut[p] = typeMap[Int(type)]
+                        }
+                        if narrowTag[x] == _TreeStorage.wideTagSentinel { wide &+= 1 }
+                        if depth == 0 { roots &+= 1 }
+                        open[depth] = t
+                        depth &+= 1
+                    } else {
+                        let x = Int(~t)
+                        guard depth > 0 && open[depth &- 1] == ~t else {
+                            return flaw(.tourToken, p, depth == 0
+                                ? "tour position \(p) exits slot \(x) where no node is open"
+                                : "tour position \(p) exits slot \(x) where slot \(open[depth &- 1]) is open (a child run that does not close)")
+                        }
+                        guard span[x].exit == UInt32(p) else {
+                            return flaw(.span, x, "slot \(x) is exited at tour position \(p), but its span says \(span[x].exit)")
+                        }
+                        guard tourTag[p] == _ColumnImage.exitTag else {
+                            return flaw(.tourTag, p, "tour position \(p) exits slot \(x) with tag copy \(tourTag[p]), not an exit's \(_ColumnImage.exitTag)")
+                        }
+                        guard fileTourType[p] == _ColumnImage.exitType else {
+                            return flaw(.tourType, p, "tour position \(p) exits slot \(x) with type copy \(fileTourType[p]), not an exit's \(_ColumnImage.exitType)")
+                        }
+                        depth &-= 1
+                    }
+                }
+                // 2 × live tokens, each enter pushing and each exit popping: balanced, and
+                // with live enters, each of a different slot (its span names one position).
+                guard depth == 0 else {
+                    return flaw(.tourToken, 2 * live, "the tour ends with \(depth) nodes open")
+                }
+                return nil
+            }}}}}}}}
+        }
+        if let tourFlaw { throw tourFlaw }
+
+        // The free list takes every other slot, once: after exactly slots - live steps it
+        // ends (a cycle never would, and a live slot's parent is no free mark).
+        var free: [Int32] = []
+        free.reserveCapacity(slots - live)
+        var x = columns.freeHead
+        for k in 0 ..< slots - live {
+            guard x >= 0 && Int(x) < slots else {
+                throw flaw(k == 0 ? .freeHead : .parent, k == 0 ? 0 : Int(free[k - 1]),
+                           "free-list entry \(k) is slot \(x), not a slot of \(slots) (\(slots - live) slots are free)")
+            }
+            let i = Int(x)
+            guard _TreeStorage.isFree(parent[i]) else {
+                throw flaw(k == 0 ? .freeHead : .parent, k == 0 ? 0 : Int(free[k - 1]),
+                           "free-list entry \(k) is slot \(i), which is live")
+            }
+            guard columns.typeID[i] == 0 && narrowTag[i] == 0 && spanWords[i] == 0 else {
+                throw flaw(.type, i, "free slot \(i) has a type, tag or span")
+            }
+            free.append(x)
+            x = _TreeStorage.nextFree(parent[i])
+            if k + 1 < slots - live && x == _TreeStorage.none {
+                throw flaw(.parent, i, "the free list ends after \(k + 1) slots, \(slots - live) are free")
+            }
+        }
+        guard x == _TreeStorage.none else {
+            throw flaw(free.last.map { _ in .parent } ?? .freeHead, Int(free.last ?? 0),
+                       "the free list goes on past the \(slots - live) free slots (a cycle, or a live slot on it)")
+        }
+
+        let (wideTags, attributes) = try parent.withUnsafeBufferPointer { (parent) throws(_ArenaImageFlaw) in
+            try narrowTag.withUnsafeBufferPointer { (narrowTag) throws(_ArenaImageFlaw) in
+                try Self._validateExtras(extras, slots: slots, free: free, wide: wide, parent: parent, narrowTag: narrowTag, textFlaws: textFlaws)
+            }
+        }
+
+        let storage = _TreeStorage(minimumCapacity: 0)
+        storage.parent = parent
+        storage.generation = generation
+        storage.typeID = typeID
+        storage.narrowTag = narrowTag
+        storage.wideTags = wideTags
+        storage.freeHead = columns.freeHead
+        storage.frameOrigin = extras.frameOrigin
+        storage.frameSize = extras.frameSize
+        storage.boundsOrigin = extras.boundsOrigin
+        for (a, column) in attributes.enumerated() where !column.isEmpty { storage.attributes[a] = column }
+        storage.liveCount = live
+        storage.rootCount = roots
+        storage.tour.span = span
+        storage.tour.token = token
+        storage.tour.tag = tourTag
+        storage.tour.type = tourType
+        storage.tour.adoptStreamedBlocks(tokens: 2 * live)
+        storage.borrowsMemory = [parent.isBorrowed, generation.isBorrowed, typeID.isBorrowed, narrowTag.isBorrowed,
+                                 token.isBorrowed, tourTag.isBorrowed, tourType.isBorrowed, span.isBorrowed].contains(true)
+        self.init(_storage: storage)
+    }
+}
+
+extension _Column {
+    /// ``withUnsafeMutableBufferPointer(_:)``, or for a `borrowed` column (never written
+    /// then) an empty buffer.
+    fileprivate mutating func withUnsafeMutableBufferPointer<R>(borrowed: Bool, _ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+        if borrowed { return try body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        return try withUnsafeMutableBufferPointer(body)
+    }
+}
+
+extension ViewTree {
+    /// Whether the tree reads some of its columns in place from memory another object owns
+    /// (a loaded snapshot's); its first change copies them.
+    package var _borrowsMemory: Bool { _storage.borrowsMemory }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import RelativeViewCore
+import RelativeViewFixtures
+@testable import RelativeViewSnapshot
+import Testing
+
+/// Damaged and hostile snapshots of format version 2 (the columns and the index as a tree
+/// holds them, read in place): each is an error naming the byte offset and what is wrong,
+/// never a trap and never a tree, the same from memory (columns copied) as from a file
+/// mapped or read (columns borrowed).
+@Suite struct ColumnCorruptionTests {
+    typealias Field = SnapshotLayout.Field
+    typealias Section = SnapshotLayout.Section
+
+    /// The version 1 suite's sample (free slots 13 then 12, a wide tag on slot 4, geometry,
+    /// an attribute), saved in version 2.
+    static let bytes = CorruptionTests.sample.tree.snapshot()
+    var bytes: [UInt8] { Self.bytes }
+
+    func at(_ section: Section) -> Int { Int(layoutOf(bytes)!.sections[section.rawValue].lowerBound) }
+
+    func int32(_ offset: Int) -> Int32 { bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int32.self)) } }
+
+    /// The tour's tokens, in tour order.
+    var tokens: [Int32] {
+        let live = CorruptionTests.sample.tree.count
+        return (0 ..< 2 * live).map { int32(at(.tourToken) + 4 * $0) }
+    }
+
+    func enter(_ slot: Int) -> Int { tokens.firstIndex(of: Int32(slot))! }
+    func exit(_ slot: Int) -> Int { tokens.firstIndex(of: ~Int32(slot))! }
+
+    func loadError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> SnapshotError? {
+        snapshotLoadError(bytes, sourceLocation: sourceLocation)
+    }
+
+    func patched<T: FixedWidthInteger>(_ value: T, at offset: Int, reseal: Bool = true) -> [UInt8] {
+        patching(bytes, value, at: offset, reseal: reseal)
+    }
+
+    @Test func theSampleLoadsInPlaceFromAFileAndCopiedFromMemory() throws {
+        #expect(int32(Field.version) == 2)
+        let fromMemory = try ViewTree(snapshot: bytes)
+        fromMemory._checkInvariants()
+        #expect(!fromMemory._borrowsMemory && fromMemory.snapshot() == bytes)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("columns-\(UUID().uuidString).rvtree").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        for mapped in [true, false] {
+            var loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+            loaded._checkInvariants()
+            #expect(loaded._borrowsMemory && loaded.snapshot() == bytes, "mapped \(mapped)")
+            // Its first change copies the columns, and it goes on as any tree.
+            let ids = CorruptionTests.sample.ids
+            let leaf = loaded.appendChild(tag: 5, type: loaded.typeID(of: ids[0]), to: ids[3])
+            loaded.removeSubtree(ids[1])
+            loaded._checkInvariants()
+            #expect(!loaded._borrowsMemory && loaded.isAncestor(ids[3], of: leaf) && !loaded.contains(ids[4]))
+        }
+    }
+
+    @Test func everyTruncation() {
+        for length in 0 ..< bytes.count {
+            let error = loadError(Array(bytes[..<length]))
+            #expect(error != nil, "\(length) bytes loaded")
+            if let error, length >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize {
+                #expect(error.offset == length && error.reason.contains("truncated"), "\(length): \(error)")
+            }
+        }
+        #expect(loadError(bytes + [0])?.offset == Field.fileSize)
+    }
+
+    @Test func everyFlippedBit() {
+        var loaded = 0
+        for bit in 0 ..< bytes.count * 8 {
+            var copy = bytes
+            copy[bit / 8] ^= 1 << UInt8(bit % 8)
+            if loadError(copy) == nil { loaded += 1 }
+        }
+        #expect(loaded == 0, "\(loaded) flipped bits went unnoticed")
+    }
+
+    @Test func headerDefects() {
+        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 2's is 160"))
+        #expect(loadError(patched(UInt64(15), at: Field.generationCount)) == SnapshotError(offset: Field.generationCount, reason: "a generation column of 15 entries for 14 slots"))
+        #expect(loadError(patched(Int64(99), at: Field.freeHead)) == SnapshotError(offset: Field.freeHead, reason: "the free list starts at slot 99, not a slot of 14 (or -1)"))
+        #expect(loadError(patched(UInt64(3), at: Field.generationCount))?.reason.contains("the counts do not match the length") == true)
+    }
+
+    // MARK: Hostile files (resealed): the structure itself is checked
+
+    @Test func tokensOutOfRange() {
+        let p = enter(1)
+        #expect(loadError(patched(Int32(500), at: at(.tourToken) + 4 * p)) == SnapshotError(offset: at(.tourToken) + 4 * p, reason: "tour position \(p) enters slot 500, not a slot of 14"))
+    }
+
+    @Test func spansThatDoNotPointBack() {
+        let p = enter(4)
+        #expect(loadError(patched(UInt32(9), at: at(.span) + 8 * 4)) == SnapshotError(offset: at(.span) + 32, reason: "slot 4 is entered at tour position \(p), but its span says 9"))
+        let q = exit(4)
+        #expect(loadError(patched(UInt32(1), at: at(.span) + 8 * 4 + 4)) == SnapshotError(offset: at(.span) + 32, reason: "slot 4 is exited at tour position \(q), but its span says 1"))
+    }
+
+    /// Slot 1 given its own child (slot 6) as parent, and the root given a parent: the
+    /// parent is the open node's, so a cycle cannot be written.
+    @Test func parentLinksThatFormACycle() {
+        #expect(loadError(patched(Int32(6), at: at(.parent) + 4)) == SnapshotError(offset: at(.parent) + 4, reason: "slot 1 is entered at tour position \(enter(1)) inside slot 0, but its parent is 6"))
+        #expect(loadError(patched(Int32(3), at: at(.parent))) == SnapshotError(offset: at(.parent), reason: "slot 0 begins a tree at tour position 0 (no node is open there), but its parent is 3, not -1"))
+    }
+
+    /// Slot 4's exit token made slot 1's, while slot 4 is open: a child run that does not close.
+    @Test func childRunsThatDoNotClose() {
+        let p = exit(4)
+        #expect(loadError(patched(~Int32(1), at: at(.tourToken) + 4 * p)) == SnapshotError(offset: at(.tourToken) + 4 * p, reason: "tour position \(p) exits slot 1 where slot 4 is open (a child run that does not close)"))
+    }
+
+    @Test func copiesThatDisagreeWithTheColumns() {
+        let p = enter(5)
+        #expect(loadError(patched(Int32(99), at: at(.tourTag) + 4 * p)) == SnapshotError(offset: at(.tourTag) + 4 * p, reason: "tour position \(p) copies tag 99, slot 5 has 5"))
+        let type = int32(at(.typeID) + 20)
+        #expect(loadError(patched(type + 1, at: at(.tourType) + 4 * p))?.offset == at(.tourType) + 4 * p)
+        let q = exit(5)
+        #expect(loadError(patched(Int32(0), at: at(.tourTag) + 4 * q))?.reason == "tour position \(q) exits slot 5 with tag copy 0, not an exit's -2147483648")
+        #expect(loadError(patched(Int32(0), at: at(.tourType) + 4 * q)) == SnapshotError(offset: at(.tourType) + 4 * q, reason: "tour position \(q) exits slot 5 with type copy 0, not an exit's -1"))
+    }
+
+    @Test func typesOutOfTheTable() {
+        let types = Int(try! #require(layoutOf(bytes)).sections[Section.typeEntries.rawValue].count) / SnapshotLayout.typeEntrySize
+        #expect(loadError(patched(Int32(types), at: at(.typeID) + 8)) == SnapshotError(offset: at(.typeID) + 8, reason: "slot 2 has type \(types), not in the type table of \(types)"))
+        #expect(loadError(patched(Int32(-1), at: at(.typeID) + 8))?.offset == at(.typeID) + 8)
+    }
+
+    /// The type table lists every id up to the largest in use, the ones no node has marked
+    /// as such (registered by name, no factory asked); a node of such a type is an error.
+    @Test func aNodeOfATypeMarkedUnused() throws {
+        let entries = at(.typeEntries)
+        let types = Int(try #require(layoutOf(bytes)).sections[Section.typeEntries.rawValue].count) / SnapshotLayout.typeEntrySize
+        let kinds = (0 ..< types).map { int32(entries + 8 * $0 + 4) }
+        let unused = try #require(kinds.firstIndex { $0 & 2 != 0 }, "the sample's table has an unused id (this process registered other types first)")
+        #expect(kinds.contains { $0 & 2 == 0 })
+        var copy = patching(bytes, Int32(unused), at: at(.typeID) + 8, reseal: false)
+        copy = patching(copy, Int32(unused), at: at(.tourType) + 4 * enter(2))
+        #expect(loadError(copy) == SnapshotError(offset: at(.typeID) + 8, reason: "slot 2 has type \(unused), which the type table marks as no node's"))
+        #expect(loadError(patched(UInt32(4), at: entries + 4))?.reason == "type 0 has kind 4: 0 (a name) or 1 (a class), plus 2 for an id no node has")
+    }
+
+    /// The free list (13, then 12) must take the two free slots and end.
+    @Test func freeListDefects() {
+        #expect(loadError(patched(Int64(5), at: Field.freeHead)) == SnapshotError(offset: Field.freeHead, reason: "free-list entry 0 is slot 5, which is live"))
+        // Slot 12 linked back to 13: a cycle.
+        let cycle = patched(_freeMark(next: 13), at: at(.parent) + 4 * 12)
+        #expect(loadError(cycle) == SnapshotError(offset: at(.parent) + 48, reason: "the free list goes on past the 2 free slots (a cycle, or a live slot on it)"))
+        // Slot 13 made the last: slot 12 is then on no list.
+        #expect(loadError(patched(_freeMark(next: -1), at: at(.parent) + 4 * 13)) == SnapshotError(offset: at(.parent) + 52, reason: "the free list ends after 1 slots, 2 are free"))
+        #expect(loadError(patched(Int32(1), at: at(.typeID) + 4 * 13)) == SnapshotError(offset: at(.typeID) + 52, reason: "free slot 13 has a type, tag or span"))
+        #expect(loadError(patched(UInt64(3), at: at(.span) + 8 * 12))?.reason == "free slot 12 has a type, tag or span")
+    }
+
+    @Test func extrasAreCheckedAsInVersion1() {
+        #expect(loadError(patched(Int64(7), at: at(.wideTags) + 8))?.reason == "wide tag 0 (slot 4, tag 7) is not a tag that needs the wide table")
+        #expect(loadError(patched(UInt64(1), at: at(.frameOrigin) + 16 * 13))?.reason == "free slot 13 has geometry")
+        let starts = at(.starts(.id))
+        #expect(loadError(patched(Int64(1000), at: starts + 8 * 5)) == SnapshotError(offset: starts + 40, reason: "id: slot 5's text starts at 1000, outside the 2 bytes"))
+    }
+
+    /// A process whose type numbers are not the file's reads the type columns renumbered
+    /// (copied), the rest in place; queries by type see this process's ids.
+    @Test func typesRenumberedOnLoad() throws {
+        let tree = CorruptionTests.sample.tree
+        let ids = CorruptionTests.sample.ids
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("renumber-\(UUID().uuidString).rvtree").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let renamed = try ViewTree._withSnapshotFile(path, mapped: true) { (raw, owner) throws(SnapshotError) in
+            try ViewTree(snapshot: raw, path: path, owner: owner, oneRoot: false) { name, _, _ in
+                TypeRegistry.shared.typeID(named: "Renumbered\(name)")
+            }
+        }
+        renamed._checkInvariants()
+        #expect(renamed._borrowsMemory)
+        let old = tree.typeID(of: ids[2])
+        let new = renamed.typeID(of: ids[2])
+        #expect(new != old && TypeRegistry.shared.name(of: new) == "Renumbered" + TypeRegistry.shared.name(of: old))
+        #expect(renamed.groupDescendants(of: ids[0], byTypes: [new])[new] == tree.groupDescendants(of: ids[0], byTypes: [old])[old])
+        #expect(renamed.firstAncestor(of: ids[7], withTypes: [renamed.typeID(of: ids[2])]) == tree.firstAncestor(of: ids[7], withTypes: [old]))
+    }
+}
+
+/// The parent entry of a free slot whose successor on the free list is `next` (-1 for none),
+/// as the core marks it.
+func _freeMark(next: Int32) -> Int32 { -2 - 1 - next }
