@@ -196,11 +196,12 @@ struct _TextColumn {
         return at
     }
 
-    /// The bytes it takes: its starts (by capacity) and texts; borrowed ones count too,
-    /// though they are the owner's memory (a mapped snapshot's pages, shared with the page
-    /// cache).
+    /// The bytes it takes: its starts (by capacity) and texts; borrowed ones do not count:
+    /// they are the owner's memory (a loaded snapshot's pages, shared with the page cache
+    /// when mapped), as the node columns a tree reads in place are.
     var memoryFootprint: Int {
-        if let borrowed { return borrowed.starts.count * MemoryLayout<Int>.stride + borrowed.bytes.count }
+        // Borrowed starts and texts are the snapshot file's pages (see `ViewTree.memoryFootprint`).
+        if borrowed != nil { return 0 }
         return start.capacity * MemoryLayout<Int>.stride + bytes.capacity
     }
 }

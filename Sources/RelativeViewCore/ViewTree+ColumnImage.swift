@@ -116,7 +116,9 @@ extension ViewTree {
     /// type copies are its columns'; each exit token closes the open node, at its span's
     /// exit, with the exit copies. So the links form no cycle, every child run closes, and
     /// each live slot is entered once. Then the free list, from `freeHead`, must take
-    /// exactly the other slots (free marks, zero type, tag and span) and end; and `extras`
+    /// exactly the other slots (free marks, zero type, tag and span) and end; no node may
+    /// have a type that `unusedTypes` marks (a snapshot lists ids no node has, to keep the
+    /// numbering, and maps them without asking a view factory); and `extras`
     /// (wide tags, geometry, attributes) are checked as ``init(validating:typeMap:)`` checks
     /// them. Nothing is written to `columns`.
     ///
@@ -233,6 +235,11 @@ extension ViewTree {
                         }
                         if narrowTag[x] == _TreeStorage.wideTagSentinel { wide &+= 1 }
                         if depth == 0 { roots &+= 1 }
+                        // No more open than there are live nodes (the stack's room): a tour
+                        // of enters alone, on spare slots, ends here.
+                        guard depth < live else {
+                            return flaw(.tourToken, p, "tour position \(p) enters slot \(x) with all \(live) live nodes open")
+                        }
                         open[depth] = t
                         depth &+= 1
                     } else {

@@ -1,6 +1,8 @@
 extension ViewTree {
     /// The bytes held by the tree's columns (the geometry and attribute columns too, once written) and its index, from their capacities
-    /// (buffer headers and the allocator's rounding aside).
+    /// (buffer headers and the allocator's rounding aside). Columns a tree loaded from a
+    /// snapshot file reads in place are the file's pages, not the tree's: they count for
+    /// nothing here until the tree's first change copies them.
     ///
     /// - Complexity: O(1), plus O(wide tags) for the side table.
     public var memoryFootprint: Int {

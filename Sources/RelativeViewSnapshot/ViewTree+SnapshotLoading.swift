@@ -12,10 +12,11 @@ extension ViewTree {
     /// Validation is O(n) and complete: the header (magic, version, byte order, header
     /// size, flags, a length that matches the counts), the checksum, the type table (names
     /// of valid UTF-8), and every invariant of a tree (parents that are live slots, a free
-    /// list that holds each free slot once, a pre-order that nests each node in its parent,
-    /// so no cycle, wide tags, geometry and attribute texts where they may be). The index
-    /// is built in the same pass that checks the pre-order. Node ids (slot and generation)
-    /// are the saved tree's. Types come back by name: a type saved from a class comes back
+    /// list that holds each free slot once, an index that nests each node in its parent,
+    /// so no cycle, wide tags, geometry and attribute texts where they may be). A version 2
+    /// snapshot's columns and index are copied out of `bytes` and checked in one pass; a
+    /// version 1 snapshot's are built in the pass that checks its pre-order. Node ids (slot
+    /// and generation) are the saved tree's. Types come back by name: a type saved from a class comes back
     /// as that class's `TypeID` if this process registered a class of that name, else as
     /// the bare name's (`TypeRegistry.typeID(named:)`).
     ///
@@ -39,9 +40,13 @@ extension ViewTree {
     ///
     /// With `mapped` (the default) the file is mapped read-only (`mmap`) and read in place:
     /// no copy of the file is made in this process, and its pages are the page cache's,
-    /// shared with every process that maps it. The tree's node columns and index are built
-    /// from it; its attribute texts and their starts stay where they lie. They are the
-    /// file's last sections, so once the load is over only the pages from them on stay
+    /// shared with every process that maps it. A version 2 snapshot's node columns and
+    /// index are read where they lie, after one checking pass, so the tree keeps the whole
+    /// file mapped and costs little memory of its own; its first change of any kind copies
+    /// them into memory of its own (O(n), once). The two type columns are copied when this
+    /// process numbers the file's types otherwise than the writer did. Of a version 1
+    /// snapshot the columns and index are built; its attribute texts and their starts stay
+    /// where they lie, and being the file's last sections, only the pages from them on stay
     /// mapped, for as long as the tree has them (its first change to an attribute copies
     /// them). Without `mapped` the file is read into fresh memory, which is kept in the
     /// same way. As with any mapped file, another process that truncates or rewrites

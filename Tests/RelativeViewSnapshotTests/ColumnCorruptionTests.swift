@@ -108,6 +108,28 @@ import Testing
         #expect(loadError(patched(Int32(3), at: at(.parent))) == SnapshotError(offset: at(.parent), reason: "slot 0 begins a tree at tour position 0 (no node is open there), but its parent is 3, not -1"))
     }
 
+    /// A tour of enters alone (slot 12, free, entered where slot 4 exits, and so on) would
+    /// open more nodes than there are live ones: found before the stack of open nodes
+    /// overflows, whatever else is wrong.
+    @Test func moreNodesOpenThanLive() throws {
+        // A tree of one node and two free slots: its tour is [0, ~0]; made [0, 1] with slot
+        // 1's span and parent to match, both entered, both open.
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "CorruptionTestView")
+        let root = tree.makeNode(tag: 0, type: type)
+        tree.removeSubtree(tree.appendChild(tag: 0, type: type, to: root))
+        tree.removeSubtree(tree.appendChild(tag: 0, type: type, to: root))
+        let base = tree.snapshot()
+        let layout = try #require(layoutOf(base))
+        func at(_ s: Section) -> Int { Int(layout.sections[s.rawValue].lowerBound) }
+        var copy = patching(base, Int32(1), at: at(.tourToken) + 4, reseal: false)
+        copy = patching(copy, Int32(0), at: at(.tourTag) + 4, reseal: false)
+        copy = patching(copy, base.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at(.tourType), as: Int32.self) }, at: at(.tourType) + 4, reseal: false)
+        copy = patching(copy, UInt64(1), at: at(.span) + 8, reseal: false)
+        copy = patching(copy, Int32(0), at: at(.parent) + 4)
+        #expect(loadError(copy) == SnapshotError(offset: at(.tourToken) + 4, reason: "tour position 1 enters slot 1 with all 1 live nodes open"))
+    }
+
     /// Slot 4's exit token made slot 1's, while slot 4 is open: a child run that does not close.
     @Test func childRunsThatDoNotClose() {
         let p = exit(4)
@@ -133,15 +155,24 @@ import Testing
     /// The type table lists every id up to the largest in use, the ones no node has marked
     /// as such (registered by name, no factory asked); a node of such a type is an error.
     @Test func aNodeOfATypeMarkedUnused() throws {
-        let entries = at(.typeEntries)
-        let types = Int(try #require(layoutOf(bytes)).sections[Section.typeEntries.rawValue].count) / SnapshotLayout.typeEntrySize
-        let kinds = (0 ..< types).map { int32(entries + 8 * $0 + 4) }
-        let unused = try #require(kinds.firstIndex { $0 & 2 != 0 }, "the sample's table has an unused id (this process registered other types first)")
-        #expect(kinds.contains { $0 & 2 == 0 })
-        var copy = patching(bytes, Int32(unused), at: at(.typeID) + 8, reseal: false)
-        copy = patching(copy, Int32(unused), at: at(.tourType) + 4 * enter(2))
-        #expect(loadError(copy) == SnapshotError(offset: at(.typeID) + 8, reason: "slot 2 has type \(unused), which the type table marks as no node's"))
-        #expect(loadError(patched(UInt32(4), at: entries + 4))?.reason == "type 0 has kind 4: 0 (a name) or 1 (a class), plus 2 for an id no node has")
+        // Types registered in this order: the middle one no node has.
+        let first = TypeRegistry.shared.typeID(named: "UnusedTestFirst")
+        let middle = TypeRegistry.shared.typeID(named: "UnusedTestMiddle")
+        let last = TypeRegistry.shared.typeID(named: "UnusedTestLast")
+        var tree = ViewTree()
+        let root = tree.makeNode(tag: 0, type: first)
+        let child = tree.appendChild(tag: 0, type: last, to: root)
+        let base = tree.snapshot()
+        let layout = try #require(layoutOf(base))
+        func at(_ s: Section) -> Int { Int(layout.sections[s.rawValue].lowerBound) }
+        func int32(_ offset: Int) -> Int32 { base.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) } }
+        let kinds = (0 ... Int(last.rawValue)).map { int32(at(.typeEntries) + 8 * $0 + 4) }
+        #expect(kinds[Int(middle.rawValue)] & 2 != 0 && kinds[Int(first.rawValue)] & 2 == 0 && kinds[Int(last.rawValue)] & 2 == 0)
+        let slot = Int(child.index)
+        var copy = patching(base, middle.rawValue, at: at(.typeID) + 4 * slot, reseal: false)
+        copy = patching(copy, middle.rawValue, at: at(.tourType) + 4)
+        #expect(loadError(copy) == SnapshotError(offset: at(.typeID) + 4 * slot, reason: "slot \(slot) has type \(middle.rawValue), which the type table marks as no node's"))
+        #expect(loadError(patching(base, UInt32(4), at: at(.typeEntries) + 4))?.reason == "type 0 has kind 4: 0 (a name) or 1 (a class), plus 2 for an id no node has")
     }
 
     /// The free list (13, then 12) must take the two free slots and end.
