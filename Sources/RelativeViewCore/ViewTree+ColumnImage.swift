@@ -306,24 +306,9 @@ extension ViewTree {
             }
         }
 
-        let storage = _TreeStorage(minimumCapacity: 0)
-        storage.parent = parent
-        storage.generation = generation
-        storage.typeID = typeID
-        storage.narrowTag = narrowTag
-        storage.wideTags = wideTags
-        storage.freeHead = columns.freeHead
-        storage.frameOrigin = extras.frameOrigin
-        storage.frameSize = extras.frameSize
-        storage.boundsOrigin = extras.boundsOrigin
-        for (a, column) in attributes.enumerated() where !column.isEmpty { storage.attributes[a] = column }
-        storage.liveCount = live
-        storage.rootCount = roots
-        storage.tour.span = span
-        storage.tour.token = token
-        storage.tour.tag = tourTag
-        storage.tour.type = tourType
-        storage.tour.adoptStreamedBlocks(tokens: 2 * live)
+        let storage = _TreeStorage(
+            checked: (parent, generation, typeID, narrowTag), wideTags: wideTags, freeHead: columns.freeHead, geometryOf: extras,
+            attributes: attributes, live: live, roots: roots, tour: (span, token, tourTag, tourType))
         storage.borrowsMemory = [parent.isBorrowed, generation.isBorrowed, typeID.isBorrowed, narrowTag.isBorrowed,
                                  token.isBorrowed, tourTag.isBorrowed, tourType.isBorrowed, span.isBorrowed].contains(true)
         self.init(_storage: storage)

@@ -260,25 +260,9 @@ extension ViewTree {
             }
         }
 
-        let storage = _TreeStorage(minimumCapacity: 0)
-        storage.parent = parent
-        storage.generation = _Column(image.generation)
-        storage.typeID = typeID
-        storage.narrowTag = narrowTag
-        storage.wideTags = wideTags
-        storage.freeHead = image.free.first ?? _TreeStorage.none
-        storage.frameOrigin = image.frameOrigin
-        storage.frameSize = image.frameSize
-        storage.boundsOrigin = image.boundsOrigin
-        for (a, column) in columns.enumerated() where !column.isEmpty { storage.attributes[a] = column }
-        storage.liveCount = live
-        storage.rootCount = roots
-        storage.tour.span = span
-        storage.tour.token = tokens
-        storage.tour.tag = tourTags
-        storage.tour.type = tourTypes
-        storage.tour.adoptStreamedBlocks(tokens: tokenCount)
-        self.init(_storage: storage)
+        self.init(_storage: _TreeStorage(
+            checked: (parent, _Column(image.generation), typeID, narrowTag), wideTags: wideTags, freeHead: image.free.first ?? _TreeStorage.none,
+            geometryOf: image, attributes: columns, live: live, roots: roots, tour: (span, tokens, tourTags, tourTypes)))
     }
 
     /// The first flaw of an attribute column, by slot: with `parent` (the tree's parent
@@ -305,6 +289,30 @@ extension ViewTree {
             }
         }
         return nil
+    }
+}
+
+extension _TreeStorage {
+    /// A storage of checked parts (a loaded snapshot's): the node columns (parent,
+    /// generation, type, narrow tag), the wide tags, the free list's head, `image`'s
+    /// geometry, the attribute columns, the counts, and the tour's columns (span, token,
+    /// tag and type copies) laid out in tour order from slot 0, full blocks.
+    ///
+    /// - Complexity: O(blocks)
+    convenience init(
+        checked columns: (parent: _Column<Int32>, generation: _Column<UInt32>, typeID: _Column<Int32>, narrowTag: _Column<Int32>),
+        wideTags: [Int32: Int], freeHead: Int32, geometryOf image: _ArenaImage, attributes: [_TextColumn], live: Int, roots: Int,
+        tour: (span: _Column<_TourBlocks.Span>, token: _Column<Int32>, tag: _Column<Int32>, type: _Column<Int32>)
+    ) {
+        self.init(minimumCapacity: 0)
+        (parent, generation, typeID, narrowTag) = columns
+        self.wideTags = wideTags
+        self.freeHead = freeHead
+        (frameOrigin, frameSize, boundsOrigin) = (image.frameOrigin, image.frameSize, image.boundsOrigin)
+        for (a, column) in attributes.enumerated() where !column.isEmpty { self.attributes[a] = column }
+        (liveCount, rootCount) = (live, roots)
+        (self.tour.span, self.tour.token, self.tour.tag, self.tour.type) = tour
+        self.tour.adoptStreamedBlocks(tokens: 2 * live)
     }
 }
 

@@ -55,28 +55,11 @@ import Testing
 
     /// Every prefix of the snapshot, from empty to one byte short: an error, at the end of
     /// what is there or at the header field that disagrees with it.
-    @Test func everyTruncation() {
-        for length in 0 ..< bytes.count {
-            let error = loadError(Array(bytes[..<length]))
-            #expect(error != nil, "\(length) bytes loaded")
-            if let error, length >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize {
-                #expect(error.offset == length && error.reason.contains("truncated"), "\(length): \(error)")
-            }
-        }
-        #expect(loadError(bytes + [0])?.offset == Field.fileSize)
-    }
+    @Test func everyTruncation() { expectEveryTruncationFails(bytes) }
 
     /// Every single flipped bit: the checksum catches each one (its steps are bijections,
     /// so no one-word change can keep it), or an earlier header check does.
-    @Test func everyFlippedBit() {
-        var loaded = 0
-        for bit in 0 ..< bytes.count * 8 {
-            var copy = bytes
-            copy[bit / 8] ^= 1 << UInt8(bit % 8)
-            if loadError(copy) == nil { loaded += 1 }
-        }
-        #expect(loaded == 0, "\(loaded) flipped bits went unnoticed")
-    }
+    @Test func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
 
     @Test func headerDefects() {
         #expect(loadError(patched(UInt8(0x88), at: 0))?.description == "snapshot: byte 0: not a RelativeView snapshot: its first 8 bytes are not the snapshot magic \\x89RVTREE\\n")
@@ -268,4 +251,29 @@ func patching<T: FixedWidthInteger>(_ bytes: [UInt8], _ value: T, at offset: Int
     withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< $0.count { copy[offset + k] = $0[k] } }
     if reseal { resealed(&copy) }
     return copy
+}
+
+/// Every prefix of `bytes`, from empty to one byte short, fails to load: at the end of what
+/// is there or at the header field that disagrees with it; and one byte too many fails at
+/// the file size field.
+func expectEveryTruncationFails(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    for length in 0 ..< bytes.count {
+        let error = snapshotLoadError(Array(bytes[..<length]))
+        #expect(error != nil, "\(length) bytes loaded", sourceLocation: sourceLocation)
+        if let error, length >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize {
+            #expect(error.offset == length && error.reason.contains("truncated"), "\(length): \(error)", sourceLocation: sourceLocation)
+        }
+    }
+    #expect(snapshotLoadError(bytes + [0])?.offset == SnapshotLayout.Field.fileSize, sourceLocation: sourceLocation)
+}
+
+/// No single flipped bit of `bytes` loads.
+func expectEveryFlippedBitFails(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    var loaded = 0
+    for bit in 0 ..< bytes.count * 8 {
+        var copy = bytes
+        copy[bit / 8] ^= 1 << UInt8(bit % 8)
+        if snapshotLoadError(copy) == nil { loaded += 1 }
+    }
+    #expect(loaded == 0, "\(loaded) flipped bits went unnoticed", sourceLocation: sourceLocation)
 }
