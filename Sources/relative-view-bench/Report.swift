@@ -61,8 +61,12 @@ struct Report: Encodable {
         /// The file's bytes per node (a snapshot's size per node); `nil` for a directory.
         var fileBytesPerNode: Double?
         var nodesPerSecond: Double
-        /// The imported tree's `memoryFootprint` per node.
+        /// The imported tree's `memoryFootprint` per node: the memory of its own, which for a
+        /// tree that reads a snapshot's columns in place leaves them out (see `readsFileInPlace`).
         var arenaBytesPerNode: Double
+        /// Whether the loaded tree reads its columns in place from the snapshot file (mapped,
+        /// or read into memory); `nil` for a document.
+        var readsFileInPlace: Bool?
         /// The process's peak resident memory after the import.
         var peakResidentBytes: Int
 
@@ -83,7 +87,8 @@ struct Report: Encodable {
             let size = bytes.map { "\(megabytes($0)) of \(format) " } ?? "\(format) "
             let speed = megabytesPerSecond.map { "\(fixed($0, 1)) MB/s, " } ?? ""
             let file = fileBytesPerNode.map { "file \(fixed($0, 1)) B/node, " } ?? ""
-            return "import: \(size)in \(fixed(seconds, 3)) s: \(speed)\(fixed(nodesPerSecond / 1e6, 2)) M nodes/s (\(grouped(nodes)) nodes); \(file)arena \(fixed(arenaBytesPerNode, 1)) B/node, peak resident \(megabytes(peakResidentBytes))"
+            let own = readsFileInPlace == true ? " of its own (its columns read in place from the file)" : ""
+            return "import: \(size)in \(fixed(seconds, 3)) s: \(speed)\(fixed(nodesPerSecond / 1e6, 2)) M nodes/s (\(grouped(nodes)) nodes); \(file)arena \(fixed(arenaBytesPerNode, 1)) B/node\(own), peak resident \(megabytes(peakResidentBytes))"
         }
     }
 

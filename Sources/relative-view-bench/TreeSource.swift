@@ -66,9 +66,11 @@ struct TreeSource {
             }
             let seconds = nanoseconds(clock.now - start) / 1e9
             let bytes = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? nil
-            return (tree, Report.Import(
+            var figures = Report.Import(
                 format: options.snapshotRead ? "snapshot (read)" : "snapshot (mapped)", bytes: bytes, nodes: tree.count, seconds: seconds,
-                arenaBytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)), peakResidentBytes: MemoryProbe.peakResidentBytes()))
+                arenaBytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)), peakResidentBytes: MemoryProbe.peakResidentBytes())
+            figures.readsFileInPlace = tree._borrowsMemory
+            return (tree, figures)
         }
         let format = options.inputFormat ?? ImportFormat.detect(path: input)
         var lastNote = start

@@ -135,6 +135,8 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
             #expect(loaded["format"] as? String == (flags.isEmpty ? "snapshot (mapped)" : "snapshot (read)"))
             #expect(loaded["nodes"] as? Int == 401 && loaded["bytes"] as? Int == size)
             #expect(abs((loaded["fileBytesPerNode"] as? Double ?? 0) - Double(size) / 401) < 1e-9)
+            // Its columns are the file's: the tree's own memory is a small part of the file.
+            #expect(loaded["readsFileInPlace"] as? Bool == true && (loaded["arenaBytesPerNode"] as? Double ?? .infinity) < Double(size) / 401 / 4)
             #expect((report["tree"] as? [String: Any])?["maxDepth"] as? Int == 2)
         }
         let measured = try BenchRun(["--input", snapshot, "--format", "json", "--min-time", "1", "--queries", "50", "--ops", "build,isRelativeAncestor,groupDescendantsByTypes"])
