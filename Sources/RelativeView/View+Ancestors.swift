@@ -3,6 +3,11 @@ import RelativeViewCore
 extension View {
     /// The nearest ancestor (`superview` first) for which `matches` returns true.
     ///
+    /// The walk is over the tree as it was when the call began: views `matches` adds are not
+    /// visited. Do not remove views from the tree in `matches`: one the walk has yet to reach
+    /// traps, naming the cause, or, if a view added since took its place in the store, is
+    /// visited as that view.
+    ///
     /// - Parameter matches: Called on each ancestor, nearest first, until it returns true.
     /// - Returns: The nearest matching ancestor, or `nil`.
     /// - Complexity: O(depth) calls of `matches`; the naive core is the same.
@@ -45,6 +50,11 @@ extension View {
 
     /// Groups the ancestors by the key `groupKey` returns; `nil` leaves an ancestor out.
     /// Each group lists its views nearest first. No match gives an empty dictionary.
+    ///
+    /// The walk is over the tree as it was when the call began: views `groupKey` adds are
+    /// not visited. Do not remove views from the tree in `groupKey`: one the walk has yet to
+    /// reach traps, naming the cause, or, if a view added since took its place in the
+    /// store, is visited as that view.
     ///
     /// - Complexity: O(depth) calls of `groupKey`; the naive core is the same, plus a copy
     ///   of the group on each append.

@@ -18,6 +18,11 @@ extension View {
     /// Groups the descendants by the key `groupKey` returns; `nil` leaves a descendant out.
     /// Each group lists its views in depth-first pre-order (a view, then its subviews' subtrees in order).
     ///
+    /// The walk is over the tree as it was when the call began: views `groupKey` adds are
+    /// not visited. Do not remove views from the tree in `groupKey`: one the walk has yet to
+    /// reach traps, naming the cause, or, if a view added since took its place in the
+    /// store, is visited as that view.
+    ///
     /// - Complexity: O(subtree size) calls of `groupKey`; the naive core is the same, by
     ///   recursion, plus a copy of the group on each append.
     @inlinable

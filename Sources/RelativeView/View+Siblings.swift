@@ -18,6 +18,11 @@ extension View {
     /// Groups the siblings (the superview's subviews but this view) by the key `groupKey`
     /// returns; `nil` leaves a sibling out. Groups keep `subviews` order.
     ///
+    /// The walk is over the tree as it was when the call began: views `groupKey` adds are
+    /// not visited. Do not remove views from the tree in `groupKey`: one the walk has yet to
+    /// reach traps, naming the cause, or, if a view added since took its place in the
+    /// store, is visited as that view.
+    ///
     /// - Complexity: O(number of siblings) calls of `groupKey`; the naive core is the same.
     @inlinable
     public func groupSiblings<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] {
