@@ -329,3 +329,30 @@ extension ViewTree {
     /// (a loaded snapshot's); its first change copies them.
     package var _borrowsMemory: Bool { _storage.borrowsMemory }
 }
+
+extension ViewTree {
+    /// Renumbers the types of a tree just made by ``init(validatingColumns:typeMap:unusedTypes:extras:owner:textFlaws:)``
+    /// with the file's own type numbers (an identity `typeMap`): each live node's type `t`,
+    /// and its copy in the index, becomes `typeMap[t]`. The two type columns become columns
+    /// of the tree's own; the others stay as they are (borrowed or not), and so does the
+    /// shape. How a loader checks a snapshot before this process's type ids are known (they
+    /// are registered only once the checksum matches), and maps them after.
+    ///
+    /// - Precondition: every live node's type is an index of `typeMap` (checked by the load).
+    /// - Complexity: O(slots + tour slots)
+    package mutating func _renumberTypes(_ typeMap: [Int32]) {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
+        let s = _storage
+        let slots = s.slotCount
+        let old = (typeID: s.typeID, tourType: s.tour.type)
+        s.typeID = _Column(count: slots) { out in
+            for x in 0 ..< slots { out[x] = _TreeStorage.isFree(s.parent[x]) ? old.typeID[x] : typeMap[Int(old.typeID[x])] }
+        }
+        let tokens = 2 * s.liveCount
+        s.tour.type = _Column(count: old.tourType.count) { out in
+            for p in 0 ..< old.tourType.count {
+                out[p] = p < tokens && s.tour.token[p] >= 0 ? typeMap[Int(old.tourType[p])] : old.tourType[p]
+            }
+        }
+    }
+}

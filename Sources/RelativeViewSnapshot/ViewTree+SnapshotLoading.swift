@@ -411,6 +411,13 @@ struct SnapshotReader {
         }
         }
 
+        // Version 2 checks its structure with the file's own type numbers while the checksum
+        // is computed, and only then registers the names (see `readColumns`).
+        if counts.version == 2 {
+            return try readColumns(
+                counts: counts, at: at, extras: image, types: names, typeFor: typeFor,
+                checksumMatches: checksumMatches, textFlaws: textFlaws)
+        }
         try checksumMatches()
         var processType = [Int32](repeating: 0, count: typeCount)
         // An id no node has is registered by its name, asking `typeFor` nothing (a view
@@ -419,9 +426,6 @@ struct SnapshotReader {
             processType[t] = type.unused
                 ? TypeRegistry.shared.idForLoading(name: type.name, isClass: type.isClass).rawValue
                 : try typeFor(type.name, type.isClass, type.entry).rawValue
-        }
-        if counts.version == 2 {
-            return try readColumns(counts: counts, at: at, extras: image, typeMap: processType, unusedTypes: names.map(\.unused), textFlaws: textFlaws)
         }
 
         // The nodes are read where they lie when the bytes are laid out as a node array
@@ -492,12 +496,17 @@ struct SnapshotReader {
     }
 
     /// Version 2: the tree whose columns and index lie in the sections, checked in one pass
-    /// (``ViewTree/init(validatingColumns:typeMap:extras:owner:textFlaws:)``) and, with an
-    /// owner of the bytes, read in place: no copy but the two type columns when `typeMap`
-    /// (the file's type numbers to this process's) is not the identity. `extras` holds the
-    /// wide tags, geometry and attributes already read.
+    /// (``ViewTree/init(validatingColumns:typeMap:unusedTypes:extras:owner:textFlaws:)``)
+    /// and, with an owner of the bytes, read in place. The pass runs with the file's own type
+    /// numbers, beside the checksum's thread; then, once the checksum matches, the `types`
+    /// are mapped to this process's ids (an id no node has by its name alone, the others by
+    /// `typeFor`), and the two type columns copied, renumbered, unless the numbers are the
+    /// same. `extras` holds the wide tags, geometry and attributes already read.
     func readColumns(
-        counts: SnapshotLayout.Counts, at: (Section) -> Int, extras: _ArenaImage, typeMap: [Int32], unusedTypes: [Bool],
+        counts: SnapshotLayout.Counts, at: (Section) -> Int, extras: _ArenaImage,
+        types: [(name: String, isClass: Bool, unused: Bool, entry: Int)],
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
+        checksumMatches: () throws(SnapshotError) -> Void,
         textFlaws: () -> [(element: Int, reason: String)?]
     ) throws(SnapshotError) -> ViewTree {
         #if _endian(big)
@@ -516,7 +525,8 @@ struct SnapshotReader {
             defer { copy.deallocate() }
             copy.copyMemory(from: bytes)
             let reader = SnapshotReader(bytes: UnsafeRawBufferPointer(copy), path: path, owner: nil, oneRoot: oneRoot)
-            return try reader.readColumns(counts: counts, at: at, extras: extras, typeMap: typeMap, unusedTypes: unusedTypes, textFlaws: textFlaws)
+            return try reader.readColumns(
+                counts: counts, at: at, extras: extras, types: types, typeFor: typeFor, checksumMatches: checksumMatches, textFlaws: textFlaws)
         }
         func section<T>(_ s: Section, _ count: Int, as: T.Type) -> UnsafeBufferPointer<T> {
             UnsafeBufferPointer(start: UnsafeMutableRawPointer(mutating: start + at(s)).bindMemory(to: T.self, capacity: count), count: count)
@@ -529,17 +539,30 @@ struct SnapshotReader {
             narrowTag: section(.narrowTag, slots, as: Int32.self), span: section(.span, slots, as: UInt64.self),
             token: section(.tourToken, tourSlots, as: Int32.self), tourTag: section(.tourTag, tourSlots, as: Int32.self),
             tourType: section(.tourType, tourSlots, as: Int32.self))
-        let result = Result { () throws(_ArenaImageFlaw) in
-            try ViewTree(validatingColumns: columns, typeMap: typeMap, unusedTypes: unusedTypes, extras: extras, owner: owner, textFlaws: textFlaws)
+        let fileNumbers = (0 ..< types.count).map { Int32($0) }
+        // Not kept in a `Result`: the tree's storage must be its alone, for the renumbering
+        // below to change it in place rather than copy it whole.
+        var tree: ViewTree
+        do {
+            tree = try ViewTree(validatingColumns: columns, typeMap: fileNumbers, unusedTypes: types.map(\.unused), extras: extras, owner: owner, textFlaws: textFlaws)
+        } catch let flaw {
+            throw error(offset(of: flaw, at), flaw.reason)
         }
-        switch result {
-        case .success(let tree):
-            // A tree that reads its columns in place keeps the whole of the memory.
-            if tree._borrowsMemory { (owner as? SnapshotMemory)?.lentFrom = 0 }
-            if oneRoot { try checkOneRoot(tree, tokens: columns.token, parentAt: at(.parent)) }
-            return tree
-        case .failure(let flaw): throw error(offset(of: flaw, at), flaw.reason)
+        // Type names are registered only from a snapshot whose checksum matches. An id no
+        // node has is registered by its name, asking `typeFor` nothing (a view factory need
+        // not know it).
+        try checksumMatches()
+        var processType = [Int32](repeating: 0, count: types.count)
+        for (t, type) in types.enumerated() {
+            processType[t] = type.unused
+                ? TypeRegistry.shared.idForLoading(name: type.name, isClass: type.isClass).rawValue
+                : try typeFor(type.name, type.isClass, type.entry).rawValue
         }
+        if !processType.indices.allSatisfy({ processType[$0] == Int32($0) || types[$0].unused }) { tree._renumberTypes(processType) }
+        // A tree that reads its columns in place keeps the whole of the memory.
+        if tree._borrowsMemory { (owner as? SnapshotMemory)?.lentFrom = 0 }
+        if oneRoot { try checkOneRoot(tree, tokens: columns.token, parentAt: at(.parent)) }
+        return tree
         #endif
     }
 
