@@ -179,6 +179,26 @@ import Testing
         #expect(loadError(patched(Int64(1000), at: starts + 8 * 5)) == SnapshotError(offset: starts + 40, reason: "id: slot 5's text starts at 1000, outside the 2 bytes"))
     }
 
+    /// Type names are registered only from a snapshot whose checksum matches, though the
+    /// structure is checked before the checksum is known: a damaged file adds no name.
+    @Test func aDamagedFileRegistersNoTypeName() throws {
+        let tag = UUID().uuidString.prefix(8)
+        var tree = ViewTree()
+        tree.makeNode(tag: 0, type: TypeRegistry.shared.typeID(named: "GateA\(tag)"))
+        let base = tree.snapshot()
+        let layout = try #require(layoutOf(base))
+        let names = Int(layout.sections[Section.typeNames.rawValue].lowerBound)
+        let length = Int(layout.sections[Section.typeNames.rawValue].count)
+        let at = try #require((names ..< names + length - 4).first { Array(base[$0 ..< $0 + 5]) == Array("GateA".utf8) })
+        var renamed = base
+        renamed[at + 4] = UInt8(ascii: "B")
+        #expect(loadError(renamed)?.reason.hasPrefix("checksum mismatch") == true)
+        #expect(TypeRegistry.shared.typeIDs(named: "GateB\(tag)").isEmpty)
+        resealed(&renamed)
+        let loaded = try ViewTree(snapshot: renamed)
+        #expect(TypeRegistry.shared.typeIDs(named: "GateB\(tag)") == [loaded.typeID(of: try #require(loaded.node(atSlot: 0)))])
+    }
+
     /// A process whose type numbers are not the file's reads the type columns renumbered
     /// (copied), the rest in place; queries by type see this process's ids.
     @Test func typesRenumberedOnLoad() throws {
