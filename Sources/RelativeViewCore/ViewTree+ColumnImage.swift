@@ -33,7 +33,7 @@ package struct _ColumnImage: Sendable {
     package static let exitType = _TourBlocks.exitType
 }
 
-/// The columns of a snapshot read in place (``ViewTree/init(validatingColumns:typeMap:extras:owner:textFlaws:)``):
+/// The columns of a snapshot read in place (``ViewTree/init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:)``):
 /// pointers into memory that is not changed while the loaded tree, or `owner`, lives.
 package struct _ColumnPointers {
     package var slotCount: Int
@@ -112,7 +112,7 @@ extension ViewTree {
     /// Every invariant the queries and the mutations rely on is checked in one pass over
     /// the tour, front to back, with a stack of the open nodes: each enter token is a slot
     /// in range whose span's enter is that position, whose parent is the open node (or
-    /// none, for a root, when none is open), whose type is in `typeMap` and whose tag and
+    /// none, for a root, when none is open), whose type is below `typeCount` and whose tag and
     /// type copies are its columns'; each exit token closes the open node, at its span's
     /// exit, with the exit copies. So the links form no cycle, every child run closes, and
     /// each live slot is entered once. Then the free list, from `freeHead`, must take
@@ -122,15 +122,15 @@ extension ViewTree {
     /// (wide tags, geometry, attributes) are checked as ``init(validating:typeMap:)`` checks
     /// them. Nothing is written to `columns`.
     ///
+    /// The types stay the file's numbers (see ``_renumberTypes(_:)`` for this process's).
     /// With an `owner` (which keeps `columns` valid and unchanged as long as it lives), the
     /// tree reads the columns in place (it borrows them, and copies them into memory of its
-    /// own before its first change), except the two type columns when `typeMap` is not the
-    /// identity: those are copied, renumbered. Without one, every column is copied.
+    /// own before its first change). Without one, every column is copied.
     ///
     /// - Complexity: O(n), n the number of slots (plus the extras' entries); no allocation
     ///   but the stack of open nodes (4 bytes per level of depth) and the copies.
     package init(
-        validatingColumns columns: _ColumnPointers, typeMap: [Int32], unusedTypes: [Bool] = [], extras: _ArenaImage, owner: AnyObject?,
+        validatingColumns columns: _ColumnPointers, typeCount: Int, unusedTypes: [Bool] = [], extras: _ArenaImage, owner: AnyObject?,
         textFlaws: () -> [(element: Int, reason: String)?] = { [] }
     ) throws(_ArenaImageFlaw) {
         let slots = columns.slotCount
@@ -145,9 +145,8 @@ extension ViewTree {
         else {
             throw flaw(.slot, 0, "columns of \(slots) slots and \(live) live nodes of the wrong lengths")
         }
-        // Types no node may have (`unusedTypes[t]`): their map entries need not match.
-        let unusable = (0 ..< typeMap.count).map { $0 < unusedTypes.count && unusedTypes[$0] }
-        let identity = typeMap.indices.allSatisfy { typeMap[$0] == Int32($0) || unusable[$0] }
+        // Types no node may have.
+        let unusable = (0 ..< typeCount).map { $0 < unusedTypes.count && unusedTypes[$0] }
         typealias Span = _TourBlocks.Span
         let spanLayoutIsTheFiles = MemoryLayout<Span>.stride == 8 && MemoryLayout<Span>.offset(of: \.enter) == 0
             && MemoryLayout<Span>.offset(of: \.exit) == 4
@@ -168,9 +167,8 @@ extension ViewTree {
         let narrowTag = column(columns.narrowTag, borrow: inPlace)
         let token = column(columns.token, borrow: inPlace)
         let tourTag = column(columns.tourTag, borrow: inPlace)
-        // The type columns are renumbered (so copied) unless the map is the identity.
-        var typeID = column(columns.typeID, borrow: inPlace && identity)
-        var tourType = column(columns.tourType, borrow: inPlace && identity)
+        let typeID = column(columns.typeID, borrow: inPlace)
+        let tourType = column(columns.tourType, borrow: inPlace)
         let spanWords = columns.span
         var span: _Column<Span>
         if inPlace, let base = spanWords.baseAddress, let owner {
@@ -187,21 +185,17 @@ extension ViewTree {
         // The tour, front to back.
         var roots = 0
         var wide = 0
-        let renumber = !identity
         let (fileType, fileTourType) = (columns.typeID, columns.tourType)
         let tourFlaw: _ArenaImageFlaw? = parent.withUnsafeBufferPointer { parent in
             narrowTag.withUnsafeBufferPointer { narrowTag in
             token.withUnsafeBufferPointer { token in
             tourTag.withUnsafeBufferPointer { tourTag in
             span.withUnsafeBufferPointer { span in
-            typeMap.withUnsafeBufferPointer { typeMap in
             unusable.withUnsafeBufferPointer { unusable in
-            typeID.withUnsafeMutableBufferPointer(borrowed: !renumber) { typeOut in
-            tourType.withUnsafeMutableBufferPointer(borrowed: !renumber) { tourTypeOut in
                 let open = UnsafeMutablePointer<Int32>.allocate(capacity: max(live, 1))
                 defer { open.deallocate() }
                 var depth = 0
-                let types = Int32(typeMap.count)
+                let types = Int32(typeCount)
                 for p in 0 ..< 2 * live {
                     let t = token[p]
                     if t >= 0 {
@@ -228,10 +222,6 @@ extension ViewTree {
                         }
                         guard fileTourType[p] == type else {
                             return flaw(.tourType, p, "tour position \(p) copies type \(fileTourType[p]), slot \(x) has \(type)")
-                        }
-                        if renumber {
-                            typeOut[x] = typeMap[Int(type)]
-                            tourTypeOut[p] = typeMap[Int(type)]
                         }
                         if narrowTag[x] == _TreeStorage.wideTagSentinel { wide &+= 1 }
                         if depth == 0 { roots &+= 1 }
@@ -267,7 +257,7 @@ extension ViewTree {
                     return flaw(.tourToken, 2 * live, "the tour ends with \(depth) nodes open")
                 }
                 return nil
-            }}}}}}}}
+            }}}}}
         }
         if let tourFlaw { throw tourFlaw }
 
@@ -315,14 +305,6 @@ extension ViewTree {
     }
 }
 
-extension _Column {
-    /// ``withUnsafeMutableBufferPointer(_:)``, or for a `borrowed` column (never written
-    /// then) an empty buffer.
-    fileprivate mutating func withUnsafeMutableBufferPointer<R>(borrowed: Bool, _ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
-        if borrowed { return try body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
-        return try withUnsafeMutableBufferPointer(body)
-    }
-}
 
 extension ViewTree {
     /// Whether the tree reads some of its columns in place from memory another object owns
@@ -331,8 +313,8 @@ extension ViewTree {
 }
 
 extension ViewTree {
-    /// Renumbers the types of a tree just made by ``init(validatingColumns:typeMap:unusedTypes:extras:owner:textFlaws:)``
-    /// with the file's own type numbers (an identity `typeMap`): each live node's type `t`,
+    /// Renumbers the types of a tree just made by ``init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:)``
+    /// (which keeps the file's own type numbers): each live node's type `t`,
     /// and its copy in the index, becomes `typeMap[t]`. The two type columns become columns
     /// of the tree's own; the others stay as they are (borrowed or not), and so does the
     /// shape. How a loader checks a snapshot before this process's type ids are known (they

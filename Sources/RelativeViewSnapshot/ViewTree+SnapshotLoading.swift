@@ -419,14 +419,7 @@ struct SnapshotReader {
                 checksumMatches: checksumMatches, textFlaws: textFlaws)
         }
         try checksumMatches()
-        var processType = [Int32](repeating: 0, count: typeCount)
-        // An id no node has is registered by its name, asking `typeFor` nothing (a view
-        // factory need not know it); the structural pass refuses a node of that type.
-        for (t, type) in names.enumerated() {
-            processType[t] = type.unused
-                ? TypeRegistry.shared.idForLoading(name: type.name, isClass: type.isClass).rawValue
-                : try typeFor(type.name, type.isClass, type.entry).rawValue
-        }
+        let processType = try processTypes(names, typeFor: typeFor)
 
         // The nodes are read where they lie when the bytes are laid out as a node array
         // would be (a little-endian machine, and 4-byte aligned bytes, as a mapped file's or
@@ -496,7 +489,7 @@ struct SnapshotReader {
     }
 
     /// Version 2: the tree whose columns and index lie in the sections, checked in one pass
-    /// (``ViewTree/init(validatingColumns:typeMap:unusedTypes:extras:owner:textFlaws:)``)
+    /// (``ViewTree/init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:)``)
     /// and, with an owner of the bytes, read in place. The pass runs with the file's own type
     /// numbers, beside the checksum's thread; then, once the checksum matches, the `types`
     /// are mapped to this process's ids (an id no node has by its name alone, the others by
@@ -539,31 +532,42 @@ struct SnapshotReader {
             narrowTag: section(.narrowTag, slots, as: Int32.self), span: section(.span, slots, as: UInt64.self),
             token: section(.tourToken, tourSlots, as: Int32.self), tourTag: section(.tourTag, tourSlots, as: Int32.self),
             tourType: section(.tourType, tourSlots, as: Int32.self))
-        let fileNumbers = (0 ..< types.count).map { Int32($0) }
         // Not kept in a `Result`: the tree's storage must be its alone, for the renumbering
         // below to change it in place rather than copy it whole.
         var tree: ViewTree
         do {
-            tree = try ViewTree(validatingColumns: columns, typeMap: fileNumbers, unusedTypes: types.map(\.unused), extras: extras, owner: owner, textFlaws: textFlaws)
+            tree = try ViewTree(validatingColumns: columns, typeCount: types.count, unusedTypes: types.map(\.unused), extras: extras, owner: owner, textFlaws: textFlaws)
         } catch let flaw {
             throw error(offset(of: flaw, at), flaw.reason)
         }
-        // Type names are registered only from a snapshot whose checksum matches. An id no
-        // node has is registered by its name, asking `typeFor` nothing (a view factory need
-        // not know it).
+        // Type names are registered only from a snapshot whose checksum matches.
         try checksumMatches()
-        var processType = [Int32](repeating: 0, count: types.count)
-        for (t, type) in types.enumerated() {
-            processType[t] = type.unused
-                ? TypeRegistry.shared.idForLoading(name: type.name, isClass: type.isClass).rawValue
-                : try typeFor(type.name, type.isClass, type.entry).rawValue
-        }
+        let processType = try processTypes(types, typeFor: typeFor)
         if !processType.indices.allSatisfy({ processType[$0] == Int32($0) || types[$0].unused }) { tree._renumberTypes(processType) }
         // A tree that reads its columns in place keeps the whole of the memory.
         if tree._borrowsMemory { (owner as? SnapshotMemory)?.lentFrom = 0 }
         if oneRoot { try checkOneRoot(tree, tokens: columns.token, parentAt: at(.parent)) }
         return tree
         #endif
+    }
+
+    /// This process's id (raw value) for each entry of a snapshot's type table: by
+    /// `typeFor`, or for an id no node has (version 2 lists them to keep the numbering) by
+    /// its name alone, asking `typeFor` nothing (a view factory need not know it; the
+    /// structural pass refuses a node of that type). Registers names: call only once the
+    /// checksum matches.
+    func processTypes(
+        _ types: [(name: String, isClass: Bool, unused: Bool, entry: Int)],
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID
+    ) throws(SnapshotError) -> [Int32] {
+        var ids: [Int32] = []
+        ids.reserveCapacity(types.count)
+        for type in types {
+            ids.append(type.unused
+                ? TypeRegistry.shared.idForLoading(name: type.name, isClass: type.isClass).rawValue
+                : try typeFor(type.name, type.isClass, type.entry).rawValue)
+        }
+        return ids
     }
 
     /// ``checkOneRoot(_:nodes:)`` for version 2: the second root is the second node entered
@@ -573,7 +577,7 @@ struct SnapshotReader {
         guard tree.rootCount > 1 else { return }
         var depth = 0
         var roots = 0
-        for t in tokens {
+        for t in tokens.prefix(2 * tree.count) {
             if t >= 0 {
                 if depth == 0 {
                     roots += 1
