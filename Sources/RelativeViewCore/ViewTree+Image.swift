@@ -77,11 +77,12 @@ package struct _ArenaImageFlaw: Error, Sendable, Equatable {
 }
 
 extension ViewTree {
-    /// The tree as an image: its pre-order with the parents as positions, its free list,
-    /// and its slot columns (shared with the tree until one is changed).
+    /// The tree as an image: its pre-order with the parents as positions (unless
+    /// `preOrder` is false: a writer that stores the columns as they are has no use for
+    /// it), its free list, and its slot columns (shared with the tree until one is changed).
     ///
     /// - Complexity: O(n)
-    package func _image() -> _ArenaImage {
+    package func _image(preOrder: Bool = true) -> _ArenaImage {
         let s = _storage
         var image = _ArenaImage()
         image.generation = s.generation.array
@@ -94,6 +95,21 @@ extension ViewTree {
         image.attributes = s.attributes.map { column in
             column.borrowed == nil ? (start: column.start, bytes: column.bytes) : column.withParts { (start: Array($0), bytes: Array($1)) }
         }
+        if preOrder { image.nodes = _preOrder() }
+        var x = s.freeHead
+        while x != _TreeStorage.none {
+            image.free.append(x)
+            x = _TreeStorage.nextFree(s.parent[Int(x)])
+        }
+        return image
+    }
+
+    /// The live nodes in pre-order, each with its parent's position in it (see
+    /// ``_ArenaImage/nodes``).
+    ///
+    /// - Complexity: O(n)
+    private func _preOrder() -> [_ArenaImage.Node] {
+        let s = _storage
         var position = [Int32](repeating: -1, count: s.slotCount)
         var nodes: [_ArenaImage.Node] = []
         nodes.reserveCapacity(s.liveCount)
@@ -109,13 +125,7 @@ extension ViewTree {
             }
             b = tour.next[Int(b)]
         }
-        image.nodes = nodes
-        var x = s.freeHead
-        while x != _TreeStorage.none {
-            image.free.append(x)
-            x = _TreeStorage.nextFree(s.parent[Int(x)])
-        }
-        return image
+        return nodes
     }
 
     /// The tree `image` describes, with its index, or the first flaw found.

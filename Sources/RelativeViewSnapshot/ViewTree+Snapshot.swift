@@ -31,7 +31,7 @@ extension ViewTree {
     /// - Complexity: O(n)
     package func _snapshot(version: UInt32) -> [UInt8] {
         precondition(SnapshotLayout.versions.contains(version), "no snapshot format version \(version)")
-        var image = _image()
+        var image = _image(preOrder: version == 1)
         let slots = image.slotCount
         let columns = version == 2 ? _columnImage() : nil
 
@@ -52,9 +52,10 @@ extension ViewTree {
                 }
                 image.nodes[k].type = fileIndex[raw]
             }
-        } else if let largest = image.nodes.lazy.map(\.type).max() {
-            rawValues = Array(0 ... largest)
-            used = Set(image.nodes.lazy.map(\.type))
+        } else if let columns {
+            // The types of the live nodes: their enter tokens' copies.
+            used = Set((0 ..< 2 * columns.liveCount).lazy.filter { columns.token[$0] >= 0 }.map { columns.tourType[$0] })
+            if let largest = used.max() { rawValues = Array(0 ... largest) }
         }
         let entries = TypeRegistry.shared.namesAndKinds(ofRawValues: rawValues)
         var names: [UInt8] = []
@@ -68,7 +69,7 @@ extension ViewTree {
         var counts = SnapshotLayout.Counts()
         counts.version = version
         counts.slots = UInt64(slots)
-        counts.live = UInt64(image.nodes.count)
+        counts.live = UInt64(columns?.liveCount ?? image.nodes.count)
         counts.free = UInt64(image.free.count)
         counts.generation = UInt64(columns?.generation.count ?? slots)
         counts.types = UInt64(entries.count)
