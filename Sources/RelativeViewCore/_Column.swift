@@ -161,22 +161,10 @@ struct _Column<Element: BitwiseCopyable> {
         while let e = iterator.next() { append(e) }
     }
 
-    @inlinable @discardableResult
-    mutating func removeLast() -> Element {
-        precondition(count > 0, "removeLast of an empty column")
-        count &-= 1
-        return base[count]
-    }
-
     @inlinable
     mutating func removeLast(_ k: Int) {
         precondition(k >= 0 && k <= count, "removeLast(\(k)) of a column of \(count)")
         count &-= k
-    }
-
-    @inlinable
-    mutating func removeAll(keepingCapacity: Bool = false) {
-        if keepingCapacity { count = 0 } else { self = _Column() }
     }
 
     @inlinable
@@ -224,12 +212,6 @@ extension _Column: ExpressibleByArrayLiteral {
     init(arrayLiteral elements: Element...) { self.init(elements) }
 }
 
-extension _Column: Equatable where Element: Equatable {
-    @inlinable
-    static func == (a: _Column, b: _Column) -> Bool {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.elementsEqual(y) } }
-    }
-}
 
 extension _Column {
     /// `count` copies of `value`, in memory the kernel may map with huge pages when the

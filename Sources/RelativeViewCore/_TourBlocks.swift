@@ -732,12 +732,12 @@ struct _TourBlocks {
     private mutating func adoptContiguousBlocks(tokens: Int, fill: Int) {
         let blocks = (tokens + fill - 1) / fill
         precondition(token.count >= blocks * Self.capacity, "the slot columns are shorter than the blocks")
-        count = _Column((0 ..< blocks).map { Int32(min(fill, tokens - $0 * fill)) })
-        next = _Column((0 ..< blocks).map { $0 + 1 < blocks ? Int32($0 + 1) : -1 })
-        previous = _Column((0 ..< blocks).map { Int32($0 - 1) })
+        count = _Column((0 ..< blocks).lazy.map { Int32(min(fill, tokens - $0 * fill)) })
+        next = _Column((0 ..< blocks).lazy.map { $0 + 1 < blocks ? Int32($0 + 1) : -1 })
+        previous = _Column((0 ..< blocks).lazy.map { Int32($0 - 1) })
         // Spread over the label space as appended blocks are, and never past it.
         let step = min(labelStep, labelLimit / UInt64(blocks + 1))
-        label = _Column((0 ..< blocks).map { UInt64($0 + 1) * step })
+        label = _Column((0 ..< blocks).lazy.map { UInt64($0 + 1) * step })
         (head, tail) = blocks > 0 ? (0, Int32(blocks - 1)) : (-1, -1)
         liveBlocks = blocks
         freeBlocks = -1
