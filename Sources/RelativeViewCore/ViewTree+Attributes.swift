@@ -61,7 +61,22 @@ extension ViewTree {
     public func attributes(of node: NodeID) -> [(NodeAttribute, String)] {
         let s = _storage
         s.check(node)
-        return NodeAttribute.allCases.compactMap { a in s.attributes[a.rawValue].text(at: Int(node.index)).map { (a, $0) } }
+        var texts: [(NodeAttribute, String)] = []
+        s.forEachAttribute(at: node.index) { texts.append(($0, $1)) }
+        return texts
+    }
+}
+
+extension _TreeStorage {
+    /// Calls `body` with each attribute slot `x` carries and its text, in ``NodeAttribute``
+    /// order (a column never written is skipped without a read).
+    ///
+    /// - Complexity: O(attributes' lengths)
+    @inline(__always)
+    func forEachAttribute(at x: Int32, _ body: (NodeAttribute, String) throws -> Void) rethrows {
+        for a in NodeAttribute.allCases where !attributes[a.rawValue].isEmpty {
+            if let text = attributes[a.rawValue].text(at: Int(x)) { try body(a, text) }
+        }
     }
 }
 

@@ -29,9 +29,7 @@ extension ViewTree {
             let type = TypeID(rawValue: from.typeID[Int(x)])
             let node = p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
             _copyGeometry(of: x, in: from, to: node)
-            for a in NodeAttribute.allCases where !from.attributes[a.rawValue].isEmpty {
-                if let text = from.attributes[a.rawValue].text(at: Int(x)) { setAttribute(a, text, of: node) }
-            }
+            from.forEachAttribute(at: x) { setAttribute($0, $1, of: node) }
             return node
         }
         let newRoot = copy(root.index, under: parent)
@@ -79,9 +77,7 @@ extension ViewTree {
         copies.reserveCapacity(size)
         func open(_ x: Int32, _ builder: inout ViewTreeBuilder) {
             let node = builder.open(tag: from.tag(at: x), type: TypeID(rawValue: from.typeID[Int(x)]))
-            for a in NodeAttribute.allCases where !from.attributes[a.rawValue].isEmpty {
-                if let text = from.attributes[a.rawValue].text(at: Int(x)) { builder.setAttribute(a, text) }
-            }
+            from.forEachAttribute(at: x) { builder.setAttribute($0, $1) }
             copies.append((x, node))
         }
         var x = root.index
