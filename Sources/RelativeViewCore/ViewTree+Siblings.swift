@@ -157,7 +157,11 @@ extension ViewTree {
     /// Calls `body` with the slot of each sibling of `node` in child order and the copies
     /// of its narrow tag and type that its enter token in the index carries; nothing for a
     /// root. The walk reads the index as it was when it started.
-    @inlinable
+    ///
+    /// Always inlined (with ``_TreeStorage/forEachChild(of:_:)``), so that `body` is inlined
+    /// into the walk: called out of line, it retained and released what it captures for
+    /// every sibling (grouping siblings by tags ran 35% fewer instructions once inlined).
+    @inlinable @inline(__always)
     package func _forEachSibling(
         of node: NodeID, _ body: (_ sibling: Int32, _ narrowTag: Int32, _ type: Int32) throws -> Void
     ) rethrows {
@@ -192,7 +196,7 @@ extension _TreeStorage {
     /// A method of the storage, reading the index's arrays in place: a method of the index
     /// would be called on a copy of it, whose making and dropping retain and release each of
     /// its arrays, which cost more than a walk over a few children.
-    @inlinable
+    @inlinable @inline(__always)
     func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Void) rethrows {
         typealias T = _TourBlocks
         // A position is its slot's index (block << offsetBits | offset).
