@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The cost of reading random cache lines on this machine, by the size of the region they
+# lie in (scripts/peers/memory-latency.c): the floor under a query that must touch random
+# views (64 MB of them at 10^6 nodes) or column entries (4 to 8 MB per column). Writes
+# docs/data/memory-latency.json (or the path given) with the machine's CPU and the figures.
+# Usage: scripts/memory-latency.sh [OUTPUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+output=${1:-docs/data/memory-latency.json}
+work=${WORK:-.build-peers}
+mkdir -p "$work"
+source scripts/need-debs.sh
+need_debs gcc
+gcc -O2 -o "$work/memory-latency" scripts/peers/memory-latency.c
+python3 - "$work/memory-latency" "$output" <<'PY'
+import json, platform, subprocess, sys, time
+binary, output = sys.argv[1], sys.argv[2]
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+regions = json.loads(subprocess.run([binary], check=True, capture_output=True, text=True).stdout)
+for r in regions:
+    r.pop("keep", None)
+report = {"date": time.strftime("%Y-%m-%d"), "cpu": cpu, "cores": __import__("os").cpu_count(), "regions": regions}
+json.dump(report, open(output, "w"), indent=2)
+print(json.dumps(report, indent=2))
+PY
