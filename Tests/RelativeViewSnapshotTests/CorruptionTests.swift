@@ -277,3 +277,34 @@ func expectEveryFlippedBitFails(_ bytes: [UInt8], sourceLocation: SourceLocation
     }
     #expect(loaded == 0, "\(loaded) flipped bits went unnoticed", sourceLocation: sourceLocation)
 }
+
+/// A large file read into memory (`mapped: false`) is read in two halves at once, the
+/// second on a thread of its own: it must load as the same bytes, and a damaged byte in
+/// either half must fail as it does in memory.
+@Suite struct TwoHalfReadTests {
+    @Test func aLargeFileIsReadInTwoHalves() throws {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "TwoHalfReadView")
+        var ids = [tree.makeNode(tag: 0, type: type)]
+        for i in 1 ..< 250_000 {
+            ids.append(tree.appendChild(tag: i % 9, type: type, to: ids[(i - 1) / 3]))
+            if i % 5 == 0 { tree.setAttribute(.id, "n\(i)", of: ids[i]) }
+        }
+        let bytes = tree.snapshot()
+        // Over the threshold, and not a whole number of pages: the halves meet at a page.
+        #expect(bytes.count > ViewTree.twoThreadReadBytes && bytes.count % 4096 != 0)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("halves-\(UUID().uuidString).rvtree").path
+        try tree.writeSnapshot(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let read = try ViewTree(contentsOfSnapshot: path, mapped: false)
+        #expect(read.snapshot() == bytes)
+        let body = bytes.count - SnapshotLayout.trailerSize
+        for offset in [bytes.count / 4, bytes.count * 3 / 4] {
+            var damaged = bytes
+            damaged[offset] ^= 0x10
+            // From memory, and from a file mapped and read: the same error.
+            let error = snapshotLoadError(damaged)
+            #expect(error?.offset == body && error?.reason.hasPrefix("checksum mismatch") == true, "byte \(offset): \(String(describing: error))")
+        }
+    }
+}
