@@ -162,14 +162,7 @@ import Testing
     /// A file of several megabytes, so that the checksum and the text check run on a
     /// thread of their own: a damaged text is found there, and reported as in memory.
     @Test func aTextDefectInALargeFileIsFoundBesideThePass() throws {
-        var tree = ViewTree()
-        let type = TypeRegistry.shared.typeID(named: "CorruptionTestView")
-        var ids = [tree.makeNode(tag: 0, type: type)]
-        for i in 1 ..< 100_000 {
-            ids.append(tree.appendChild(tag: i % 5, type: type, to: ids[(i - 1) / 4]))
-            if i % 3 == 0 { tree.setAttribute(.id, "node-\(i)", of: ids[i]) }
-            if i % 7 == 0 { tree.setAttribute(.className, "c\(i % 11)", of: ids[i]) }
-        }
+        let tree = largeTree(nodes: 100_000, type: "CorruptionTestView", fanOut: 4, tags: 5, idEvery: 3, id: { "node-\($0)" }, classEvery: 7)
         var bytes = tree._snapshot(version: 1)
         #expect(bytes.count > 2 << 20)
         let layout = try #require(layoutOf(bytes))
@@ -283,13 +276,7 @@ func expectEveryFlippedBitFails(_ bytes: [UInt8], sourceLocation: SourceLocation
 /// either half must fail as it does in memory.
 @Suite struct TwoHalfReadTests {
     @Test func aLargeFileIsReadInTwoHalves() throws {
-        var tree = ViewTree()
-        let type = TypeRegistry.shared.typeID(named: "TwoHalfReadView")
-        var ids = [tree.makeNode(tag: 0, type: type)]
-        for i in 1 ..< 250_000 {
-            ids.append(tree.appendChild(tag: i % 9, type: type, to: ids[(i - 1) / 3]))
-            if i % 5 == 0 { tree.setAttribute(.id, "n\(i)", of: ids[i]) }
-        }
+        let tree = largeTree(nodes: 250_000, type: "TwoHalfReadView", fanOut: 3, tags: 9, idEvery: 5, id: { "n\($0)" })
         let bytes = tree.snapshot()
         // Over the threshold, and not a whole number of pages: the halves meet at a page.
         #expect(bytes.count > ViewTree.twoThreadReadBytes && bytes.count % 4096 != 0)
@@ -307,4 +294,21 @@ func expectEveryFlippedBitFails(_ bytes: [UInt8], sourceLocation: SourceLocation
             #expect(error?.offset == body && error?.reason.hasPrefix("checksum mismatch") == true, "byte \(offset): \(String(describing: error))")
         }
     }
+}
+
+/// A tree of `nodes` nodes of type `type` for the large-file tests: node i (from 1) under
+/// node (i - 1) / `fanOut`, with tag i % `tags`, an `id` attribute `id(i)` on every
+/// `idEvery`-th node and a `class` attribute on every `classEvery`-th.
+func largeTree(
+    nodes: Int, type name: String, fanOut: Int, tags: Int, idEvery: Int, id: (Int) -> String, classEvery: Int? = nil
+) -> ViewTree {
+    var tree = ViewTree()
+    let type = TypeRegistry.shared.typeID(named: name)
+    var ids = [tree.makeNode(tag: 0, type: type)]
+    for i in 1 ..< nodes {
+        ids.append(tree.appendChild(tag: i % tags, type: type, to: ids[(i - 1) / fanOut]))
+        if i % idEvery == 0 { tree.setAttribute(.id, id(i), of: ids[i]) }
+        if let classEvery, i % classEvery == 0 { tree.setAttribute(.className, "c\(i % 11)", of: ids[i]) }
+    }
+    return tree
 }
