@@ -49,7 +49,9 @@ extension ViewTree {
     /// where they lie, and being the file's last sections, only the pages from them on stay
     /// mapped, for as long as the tree has them (its first change to an attribute copies
     /// them). Without `mapped` the file is read into fresh memory, which is kept in the
-    /// same way. As with any mapped file, another process that truncates or rewrites
+    /// same way; a file of 8 MB or more is read in two halves at once, the second on a
+    /// thread of its own. (A file of 1 MB or more is also checked on two threads: the
+    /// checksum and the attribute texts on the second.) As with any mapped file, another process that truncates or rewrites
     /// the file in place while it is mapped ends this one (`SIGBUS`, or a trap that names
     /// the cause when a text is read); a writer that replaces the file (as
     /// ``writeSnapshot(to:)`` does, by renaming a new one over it) does not. Load files that
