@@ -51,11 +51,11 @@ extension ViewTree {
     /// them). Without `mapped` the file is read into fresh memory, which is kept in the
     /// same way; a file of 8 MB or more is read in two halves at once, the second on a
     /// thread of its own. (A file of 1 MB or more is also checked on two threads: the
-    /// checksum and the attribute texts on the second.) As with any mapped file, another process that truncates or rewrites
-    /// the file in place while it is mapped ends this one (`SIGBUS`, or a trap that names
-    /// the cause when a text is read); a writer that replaces the file (as
-    /// ``writeSnapshot(to:)`` does, by renaming a new one over it) does not. Load files that
-    /// others may change in place with `mapped: false`.
+    /// checksum and the attribute texts on the second.) As with any mapped file, another
+    /// process that truncates or rewrites the file in place while it is mapped ends this
+    /// one (`SIGBUS`, or a trap that names the cause when a text is read); a writer that
+    /// replaces the file (as ``writeSnapshot(to:)`` does, by renaming a new one over it)
+    /// does not. Load files that others may change in place with `mapped: false`.
     ///
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
@@ -76,8 +76,8 @@ extension ViewTree {
     package static func _withSnapshotFile<T>(
         _ path: String, mapped: Bool, _ body: (UnsafeRawBufferPointer, AnyObject?) throws(SnapshotError) -> T
     ) throws(SnapshotError) -> T {
-        func failure(_ call: String) -> SnapshotError {
-            SnapshotError(path: path, offset: 0, reason: "\(call) failed: \(String(cString: strerror(errno)))")
+        func failure(_ call: String, code: Int32 = errno) -> SnapshotError {
+            SnapshotError(path: path, offset: 0, reason: "\(call) failed: \(String(cString: strerror(code)))")
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open") }
@@ -111,8 +111,7 @@ extension ViewTree {
             let rest = half < size ? second.wait() : .success(0)
             switch (first, rest) {
             case (.failure(let failed), _), (_, .failure(let failed)):
-                errno = failed.code
-                throw failure("read")
+                throw failure("read", code: failed.code)
             case (.success(let head), .success(let tail)):
                 // A file that ended within the first half is as long as that.
                 got = head < half ? head : half + tail
