@@ -33,7 +33,7 @@ package struct _ColumnImage: Sendable {
     package static let exitType = _TourBlocks.exitType
 }
 
-/// The columns of a snapshot read in place (``ViewTree/init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:)``):
+/// The columns of a snapshot read in place (``ViewTree/init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:tourShare:)``):
 /// pointers into memory that is not changed while the loaded tree, or `owner`, lives.
 package struct _ColumnPointers {
     package var slotCount: Int
@@ -131,7 +131,7 @@ extension ViewTree {
     ///   but the stack of open nodes (4 bytes per level of depth) and the copies.
     package init(
         validatingColumns columns: _ColumnPointers, typeCount: Int, unusedTypes: [Bool] = [], extras: _ArenaImage, owner: AnyObject?,
-        textFlaws: () -> [(element: Int, reason: String)?] = { [] }
+        textFlaws: () -> [(element: Int, reason: String)?] = { [] }, tourShare: _WorkShare<_TourCheck.Tally>? = nil
     ) throws(_ArenaImageFlaw) {
         let slots = columns.slotCount
         let live = columns.liveCount
@@ -182,11 +182,14 @@ extension ViewTree {
             }
         }
 
-        // The tour, front to back.
+        // The tour: first by the position-local rule (``_TourCheck``), which has no branch
+        // on the data; only if that finds something wrong, front to back with a stack, which
+        // names the first flaw.
         var roots = 0
         var wide = 0
         let (fileType, fileTourType) = (columns.typeID, columns.tourType)
-        let tourFlaw: _ArenaImageFlaw? = parent.withUnsafeBufferPointer { parent in
+        let fast = Self._checkTour(columns, typeCount: typeCount, unusable: unusable, share: tourShare)
+        let tourFlaw: _ArenaImageFlaw? = fast.sound && fast.enters == live ? nil : parent.withUnsafeBufferPointer { parent in
             narrowTag.withUnsafeBufferPointer { narrowTag in
             token.withUnsafeBufferPointer { token in
             tourTag.withUnsafeBufferPointer { tourTag in
@@ -260,6 +263,11 @@ extension ViewTree {
             }}}}}
         }
         if let tourFlaw { throw tourFlaw }
+        guard fast.sound && fast.enters == live else {
+            // The stack check fails exactly the tours the rule fails: not reached.
+            throw flaw(.tourToken, 0, "the tour is not a tree")
+        }
+        (roots, wide) = (fast.roots, fast.wide)
 
         // The free list takes every other slot, once: after exactly slots - live steps it
         // ends (a cycle never would, and a live slot's parent is no free mark).
@@ -313,7 +321,7 @@ extension ViewTree {
 }
 
 extension ViewTree {
-    /// Renumbers the types of a tree just made by ``init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:)``
+    /// Renumbers the types of a tree just made by ``init(validatingColumns:typeCount:unusedTypes:extras:owner:textFlaws:tourShare:)``
     /// (which keeps the file's own type numbers): each live node's type `t`,
     /// and its copy in the index, becomes `typeMap[t]`. The two type columns become columns
     /// of the tree's own; the others stay as they are (borrowed or not), and so does the
@@ -335,6 +343,35 @@ extension ViewTree {
             for p in 0 ..< old.tourType.count {
                 out[p] = p < tokens && s.tour.token[p] >= 0 ? typeMap[Int(old.tourType[p])] : old.tourType[p]
             }
+        }
+    }
+}
+
+extension ViewTree {
+    /// The tour positions in a piece of the check that a helper may take.
+    package static let tourPiece = 1 << 16
+
+    /// The position-local check (``_TourCheck``) of the whole saved tour in `columns`, in
+    /// pieces of ``tourPiece`` positions that a helper of `share` may take some of.
+    ///
+    /// - Complexity: O(live)
+    package static func _checkTour(_ columns: _ColumnPointers, typeCount: Int, unusable: [Bool], share: _WorkShare<_TourCheck.Tally>?) -> _TourCheck.Tally {
+        let positions = 2 * columns.liveCount
+        guard positions > 0, let token = columns.token.baseAddress, let parent = columns.parent.baseAddress,
+              let span = columns.span.baseAddress, let narrowTag = columns.narrowTag.baseAddress,
+              let typeID = columns.typeID.baseAddress, let tourTag = columns.tourTag.baseAddress,
+              let tourType = columns.tourType.baseAddress
+        else { return _TourCheck.Tally() }
+        let usable: [UInt8] = unusable.map { $0 ? 0 : 1 } + [0]
+        return usable.withUnsafeBufferPointer { usable in
+            let check = _TourCheck(
+                token: token, parent: parent, span: span, narrowTag: narrowTag, typeID: typeID, tourTag: tourTag,
+                tourType: tourType, typeUsable: usable.baseAddress!, typeCount: typeCount, slots: columns.slotCount)
+            guard let share, positions > 2 * Self.tourPiece else { return check.check(0 ..< positions) }
+            let pieces = (positions + Self.tourPiece - 1) / Self.tourPiece
+            return share.run(pieces: pieces) { k in
+                check.check(k * Self.tourPiece ..< min(positions, (k + 1) * Self.tourPiece))
+            }.reduce(_TourCheck.Tally()) { $0.adding($1) }
         }
     }
 }

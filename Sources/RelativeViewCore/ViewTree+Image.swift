@@ -275,17 +275,43 @@ extension ViewTree {
             geometryOf: image, attributes: columns, live: live, roots: roots, tour: (span, tokens, tourTags, tourTypes)))
     }
 
+    /// Whether every start in `starts` is -1 (none) or a text within `bytes`, as
+    /// ``_attributeTextFlaw(starts:bytes:parent:)`` checks without `parent`, but with no
+    /// branch on whether a slot has a text (the check that names a flaw has one, and
+    /// mispredicts it on texts that come and go at random): run it first, and the other
+    /// only when it says no.
+    ///
+    /// - Complexity: O(starts.count)
+    package static func _attributeTextsAreSound(starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n > 0 else { return starts.allSatisfy { $0 == -1 } }
+        // Flags kept as bits and joined with `|`: `||` would branch.
+        var bad = 0
+        for start in starts {
+            let present = start != -1 ? 1 : 0
+            let at = min(UInt(bitPattern: start), UInt(n - 1))
+            let head = Int(bytes[Int(at)])
+            // Outside the bytes; or a length of two bytes or more (128 up), left to the
+            // other check; or a one-byte length whose text runs past the end.
+            let flaw = (UInt(bitPattern: start) >= UInt(n) ? 1 : 0) | (head >> 7) | (head > n &- Int(at) &- 1 ? 1 : 0)
+            bad |= flaw & present
+        }
+        return bad == 0
+    }
+
     /// The first flaw of an attribute column, by slot: with `parent` (the tree's parent
     /// column), a text on a free slot; a start (other than -1, none) outside its bytes, or a
     /// text whose length runs past them. Without `parent`, the texts alone: a caller that
     /// checks them apart merges the free slots in (``init(validating:nodes:typeMap:textFlaws:)``).
+    /// With `slots`, only those slots' starts.
     ///
-    /// - Complexity: O(starts.count)
+    /// - Complexity: O(starts.count), or O(slots.count)
     package static func _attributeTextFlaw(
-        starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, parent: UnsafeBufferPointer<Int32>? = nil
+        starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, parent: UnsafeBufferPointer<Int32>? = nil,
+        slots: Range<Int>? = nil
     ) -> (element: Int, reason: String)? {
         let n = bytes.count
-        for i in 0 ..< starts.count {
+        for i in slots ?? 0 ..< starts.count {
             let start = starts[i]
             if start == -1 { continue }
             if let parent, _TreeStorage.isFree(parent[i]) { return (i, "free slot \(i) has a text") }

@@ -1,0 +1,154 @@
+import RelativeViewCore
+import RelativeViewFixtures
+@testable import RelativeViewSnapshot
+import Testing
+
+/// The position-local check of a saved tour (`_TourCheck`), which a load runs first and in
+/// pieces on two threads, must pass exactly the tours the stack check passes: a tour it
+/// passes wrongly would hand back a tree with broken invariants, and one it fails wrongly
+/// would end in the stack check finding nothing ("the tour is not a tree").
+@Suite struct TourCheckTests {
+    /// A tree's columns and index as a snapshot stores them, and the same with one field
+    /// of the tour's columns changed.
+    struct Damage: CustomStringConvertible {
+        var column: String
+        var index: Int
+        var value: Int64
+        var description: String { "\(column)[\(index)] = \(value)" }
+    }
+
+    /// The verdicts on `image`: the position-local check's (run whole, and in pieces on two
+    /// threads), and the load's (which runs the stack check when the other fails).
+    func verdicts(_ image: _ColumnImage, types: Int) -> (local: Bool, inPieces: Bool, load: Result<ViewTree, _ArenaImageFlaw>) {
+        image.generation.withUnsafeBufferPointer { generation in
+        image.parent.withUnsafeBufferPointer { parent in
+        image.typeID.withUnsafeBufferPointer { typeID in
+        image.narrowTag.withUnsafeBufferPointer { narrowTag in
+        image.span.withUnsafeBufferPointer { span in
+        image.token.withUnsafeBufferPointer { token in
+        image.tourTag.withUnsafeBufferPointer { tourTag in
+        image.tourType.withUnsafeBufferPointer { tourType in
+            let columns = _ColumnPointers(
+                slotCount: image.slotCount, liveCount: image.liveCount, freeHead: image.freeHead, generation: generation,
+                parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType)
+            let unusable = [Bool](repeating: false, count: types)
+            let whole = ViewTree._checkTour(columns, typeCount: types, unusable: unusable, share: nil)
+            let share = _WorkShare<_TourCheck.Tally>()
+            let helper = _SideTask { share.help() }
+            let pieces = ViewTree._checkTour(columns, typeCount: types, unusable: unusable, share: share)
+            helper.wait()
+            #expect(whole.enters == pieces.enters && whole.roots == pieces.roots && whole.wide == pieces.wide)
+            let load = Result { () throws(_ArenaImageFlaw) in
+                try ViewTree(validatingColumns: columns, typeCount: types, extras: _ArenaImage(), owner: nil)
+            }
+            return (whole.sound && whole.enters == image.liveCount, pieces.sound && pieces.enters == image.liveCount, load)
+        }}}}}}}}
+    }
+
+    /// One random change to a field the tour check reads, of a live slot or a tour position.
+    func damage(_ image: inout _ColumnImage, near focus: Int?, using rng: inout SplitMix64) -> Damage {
+        let positions = 2 * image.liveCount
+        func position() -> Int {
+            guard let focus else { return Int.random(in: 0 ..< positions, using: &rng) }
+            return min(positions - 1, max(0, focus + Int.random(in: -3 ... 3, using: &rng)))
+        }
+        func slot() -> Int {
+            let t = image.token[position()]
+            return Int(t >= 0 ? t : ~t)
+        }
+        func other() -> Int32 {
+            switch Int.random(in: 0 ..< 4, using: &rng) {
+            case 0: -1
+            case 1: Int32(image.slotCount + Int.random(in: 0 ..< 3, using: &rng))
+            default: Int32.random(in: 0 ..< Int32(image.slotCount), using: &rng)
+            }
+        }
+        switch Int.random(in: 0 ..< 8, using: &rng) {
+        case 0:
+            let (p, q) = (position(), position())
+            image.token.swapAt(p, q)
+            return Damage(column: "token swap", index: p, value: Int64(q))
+        case 1:
+            let p = position()
+            let t = other()
+            image.token[p] = Bool.random(using: &rng) ? t : ~t
+            return Damage(column: "token", index: p, value: Int64(image.token[p]))
+        case 2:
+            let x = slot()
+            image.parent[x] = other()
+            return Damage(column: "parent", index: x, value: Int64(image.parent[x]))
+        case 3:
+            let x = slot()
+            let half = UInt64(UInt32(position()))
+            image.span[x] = Bool.random(using: &rng) ? (image.span[x] & ~0xFFFF_FFFF) | half : (image.span[x] & 0xFFFF_FFFF) | half << 32
+            return Damage(column: "span", index: x, value: Int64(bitPattern: image.span[x]))
+        case 4:
+            let p = position()
+            image.tourTag[p] &+= Bool.random(using: &rng) ? 1 : Int32.min
+            return Damage(column: "tourTag", index: p, value: Int64(image.tourTag[p]))
+        case 5:
+            let p = position()
+            image.tourType[p] = Int32.random(in: -2 ... 3, using: &rng)
+            return Damage(column: "tourType", index: p, value: Int64(image.tourType[p]))
+        case 6:
+            let x = slot()
+            image.narrowTag[x] &+= 1
+            return Damage(column: "narrowTag", index: x, value: Int64(image.narrowTag[x]))
+        default:
+            let x = slot()
+            image.typeID[x] = Int32.random(in: -1 ... 3, using: &rng)
+            return Damage(column: "typeID", index: x, value: Int64(image.typeID[x]))
+        }
+    }
+
+    func expectAgreement(on tree: ViewTree, trials: Int, focus: [Int?], seed: UInt64) {
+        let sound = tree._columnImage()
+        let types = Int(sound.typeID.max() ?? 0) + 1
+        var rng = SplitMix64(seed: seed)
+        let intact = verdicts(sound, types: types)
+        #expect(intact.local && intact.inPieces && (try? intact.load.get()) != nil)
+        var failed = 0
+        for trial in 0 ..< trials {
+            var image = sound
+            let damage = damage(&image, near: focus[trial % focus.count], using: &rng)
+            let (local, inPieces, load) = verdicts(image, types: types)
+            #expect(local == inPieces, "\(damage)")
+            switch load {
+            case .success(let loaded):
+                #expect(local, "the stack check passed what the position-local check did not: \(damage)")
+                loaded._checkInvariants()
+            case .failure(let flaw):
+                failed += 1
+                #expect(!local, "the position-local check passed a damaged tour: \(damage): \(flaw.reason)")
+                #expect(flaw.reason != "the tour is not a tree", "the stack check found nothing: \(damage)")
+            }
+        }
+        // Most changes break the tree (some, such as a swap of a position with itself, do not).
+        #expect(failed > trials / 2)
+    }
+
+    @Test func randomTreesWithOneFieldChanged() {
+        for (k, shape) in [TreeShape.random, .balanced, .chain, .wide].enumerated() {
+            let tree = CoreVsNaive(spec: TreeSpec(shape: shape, nodes: 300, seed: UInt64(k + 1))).tree
+            expectAgreement(on: tree, trials: 400, focus: [nil], seed: UInt64(100 + k))
+        }
+        // Slots out of tour order, free slots, and several roots.
+        var tree = CoreVsNaive(spec: TreeSpec(shape: .random, nodes: 300, seed: 9)).tree
+        let ids = Array(tree.descendants(of: tree.roots[0]))
+        tree.removeSubtree(ids[40])
+        tree.removeSubtree(ids[7])
+        tree.detach(ids[120])
+        for (k, id) in ids.filter(tree.contains).prefix(60).enumerated() where k % 3 == 1 {
+            _ = tree.appendChild(tag: k, type: tree.typeID(of: ids[0]), to: id)
+        }
+        expectAgreement(on: tree, trials: 400, focus: [nil], seed: 99)
+    }
+
+    /// A tour of several pieces, changed at and around the pieces' edges, where a piece
+    /// starts from the node open before it.
+    @Test func changesAtTheEdgesOfPieces() {
+        let tree = largeTree(nodes: 70_000, type: "TourCheckNode", fanOut: 3, tags: 50, idEvery: 1_000_000, id: { "\($0)" })
+        let edges: [Int?] = [ViewTree.tourPiece - 1, ViewTree.tourPiece, 2 * ViewTree.tourPiece, nil]
+        expectAgreement(on: tree, trials: 60, focus: edges, seed: 7)
+    }
+}
