@@ -1,6 +1,6 @@
 import RelativeViewCore
 
-/// The byte layout of a snapshot, versions 1 and 2 (see the module's documentation for the
+/// The byte layout of a snapshot, versions 1 to 3 (see the module's documentation for the
 /// tables).
 ///
 /// Every field and column is little-endian; every section starts at a multiple of 8 from
@@ -11,14 +11,16 @@ import RelativeViewCore
 /// Version 1 stores the live nodes in pre-order (slot, parent's position, tag, type) and
 /// the free list, from which a load builds the columns and the index. Version 2 stores the
 /// columns and the index as a tree holds them in memory (``_ColumnImage``), so that a load
-/// reads them in place and only checks them: what ``ViewTree/snapshot()`` writes.
+/// reads them in place and only checks them. Version 3 has version 2's layout and a
+/// checksum in blocks (``blockChecksum(_:)``) that two threads compute apart: what
+/// ``ViewTree/snapshot()`` writes.
 enum SnapshotLayout {
     /// The first 8 bytes: a byte with the high bit set (caught by 7-bit transfers), "RVTREE",
     /// and a line feed (caught by text-mode newline translation).
     static let magic: [UInt8] = [0x89, 0x52, 0x56, 0x54, 0x52, 0x45, 0x45, 0x0A]
-    /// The version written; both are read.
-    static let version: UInt32 = 2
-    static let versions: ClosedRange<UInt32> = 1 ... 2
+    /// The version written; all of `versions` are read.
+    static let version: UInt32 = 3
+    static let versions: ClosedRange<UInt32> = 1 ... 3
     /// Written little-endian: a reader that sees 0x0D0C0B0A has a big-endian file.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Each version's header size.
@@ -188,19 +190,38 @@ enum SnapshotLayout {
 
     // MARK: The checksum
 
-    /// A 64-bit checksum of `bytes`: four lanes over 8-byte little-endian words, each step
-    /// `lane = rotl((lane ^ word) * P, 29)` with P odd. Every step is a bijection of the lane
-    /// for a fixed word and injective in the word for a fixed lane, and the lanes are
-    /// combined the same way, so two inputs of one length that differ within a single word
-    /// (any one flipped bit, say) always get different checksums; other corruptions collide
-    /// with odds of about 2^-64. It reads about 8 bytes per cycle per lane pair: a few
-    /// milliseconds for a 10^6-node snapshot.
+    /// The checksum a snapshot of `version` ends with, of `bytes` (all of it but those 8
+    /// bytes): ``checksum(_:)`` for versions 1 and 2, ``blockChecksum(_:)`` from version 3.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, version: UInt32) -> UInt64 {
+        version < 3 ? checksum(bytes) : blockChecksum(bytes)
+    }
+
+    /// One step of a lane: `rotl((lane ^ word) * P, 29)` with P odd, a bijection of the
+    /// lane for a fixed word and injective in the word for a fixed lane.
+    @inline(__always)
+    static func step(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        let m = (lane ^ word) &* 0x9E37_79B9_7F4A_7C15
+        return m << 29 | m >> 35
+    }
+
+    /// The last mix of a checksum (a bijection).
+    @inline(__always)
+    static func finish(_ h: UInt64) -> UInt64 {
+        var h = h
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        return h
+    }
+
+    /// Versions 1 and 2's checksum of `bytes`: four lanes over 8-byte little-endian words,
+    /// each word through ``step(_:_:)``. Since every step is a bijection of the lane for a
+    /// fixed word and injective in the word for a fixed lane, and the lanes are combined the
+    /// same way, two inputs of one length that differ within a single word (any one flipped
+    /// bit, say) always get different checksums; other corruptions collide with odds of
+    /// about 2^-64. Each lane waits on its multiply, so it reads about 6 bytes per cycle,
+    /// on one thread.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        let p: UInt64 = 0x9E37_79B9_7F4A_7C15
-        @inline(__always) func step(_ lane: UInt64, _ word: UInt64) -> UInt64 {
-            let m = (lane ^ word) &* p
-            return m << 29 | m >> 35
-        }
         var (a, b, c, d): (UInt64, UInt64, UInt64, UInt64) = (0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89)
         let n = bytes.count
         var i = 0
@@ -223,10 +244,84 @@ enum SnapshotLayout {
                 d = step(d, UInt64(littleEndian: tail.3))
             }
         }
-        var h = step(step(step(step(UInt64(n), a), b), c), d)
-        h ^= h >> 33
-        h &*= 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33
-        return h
+        return finish(step(step(step(step(UInt64(n), a), b), c), d))
+    }
+
+    /// Version 3's checksum blocks: the bytes are cut into blocks of this many (the last
+    /// may be shorter), each digested on its own, so that two threads share the work.
+    static let checksumBlock = 1 << 20
+
+    /// The number of checksum blocks of `count` bytes.
+    static func checksumBlocks(_ count: Int) -> Int { (count + checksumBlock - 1) / checksumBlock }
+
+    /// Version 3's checksum of `bytes`: ``blockDigest(_:index:)`` of each block of
+    /// ``checksumBlock`` bytes, combined by ``combine(_:)``.
+    static func blockChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        combine((0 ..< checksumBlocks(bytes.count)).map { blockDigest(bytes, index: $0) })
+    }
+
+    /// The digest of block `index` of `bytes` (its bytes from `index` × ``checksumBlock``,
+    /// up to ``checksumBlock`` of them): eight lanes over its 8-byte little-endian words,
+    /// word k to lane k mod 8, each step `lane = rotl(lane + word, 29)` (a bijection of the
+    /// lane for a fixed word, injective in the word for a fixed lane: an add and a rotate,
+    /// no multiply, so about 12 bytes a cycle); then the block's index, its length and the
+    /// lanes through ``step(_:_:)``, and ``finish(_:)``. Two blocks of one length and index
+    /// that differ within one word get different digests.
+    static func blockDigest(_ bytes: UnsafeRawBufferPointer, index: Int) -> UInt64 {
+        @inline(__always) func add(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+            let s = lane &+ word
+            return s << 29 | s >> 35
+        }
+        let from = index * checksumBlock
+        let n = min(checksumBlock, bytes.count - from)
+        var lanes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+            0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89,
+            0x4528_21E6_38D0_1377, 0xBE54_66CF_34E9_0C6C, 0xC0AC_29B7_C97C_50DD, 0x3F84_D5B5_B547_0917)
+        if n > 0, let start = bytes.baseAddress {
+            let base = start + from
+            @inline(__always) func word(_ at: Int) -> UInt64 {
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            }
+            var i = 0
+            while i + 64 <= n {
+                lanes.0 = add(lanes.0, word(i))
+                lanes.1 = add(lanes.1, word(i + 8))
+                lanes.2 = add(lanes.2, word(i + 16))
+                lanes.3 = add(lanes.3, word(i + 24))
+                lanes.4 = add(lanes.4, word(i + 32))
+                lanes.5 = add(lanes.5, word(i + 40))
+                lanes.6 = add(lanes.6, word(i + 48))
+                lanes.7 = add(lanes.7, word(i + 56))
+                i += 64
+            }
+            if i < n {
+                // The last bytes, zero-padded to 64 (the length, mixed in below, tells them
+                // from real zeros).
+                var tail: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + i, count: n - i)) }
+                lanes.0 = add(lanes.0, UInt64(littleEndian: tail.0))
+                lanes.1 = add(lanes.1, UInt64(littleEndian: tail.1))
+                lanes.2 = add(lanes.2, UInt64(littleEndian: tail.2))
+                lanes.3 = add(lanes.3, UInt64(littleEndian: tail.3))
+                lanes.4 = add(lanes.4, UInt64(littleEndian: tail.4))
+                lanes.5 = add(lanes.5, UInt64(littleEndian: tail.5))
+                lanes.6 = add(lanes.6, UInt64(littleEndian: tail.6))
+                lanes.7 = add(lanes.7, UInt64(littleEndian: tail.7))
+            }
+        }
+        var h = step(step(0x9216_D5D9_8979_FB1B, UInt64(index)), UInt64(n))
+        h = step(step(step(step(h, lanes.0), lanes.1), lanes.2), lanes.3)
+        h = step(step(step(step(h, lanes.4), lanes.5), lanes.6), lanes.7)
+        return finish(h)
+    }
+
+    /// Version 3's checksum from its blocks' digests, in order: the count, then each digest
+    /// through ``step(_:_:)``, and ``finish(_:)``. A change within one word changes one
+    /// block's digest, and so the checksum: as in versions 1 and 2, two inputs of one length
+    /// that differ within a single word always get different checksums.
+    static func combine(_ digests: [UInt64]) -> UInt64 {
+        var h = step(0xD1B5_4A32_D192_ED03, UInt64(digests.count))
+        for d in digests { h = step(h, d) }
+        return finish(h)
     }
 }

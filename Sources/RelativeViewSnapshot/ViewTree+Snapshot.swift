@@ -8,7 +8,7 @@ import RelativeViewCore
 // MARK: Writing
 
 extension ViewTree {
-    /// The tree as a snapshot, in the documented little-endian format, version 2: its node
+    /// The tree as a snapshot, in the documented little-endian format, version 3: its node
     /// columns and its index as the tree holds them in memory (the index laid out in tour
     /// order, 64 tokens to a block), its types by name, its wide tags, geometry and
     /// attributes, ending with a checksum. `init(snapshot:)` reads it back with the same
@@ -24,16 +24,17 @@ extension ViewTree {
         _snapshot(version: SnapshotLayout.version)
     }
 
-    /// The tree as a snapshot of format `version` (1 or 2; see the module's documentation):
+    /// The tree as a snapshot of format `version` (1 to 3; see the module's documentation):
     /// version 1 stores the pre-order and the free list (20 bytes a slot), which a load
-    /// builds the columns and the index from, and which older readers read.
+    /// builds the columns and the index from; version 2 is version 3 with a checksum of one
+    /// piece. Older readers read the older versions.
     ///
     /// - Complexity: O(n)
     package func _snapshot(version: UInt32) -> [UInt8] {
         precondition(SnapshotLayout.versions.contains(version), "no snapshot format version \(version)")
         var image = _image(preOrder: version == 1)
         let slots = image.slotCount
-        let columns = version == 2 ? _columnImage() : nil
+        let columns = version >= 2 ? _columnImage() : nil
 
         // The types as a table of names. Version 1 lists the live nodes' types in the order
         // of first use and numbers the nodes by it; version 2 lists every id up to the
@@ -62,7 +63,7 @@ extension ViewTree {
         var typeEntries: [UInt32] = []
         for (t, entry) in entries.enumerated() {
             names.append(contentsOf: entry.name.utf8)
-            let unused = version == 2 && !used.contains(rawValues[t])
+            let unused = version >= 2 && !used.contains(rawValues[t])
             typeEntries += [UInt32(names.count), (entry.isClass ? 1 : 0) | (unused ? SnapshotLayout.unusedKind : 0)]
         }
 
@@ -134,7 +135,7 @@ extension ViewTree {
                 out.storeColumn(column.bytes, at: at(.bytes(attribute)))
             }
             let body = Int(fileSize) - SnapshotLayout.trailerSize
-            out.store(SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: raw[..<body])), at: body)
+            out.store(SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: raw[..<body]), version: version), at: body)
         }
         return bytes
     }
@@ -176,14 +177,16 @@ extension ViewTree {
 }
 
 extension ViewTree {
-    /// The checksum a snapshot ends with, of `bytes` (all of a snapshot but its last 8
-    /// bytes): four lanes over 8-byte little-endian words, documented with the format, so
-    /// that a tool can write or repair a snapshot of its own. Any two inputs of one length
-    /// that differ within one 8-byte word (one flipped bit, say) get different checksums.
+    /// The checksum a snapshot of format `formatVersion` ends with, of `bytes` (all of a
+    /// snapshot but its last 8 bytes), documented with the format, so that a tool can write
+    /// or repair a snapshot of its own: for versions 1 and 2, four lanes over 8-byte
+    /// little-endian words; from version 3 (the one written), eight lanes over each block of
+    /// 1 MiB, the blocks' digests then combined. Any two inputs of one length that differ
+    /// within one 8-byte word (one flipped bit, say) get different checksums.
     ///
     /// - Complexity: O(bytes)
-    public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        SnapshotLayout.checksum(bytes)
+    public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer, formatVersion: UInt32 = 3) -> UInt64 {
+        SnapshotLayout.checksum(bytes, version: formatVersion)
     }
 }
 

@@ -240,7 +240,7 @@ struct SnapshotReader {
         }
         let version: UInt32 = load(Field.version)
         guard SnapshotLayout.versions.contains(version) else {
-            throw error(Field.version, "format version \(version): this reader reads versions \(SnapshotLayout.versions.lowerBound) and \(SnapshotLayout.versions.upperBound)")
+            throw error(Field.version, "format version \(version): this reader reads versions \(SnapshotLayout.versions.lowerBound) to \(SnapshotLayout.versions.upperBound)")
         }
         let headerSize: UInt32 = load(Field.headerSize)
         guard headerSize == UInt32(SnapshotLayout.headerSize(version)) else {
@@ -292,17 +292,17 @@ struct SnapshotReader {
             throw error(Field.geometryCount, "more geometry or attribute entries than the \(counts.slots) slots")
         }
 
-        // The checksum, on a thread of its own while the sections are read and checked: a
+        // The checksum, computed while the sections are read and checked, by both threads: a
         // mismatch is the error reported, whatever else the checks find (a flipped bit
-        // anywhere is a checksum error, as if the checksum came first). The task is
-        // waited for before this function returns or throws, so the bytes outlive it.
+        // anywhere is a checksum error, as if the checksum came first). The second thread
+        // is waited for before this function returns or throws, so the bytes outlive it.
         let body = bytes.count - SnapshotLayout.trailerSize
         let stored: UInt64 = load(body)
-        // With the attribute texts read in place, the same thread then checks them (that
-        // each start lies within its bytes and each length fits); validation merges what it
-        // finds with its own attribute checks, so the flaw reported is the one a check of
-        // everything in line reports. The checksum is published as soon as it is known:
-        // type names are registered only from a snapshot whose checksum matches.
+        // With the attribute texts read in place, they are checked apart (that each start
+        // lies within its bytes and each length fits); validation merges what that finds
+        // with its own attribute checks, so the flaw reported is the one a check of
+        // everything in line reports. Type names are registered only from a snapshot whose
+        // checksum matches.
         let inPlace = textsInPlace(ranges)
         let (address, length) = (UInt(bitPattern: bytes.baseAddress), body)
         let textColumns: [(starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
@@ -324,14 +324,23 @@ struct SnapshotReader {
             guard !ViewTree._attributeTextsAreSound(starts: UnsafeBufferPointer(rebasing: starts[range]), bytes: texts) else { return nil }
             return ViewTree._attributeTextFlaw(starts: starts, bytes: texts, slots: range)
         }
+        // The checksum, in pieces that either thread takes (version 3's blocks; versions 1
+        // and 2's checksum is one piece), the second thread first.
+        let checksumShare = _WorkShare<UInt64>()
+        checksumShare.post(pieces: version < 3 ? 1 : SnapshotLayout.checksumBlocks(length)) { k in
+            let all = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length)
+            return version < 3 ? SnapshotLayout.checksum(all) : SnapshotLayout.blockDigest(all, index: k)
+        }
         let tourShare = _WorkShare<_TourCheck.Tally>()
-        let published = PublishedChecksum()
-        let side = _SideTask(worthIt: body >= Self.checksumThreadBytes) { () -> UInt64 in
-            let checksum = SnapshotLayout.checksum(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length))
-            published.publish(checksum)
+        let side = _SideTask(worthIt: body >= Self.checksumThreadBytes) {
+            checksumShare.help()
             tourShare.help()
             textShare.help()
-            return checksum
+        }
+        // Takes the checksum's pieces left, and waits for those the second thread is on.
+        func computed() -> UInt64 {
+            let parts = checksumShare.finish()
+            return version < 3 ? parts[0] : SnapshotLayout.combine(parts)
         }
         // Each column's first flaw: its first piece's that has one.
         let textFlaws = { () -> [(element: Int, reason: String)?] in
@@ -347,13 +356,14 @@ struct SnapshotReader {
             try readSections(
                 counts: counts, ranges: ranges, inPlace: inPlace, typeFor: typeFor,
                 checksumMatches: { () throws(SnapshotError) in
-                    let computed = side.hasThread ? published.wait() : side.wait()
-                    if computed != stored { throw mismatch(computed) }
+                    let sum = computed()
+                    if sum != stored { throw mismatch(sum) }
                 },
                 textFlaws: textFlaws, tourShare: tourShare)
         }
-        let computed = side.wait()
-        guard stored == computed else { throw mismatch(computed) }
+        let sum = computed()
+        side.wait()
+        guard stored == sum else { throw mismatch(sum) }
         return try sections.get()
     }
 
@@ -466,7 +476,7 @@ struct SnapshotReader {
 
         // Version 2 checks its structure with the file's own type numbers while the checksum
         // is computed, and only then registers the names (see `readColumns`).
-        if counts.version == 2 {
+        if counts.version >= 2 {
             return try readColumns(
                 counts: counts, at: at, extras: image, types: names, typeFor: typeFor,
                 checksumMatches: checksumMatches, textFlaws: textFlaws, tourShare: tourShare)
@@ -556,7 +566,7 @@ struct SnapshotReader {
         textFlaws: () -> [(element: Int, reason: String)?], tourShare: _WorkShare<_TourCheck.Tally>? = nil
     ) throws(SnapshotError) -> ViewTree {
         #if _endian(big)
-        throw error(Field.version, "version 2 snapshots are read on little-endian machines only")
+        throw error(Field.version, "version \(counts.version) snapshots are read on little-endian machines only")
         #else
         let slots = Int(counts.slots)
         let live = Int(counts.live)
@@ -721,23 +731,5 @@ final class SnapshotMemory: @unchecked Sendable {
 
     deinit {
         if count > unmapped { munmap(start + unmapped, count - unmapped) }
-    }
-}
-
-/// The checksum, published by the thread that computes it before it goes on to other
-/// checks, so that the loader can act on it (register type names) without waiting for them.
-final class PublishedChecksum: Sendable {
-    private let value = Atomic<UInt64>(0)
-    private let ready = Atomic<Bool>(false)
-
-    func publish(_ checksum: UInt64) {
-        value.store(checksum, ordering: .relaxed)
-        ready.store(true, ordering: .releasing)
-    }
-
-    /// Waits for the checksum (a thread computes it: call only then).
-    func wait() -> UInt64 {
-        while !ready.load(ordering: .acquiring) { sched_yield() }
-        return value.load(ordering: .relaxed)
     }
 }

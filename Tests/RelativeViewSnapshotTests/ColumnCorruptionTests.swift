@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theSampleLoadsInPlaceFromAFileAndCopiedFromMemory() throws {
-        #expect(int32(Field.version) == 2)
+        #expect(int32(Field.version) == 3)
         let fromMemory = try ViewTree(snapshot: bytes)
         fromMemory._checkInvariants()
         #expect(!fromMemory._borrowsMemory && fromMemory.snapshot() == bytes)
@@ -59,12 +59,30 @@ import Testing
         }
     }
 
+    /// Version 2 is version 3 with the checksum of one piece: each version's file loads
+    /// under its own checksum and fails under the other's.
+    @Test func eachVersionHasItsOwnChecksum() throws {
+        let version2 = CorruptionTests.sample.tree._snapshot(version: 2)
+        #expect(Array(version2[..<(version2.count - 8)]) == Array(patching(bytes, UInt32(2), at: Field.version, reseal: false)[..<(bytes.count - 8)]))
+        #expect(try ViewTree(snapshot: version2).snapshot() == bytes)
+        // Relabelled, each file keeps a checksum of the other version's, and fails.
+        #expect(loadError(patching(bytes, UInt32(2), at: Field.version, reseal: false))?.reason.hasPrefix("checksum mismatch") == true)
+        #expect(loadError(patching(version2, UInt32(3), at: Field.version, reseal: false))?.reason.hasPrefix("checksum mismatch") == true)
+        // The two checksums, and version 3's blocks: the digests of 1 MiB blocks combined.
+        let body = bytes.count - 8
+        bytes.withUnsafeBytes { raw in
+            let all = UnsafeRawBufferPointer(rebasing: raw[..<body])
+            #expect(SnapshotLayout.checksum(all, version: 2) != SnapshotLayout.checksum(all, version: 3))
+            #expect(SnapshotLayout.checksum(all, version: 3) == SnapshotLayout.combine([SnapshotLayout.blockDigest(all, index: 0)]))
+        }
+    }
+
     @Test func everyTruncation() { expectEveryTruncationFails(bytes) }
 
     @Test func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
 
     @Test func headerDefects() {
-        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 2's is 160"))
+        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 3's is 160"))
         #expect(loadError(patched(UInt64(15), at: Field.generationCount)) == SnapshotError(offset: Field.generationCount, reason: "a generation column of 15 entries for 14 slots"))
         #expect(loadError(patched(Int64(99), at: Field.freeHead)) == SnapshotError(offset: Field.freeHead, reason: "the free list starts at slot 99, not a slot of 14 (or -1)"))
         #expect(loadError(patched(UInt64(3), at: Field.generationCount))?.reason.contains("the counts do not match the length") == true)

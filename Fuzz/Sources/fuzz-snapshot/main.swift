@@ -15,7 +15,10 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     check(bytes)
     if bytes.count >= 16 {
         let body = bytes.count - 8
-        let sum = bytes.withUnsafeBytes { ViewTree.snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[..<body])) }
+        // The checksum of the version the input says (each version has its own).
+        let sum = bytes.withUnsafeBytes { raw in
+            ViewTree.snapshotChecksum(UnsafeRawBufferPointer(rebasing: raw[..<body]), formatVersion: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        }
         withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[body + k] = $0[k] } }
         check(bytes)
         checkFile(bytes)
