@@ -32,7 +32,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RelativeViewCore", swiftSettings: checkedSettings),
+        .target(name: "RelativeViewCore", dependencies: ["CTourCheck"], swiftSettings: checkedSettings),
+        // The position-local check of a saved tour (a snapshot load's structural pass), with
+        // an AVX2 path that Swift's SIMD types cannot express (gathers).
+        .target(name: "CTourCheck"),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),

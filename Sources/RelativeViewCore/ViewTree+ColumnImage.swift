@@ -352,21 +352,26 @@ extension ViewTree {
     package static let tourPiece = 1 << 16
 
     /// The position-local check (``_TourCheck``) of the whole saved tour in `columns`, in
-    /// pieces of ``tourPiece`` positions that a helper of `share` may take some of.
+    /// pieces of ``tourPiece`` positions that a helper of `share` may take some of; without
+    /// `vector`, one position at a time even where the processor has AVX2.
     ///
     /// - Complexity: O(live)
-    package static func _checkTour(_ columns: _ColumnPointers, typeCount: Int, unusable: [Bool], share: _WorkShare<_TourCheck.Tally>?) -> _TourCheck.Tally {
+    package static func _checkTour(
+        _ columns: _ColumnPointers, typeCount: Int, unusable: [Bool], share: _WorkShare<_TourCheck.Tally>?, vector: Bool = true
+    ) -> _TourCheck.Tally {
         let positions = 2 * columns.liveCount
         guard positions > 0, let token = columns.token.baseAddress, let parent = columns.parent.baseAddress,
               let span = columns.span.baseAddress, let narrowTag = columns.narrowTag.baseAddress,
               let typeID = columns.typeID.baseAddress, let tourTag = columns.tourTag.baseAddress,
               let tourType = columns.tourType.baseAddress
         else { return _TourCheck.Tally() }
-        let usable: [UInt8] = unusable.map { $0 ? 0 : 1 } + [0]
+        let usable: [Int32] = unusable.map { $0 ? 0 : 1 } + [0]
         return usable.withUnsafeBufferPointer { usable in
-            let check = _TourCheck(
+            var checker = _TourCheck(
                 token: token, parent: parent, span: span, narrowTag: narrowTag, typeID: typeID, tourTag: tourTag,
                 tourType: tourType, typeUsable: usable.baseAddress!, typeCount: typeCount, slots: columns.slotCount)
+            checker.vector = vector
+            let check = checker
             guard let share, positions > 2 * Self.tourPiece else { return check.check(0 ..< positions) }
             let pieces = (positions + Self.tourPiece - 1) / Self.tourPiece
             return share.run(pieces: pieces) { k in

@@ -1,3 +1,5 @@
+import CTourCheck
+
 /// The structural check of a saved tour, one position at a time with no stack, so that
 /// any run of positions can be checked on its own (and runs on different threads).
 ///
@@ -17,6 +19,8 @@
 /// sound tour passes every position. A run that fails says only that something is wrong:
 /// the stack check, run after it, finds the first flaw and names it.
 ///
+/// The check itself is C (the CTourCheck module): one position at a time, or eight with
+/// AVX2 gathers where the processor has them, which Swift's SIMD types cannot express.
 /// It holds pointers to columns that nothing changes while it runs, so that threads can
 /// share it: hence `@unchecked Sendable`.
 package struct _TourCheck: @unchecked Sendable {
@@ -42,63 +46,36 @@ package struct _TourCheck: @unchecked Sendable {
         }
     }
 
-    let token: UnsafePointer<Int32>
-    let parent: UnsafePointer<Int32>
-    /// The span words: enter position in the low 32 bits, exit in the high.
-    let span: UnsafePointer<UInt64>
-    let narrowTag: UnsafePointer<Int32>
-    let typeID: UnsafePointer<Int32>
-    let tourTag: UnsafePointer<Int32>
-    let tourType: UnsafePointer<Int32>
-    /// Per type number, 1 if a node may have it; one more entry, 0, for every number out of
-    /// range.
-    let typeUsable: UnsafePointer<UInt8>
-    let typeCount: Int
-    let slots: Int
+    let columns: rv_tour_columns
+    /// Whether the check may take the AVX2 path (where the processor has it): tests turn it
+    /// off to check the one-position-at-a-time path too.
+    var vector = true
 
-    /// Checks the positions `range` (within 0 ..< 2 × live, with `slots` at least 1).
+    /// A check of `token`… `tourType` (see ``ViewTree/_checkTour(_:typeCount:unusable:share:)``):
+    /// `typeUsable` holds `typeCount + 1` entries, 1 for a type number a node may have and
+    /// 0 for one it may not, 0 last; `slots` is at least 1 and at most `Int32.max`.
+    package init(
+        token: UnsafePointer<Int32>, parent: UnsafePointer<Int32>, span: UnsafePointer<UInt64>, narrowTag: UnsafePointer<Int32>,
+        typeID: UnsafePointer<Int32>, tourTag: UnsafePointer<Int32>, tourType: UnsafePointer<Int32>,
+        typeUsable: UnsafePointer<Int32>, typeCount: Int, slots: Int
+    ) {
+        columns = rv_tour_columns(
+            token: token, parent: parent, span: span, narrow_tag: narrowTag, type_id: typeID, tour_tag: tourTag,
+            tour_type: tourType, type_usable: typeUsable, type_count: UInt32(typeCount), slot_count: UInt32(slots))
+    }
+
+    /// Whether this processor can take the AVX2 path.
+    package static var hasVectorPath: Bool { rv_tour_check_has_vector() != 0 }
+
+    /// Checks the positions `range` (within 0 ..< 2 × live).
     ///
     /// - Complexity: O(range.count), with no branch that depends on the data.
-    @inline(never)
     package func check(_ range: Range<Int>) -> Tally {
         var tally = Tally()
         guard !range.isEmpty else { return tally }
-        let last = UInt32(slots - 1)
-        // The node open before the first position.
-        var open: Int32 = -1
-        if range.lowerBound > 0 {
-            let before = token[range.lowerBound - 1]
-            open = before >= 0 ? before : parent[Int(min(UInt32(bitPattern: ~before), last))]
-        }
-        var bad: UInt32 = 0
-        var (enters, roots, wide) = (0, 0, 0)
-        let exitTag = _ColumnImage.exitTag
-        let exitType = _ColumnImage.exitType
-        let sentinel = _TreeStorage.wideTagSentinel
-        let types = UInt32(typeCount)
-        for p in range {
-            let t = token[p]
-            // 1 for an enter token, 0 for an exit; the slot either names.
-            let enter = UInt32(bitPattern: ~t) >> 31
-            let slot = UInt32(bitPattern: t ^ (t >> 31))
-            bad |= slot > last ? 1 : 0
-            let x = Int(min(slot, last))
-            let up = parent[x]
-            // An enter's parent is the open node; an exit closes it.
-            bad |= UInt32(bitPattern: open ^ (enter != 0 ? up : Int32(bitPattern: slot)))
-            bad |= UInt32(truncatingIfNeeded: span[x] >> ((enter ^ 1) << 5)) ^ UInt32(truncatingIfNeeded: p)
-            let tag = narrowTag[x]
-            bad |= UInt32(bitPattern: tourTag[p] ^ (enter != 0 ? tag : exitTag))
-            let type = typeID[x]
-            bad |= UInt32(bitPattern: tourType[p] ^ (enter != 0 ? type : exitType))
-            bad |= UInt32(typeUsable[Int(min(UInt32(bitPattern: type), types))] ^ 1) & enter
-            enters &+= Int(enter)
-            roots &+= Int(enter & (up == -1 ? 1 : 0))
-            wide &+= Int(enter & (tag == sentinel ? 1 : 0))
-            open = enter != 0 ? t : up
-        }
-        tally.sound = bad == 0
-        (tally.enters, tally.roots, tally.wide) = (enters, roots, wide)
+        let found = withUnsafePointer(to: columns) { rv_tour_check($0, range.lowerBound, range.upperBound, vector ? 1 : 0) }
+        tally.sound = found.bad == 0
+        (tally.enters, tally.roots, tally.wide) = (Int(found.enters), Int(found.roots), Int(found.wide))
         return tally
     }
 }

@@ -4,7 +4,8 @@ import RelativeViewFixtures
 import Testing
 
 /// The position-local check of a saved tour (`_TourCheck`), which a load runs first and in
-/// pieces on two threads, must pass exactly the tours the stack check passes: a tour it
+/// pieces on two threads (eight positions at a time where the processor has AVX2, else one;
+/// both are run here), must pass exactly the tours the stack check passes: a tour it
 /// passes wrongly would hand back a tree with broken invariants, and one it fails wrongly
 /// would end in the stack check finding nothing ("the tour is not a tree").
 @Suite struct TourCheckTests {
@@ -31,22 +32,27 @@ import Testing
             let columns = _ColumnPointers(
                 slotCount: image.slotCount, liveCount: image.liveCount, freeHead: image.freeHead, generation: generation,
                 parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType)
-            let unusable = [Bool](repeating: false, count: types)
+            // The last type number is one no node may have (as a snapshot marks the ids it
+            // lists only to keep the numbering).
+            let unusable = (0 ..< types).map { $0 == types - 1 }
             let whole = ViewTree._checkTour(columns, typeCount: types, unusable: unusable, share: nil)
+            // One position at a time, where the whole check took the AVX2 path.
+            let scalar = ViewTree._checkTour(columns, typeCount: types, unusable: unusable, share: nil, vector: false)
+            #expect(whole.sound == scalar.sound && whole.enters == scalar.enters && whole.roots == scalar.roots && whole.wide == scalar.wide)
             let share = _WorkShare<_TourCheck.Tally>()
             let helper = _SideTask { share.help() }
             let pieces = ViewTree._checkTour(columns, typeCount: types, unusable: unusable, share: share)
             helper.wait()
             #expect(whole.enters == pieces.enters && whole.roots == pieces.roots && whole.wide == pieces.wide)
             let load = Result { () throws(_ArenaImageFlaw) in
-                try ViewTree(validatingColumns: columns, typeCount: types, extras: _ArenaImage(), owner: nil)
+                try ViewTree(validatingColumns: columns, typeCount: types, unusedTypes: unusable, extras: _ArenaImage(), owner: nil)
             }
             return (whole.sound && whole.enters == image.liveCount, pieces.sound && pieces.enters == image.liveCount, load)
         }}}}}}}}
     }
 
     /// One random change to a field the tour check reads, of a live slot or a tour position.
-    func damage(_ image: inout _ColumnImage, near focus: Int?, using rng: inout SplitMix64) -> Damage {
+    func damage(_ image: inout _ColumnImage, types: Int, near focus: Int?, using rng: inout SplitMix64) -> Damage {
         let positions = 2 * image.liveCount
         func position() -> Int {
             guard let focus else { return Int.random(in: 0 ..< positions, using: &rng) }
@@ -63,7 +69,14 @@ import Testing
             default: Int32.random(in: 0 ..< Int32(image.slotCount), using: &rng)
             }
         }
-        switch Int.random(in: 0 ..< 8, using: &rng) {
+        switch Int.random(in: 0 ..< 9, using: &rng) {
+        case 8:
+            // A type changed with its copy: out of the table, or one no node may have.
+            let x = slot()
+            let type = [Int32(-1), Int32(types), Int32(types + 7), Int32(types - 1)][Int.random(in: 0 ..< 4, using: &rng)]
+            image.typeID[x] = type
+            if let p = image.token.firstIndex(of: Int32(x)) { image.tourType[p] = type }
+            return Damage(column: "typeID and its copy", index: x, value: Int64(type))
         case 0:
             let (p, q) = (position(), position())
             image.token.swapAt(p, q)
@@ -103,14 +116,14 @@ import Testing
 
     func expectAgreement(on tree: ViewTree, trials: Int, focus: [Int?], seed: UInt64) {
         let sound = tree._columnImage()
-        let types = Int(sound.typeID.max() ?? 0) + 1
+        let types = Int(sound.typeID.max() ?? 0) + 2
         var rng = SplitMix64(seed: seed)
         let intact = verdicts(sound, types: types)
         #expect(intact.local && intact.inPieces && (try? intact.load.get()) != nil)
         var failed = 0
         for trial in 0 ..< trials {
             var image = sound
-            let damage = damage(&image, near: focus[trial % focus.count], using: &rng)
+            let damage = damage(&image, types: types, near: focus[trial % focus.count], using: &rng)
             let (local, inPieces, load) = verdicts(image, types: types)
             #expect(local == inPieces, "\(damage)")
             switch load {

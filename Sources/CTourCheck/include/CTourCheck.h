@@ -1,0 +1,42 @@
+// The position-local check of a saved Euler tour (RelativeViewCore's _TourCheck): each
+// position on its own, with no branch on the data, so that it runs in pieces on several
+// threads and, where the processor has AVX2, eight positions to an instruction.
+#ifndef C_TOUR_CHECK_H
+#define C_TOUR_CHECK_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// The columns a check reads, none of them written. `type_usable` has `type_count + 1`
+/// entries: 1 for a type number a node may have, 0 for one it may not, and 0 last (for
+/// every number out of range). `slot_count` is at least 1.
+typedef struct {
+    const int32_t *token;
+    const int32_t *parent;
+    const uint64_t *span;
+    const int32_t *narrow_tag;
+    const int32_t *type_id;
+    const int32_t *tour_tag;
+    const int32_t *tour_type;
+    const int32_t *type_usable;
+    uint32_t type_count;
+    uint32_t slot_count;
+} rv_tour_columns;
+
+/// What a run of positions found: `bad` is 0 if every position passed; and the number of
+/// enter tokens, of roots (enters whose parent is -1) and of wide tags (enters whose narrow
+/// tag is INT32_MIN) among them.
+typedef struct {
+    uint32_t bad;
+    int64_t enters;
+    int64_t roots;
+    int64_t wide;
+} rv_tour_tally;
+
+/// Checks positions `from ..< to` (within the tour's 2 × live): with AVX2 if the processor
+/// has it and `allow_vector` is nonzero, else one position at a time.
+rv_tour_tally rv_tour_check(const rv_tour_columns *c, size_t from, size_t to, int allow_vector);
+
+/// Whether ``rv_tour_check`` can take the AVX2 path on this processor.
+int rv_tour_check_has_vector(void);
+
+#endif
