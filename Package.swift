@@ -32,14 +32,15 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RelativeViewCore", dependencies: ["CTourCheck"], swiftSettings: checkedSettings),
-        // The position-local check of a saved tour (a snapshot load's structural pass), with
-        // an AVX2 path that Swift's SIMD types cannot express (gathers).
-        .target(name: "CTourCheck"),
+        .target(name: "RelativeViewCore", dependencies: ["CSnapshotKernels"], swiftSettings: checkedSettings),
+        // A snapshot load's two hot loops, the position-local check of a saved tour and the
+        // checksum's lanes, each with an AVX2 path (gathers, 64-bit lanes) that Swift's SIMD
+        // types do not give.
+        .target(name: "CSnapshotKernels"),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
-        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore"]),
+        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore", "CSnapshotKernels"]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2", "CByteCount"]),
         .target(name: "CByteCount"),

@@ -1,4 +1,4 @@
-import CTourCheck
+import CSnapshotKernels
 
 /// The structural check of a saved tour, one position at a time with no stack, so that
 /// any run of positions can be checked on its own (and runs on different threads).
@@ -19,7 +19,7 @@ import CTourCheck
 /// sound tour passes every position. A run that fails says only that something is wrong:
 /// the stack check, run after it, finds the first flaw and names it.
 ///
-/// The check itself is C (the CTourCheck module): one position at a time, or eight with
+/// The check itself is C (the CSnapshotKernels module): one position at a time, or eight with
 /// AVX2 gathers where the processor has them, which Swift's SIMD types cannot express.
 /// It holds pointers to columns that nothing changes while it runs, so that threads can
 /// share it: hence `@unchecked Sendable`.

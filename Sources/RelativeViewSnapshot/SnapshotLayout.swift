@@ -1,3 +1,4 @@
+import CSnapshotKernels
 import RelativeViewCore
 
 /// The byte layout of a snapshot, versions 1 to 3 (see the module's documentation for the
@@ -266,8 +267,9 @@ enum SnapshotLayout {
     /// lane for a fixed word, injective in the word for a fixed lane: an add and a rotate,
     /// no multiply, so about 12 bytes a cycle); then the block's index, its length and the
     /// lanes through ``step(_:_:)``, and ``finish(_:)``. Two blocks of one length and index
-    /// that differ within one word get different digests.
-    static func blockDigest(_ bytes: UnsafeRawBufferPointer, index: Int) -> UInt64 {
+    /// that differ within one word get different digests. Without `vector`, the lanes go
+    /// one word at a time even where the processor has AVX2.
+    static func blockDigest(_ bytes: UnsafeRawBufferPointer, index: Int, vector: Bool = true) -> UInt64 {
         @inline(__always) func add(_ lane: UInt64, _ word: UInt64) -> UInt64 {
             let s = lane &+ word
             return s << 29 | s >> 35
@@ -283,6 +285,13 @@ enum SnapshotLayout {
                 UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
             }
             var i = 0
+            #if _endian(little)
+            // The whole chunks in C (CSnapshotKernels: AVX2 where the processor has it).
+            withUnsafeMutableBytes(of: &lanes) { l in
+                rv_checksum_lanes(base.assumingMemoryBound(to: UInt8.self), n / 64, l.baseAddress!.assumingMemoryBound(to: UInt64.self), vector ? 1 : 0)
+            }
+            i = n / 64 * 64
+            #endif
             while i + 64 <= n {
                 lanes.0 = add(lanes.0, word(i))
                 lanes.1 = add(lanes.1, word(i + 8))

@@ -114,9 +114,11 @@ import Testing
         }
     }
 
-    func expectAgreement(on tree: ViewTree, trials: Int, focus: [Int?], seed: UInt64) {
+    /// With `moreTypes`, a type table that many entries longer (the AVX2 path takes a type's
+    /// usability from a word of bits under 32 types, from a table at 32 or more).
+    func expectAgreement(on tree: ViewTree, trials: Int, focus: [Int?], seed: UInt64, moreTypes: Int = 0) {
         let sound = tree._columnImage()
-        let types = Int(sound.typeID.max() ?? 0) + 2
+        let types = Int(sound.typeID.max() ?? 0) + 2 + moreTypes
         var rng = SplitMix64(seed: seed)
         let intact = verdicts(sound, types: types)
         #expect(intact.local && intact.inPieces && (try? intact.load.get()) != nil)
@@ -145,6 +147,7 @@ import Testing
             let tree = CoreVsNaive(spec: TreeSpec(shape: shape, nodes: 300, seed: UInt64(k + 1))).tree
             expectAgreement(on: tree, trials: 400, focus: [nil], seed: UInt64(100 + k))
         }
+        expectAgreement(on: CoreVsNaive(spec: TreeSpec(shape: .random, nodes: 300, seed: 5)).tree, trials: 400, focus: [nil], seed: 55, moreTypes: 40)
         // Slots out of tour order, free slots, and several roots.
         var tree = CoreVsNaive(spec: TreeSpec(shape: .random, nodes: 300, seed: 9)).tree
         let ids = Array(tree.descendants(of: tree.roots[0]))

@@ -1,8 +1,13 @@
+// A snapshot load's two hot loops, each with an AVX2 path where the processor has it.
+//
 // The position-local check of a saved Euler tour (RelativeViewCore's _TourCheck): each
 // position on its own, with no branch on the data, so that it runs in pieces on several
-// threads and, where the processor has AVX2, eight positions to an instruction.
-#ifndef C_TOUR_CHECK_H
-#define C_TOUR_CHECK_H
+// threads and, with AVX2, eight positions to an instruction.
+//
+// The lanes of a version 3 checksum block (RelativeViewSnapshot's SnapshotLayout): eight
+// 64-bit lanes over 8-byte words, each step an add and a rotate.
+#ifndef C_SNAPSHOT_KERNELS_H
+#define C_SNAPSHOT_KERNELS_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,5 +43,10 @@ rv_tour_tally rv_tour_check(const rv_tour_columns *c, size_t from, size_t to, in
 
 /// Whether ``rv_tour_check`` can take the AVX2 path on this processor.
 int rv_tour_check_has_vector(void);
+
+/// Runs the `count` 64-byte chunks at `bytes` through the eight `lanes`: word k of each
+/// chunk (little-endian) into lane k, `lane = rotl(lane + word, 29)`: with AVX2 if the
+/// processor has it and `allow_vector` is nonzero. Little-endian machines only.
+void rv_checksum_lanes(const uint8_t *bytes, size_t count, uint64_t lanes[8], int allow_vector);
 
 #endif

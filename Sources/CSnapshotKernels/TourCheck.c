@@ -1,4 +1,4 @@
-#include "CTourCheck.h"
+#include "CSnapshotKernels.h"
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
@@ -73,6 +73,10 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
     __m256i bad = _mm256_setzero_si256();
     __m256i enters = _mm256_setzero_si256(), roots = _mm256_setzero_si256(), wide = _mm256_setzero_si256();
     __m256i carry = _mm256_set1_epi32(open_before(c, from));
+    const int few_types = c->type_count < 32;
+    uint32_t bits = 0;
+    for (uint32_t k = 0; few_types && k < c->type_count; k++) bits |= (uint32_t)(c->type_usable[k] == 1) << k;
+    const __m256i usable_bits = _mm256_set1_epi32((int32_t)bits);
     size_t p = from;
     for (; p + 8 <= to; p += 8) {
         __m256i t = _mm256_loadu_si256((const __m256i *)(c->token + p));
@@ -95,7 +99,14 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
         __m256i type = _mm256_i32gather_epi32(c->type_id, x, 4);
         __m256i tour_type = _mm256_loadu_si256((const __m256i *)(c->tour_type + p));
         bad = _mm256_or_si256(bad, _mm256_xor_si256(tour_type, _mm256_blendv_epi8(exit_types, type, enter)));
-        __m256i usable = _mm256_i32gather_epi32(c->type_usable, _mm256_min_epu32(type, types), 4);
+        __m256i usable;
+        if (few_types) {
+            // Under 32 types: the usable ones as bits of one word, shifted by type (a shift of
+            // 32 or more, a type out of range, gives 0).
+            usable = _mm256_and_si256(_mm256_srlv_epi32(usable_bits, type), one);
+        } else {
+            usable = _mm256_i32gather_epi32(c->type_usable, _mm256_min_epu32(type, types), 4);
+        }
         bad = _mm256_or_si256(bad, _mm256_and_si256(enter, _mm256_xor_si256(usable, one)));
         // Masks are -1: subtracting counts.
         enters = _mm256_sub_epi32(enters, enter);
