@@ -51,7 +51,8 @@ extension ViewTree {
     /// them). Without `mapped` the file is read into fresh memory, which is kept in the
     /// same way; a file of 8 MB or more is read in two halves at once, the second on a
     /// thread of its own. (A file of 1 MB or more is also checked on two threads: the
-    /// checksum on the second, the index and the attribute texts in pieces that either takes.) As with any mapped file, another
+    /// checksum, the index and the attribute texts, in pieces that either thread takes; the
+    /// second starts with the checksum, whose version 3 blocks it shares.) As with any mapped file, another
     /// process that truncates or rewrites the file in place while it is mapped ends this
     /// one (`SIGBUS`, or a trap that names the cause when a text is read); a writer that
     /// replaces the file (as ``writeSnapshot(to:)`` does, by renaming a new one over it)
