@@ -23,7 +23,9 @@ package final class _WorkShare<Piece: Sendable>: @unchecked Sendable {
     /// Written before the job is posted, read after (release, then acquire).
     private var count = 0
     private var work: (@Sendable (Int) -> Piece)?
-    private var results: UnsafeMutablePointer<Piece>?
+    /// Every piece's result, `nil` until its piece is done (so that the storage is whole
+    /// whatever was done when the share goes).
+    private var results: UnsafeMutablePointer<Piece?>?
 
     package init() {}
 
@@ -33,19 +35,23 @@ package final class _WorkShare<Piece: Sendable>: @unchecked Sendable {
         precondition(state.load(ordering: .relaxed) == 0, "a work share runs one job")
         self.count = count
         self.work = work
-        results = count > 0 ? UnsafeMutablePointer<Piece>.allocate(capacity: count) : nil
+        if count > 0 {
+            let storage = UnsafeMutablePointer<Piece?>.allocate(capacity: count)
+            storage.initialize(repeating: nil, count: count)
+            results = storage
+        }
         state.store(1, ordering: .releasing)
     }
 
     /// Takes the posted job's pieces that are left, waits for those a helper has taken, and
-    /// returns every piece's result in piece order. Call it once, after ``post(pieces:_:)``,
-    /// on the posting thread.
+    /// returns every piece's result in piece order. Call it after ``post(pieces:_:)``, on
+    /// the posting thread; called again, it returns the same results.
     ///
     /// - Complexity: the pieces left; waiting on any a helper is working on.
     package func finish() -> [Piece] {
         drain()
         while done.load(ordering: .acquiring) < count { sched_yield() }
-        return count > 0 ? Array(UnsafeBufferPointer(start: results, count: count)) : []
+        return count > 0 ? UnsafeBufferPointer(start: results, count: count).map { $0! } : []
     }
 
     /// Posts `work` for each of `count` pieces and finishes it (see ``finish()``).
@@ -66,14 +72,14 @@ package final class _WorkShare<Piece: Sendable>: @unchecked Sendable {
         while true {
             let k = taken.wrappingAdd(1, ordering: .relaxed).oldValue
             guard k < count else { return }
-            (results + k).initialize(to: work(k))
+            results[k] = work(k)
             done.wrappingAdd(1, ordering: .releasing)
         }
     }
 
     deinit {
         if let results {
-            results.deinitialize(count: done.load(ordering: .acquiring))
+            results.deinitialize(count: count)
             results.deallocate()
         }
     }
