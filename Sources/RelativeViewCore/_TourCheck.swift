@@ -51,7 +51,7 @@ package struct _TourCheck: @unchecked Sendable {
     /// off to check the one-position-at-a-time path too.
     var vector = true
 
-    /// A check of `token`… `tourType` (see ``ViewTree/_checkTour(_:typeCount:unusable:share:)``):
+    /// A check of `token`… `tourType` (see ``ViewTree/_checkTour(_:typeCount:unusable:share:vector:)``):
     /// `typeUsable` holds `typeCount + 1` entries, 1 for a type number a node may have and
     /// 0 for one it may not, 0 last; `slots` is at least 1 and at most `Int32.max`.
     package init(

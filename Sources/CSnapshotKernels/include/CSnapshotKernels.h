@@ -4,6 +4,9 @@
 // position on its own, with no branch on the data, so that it runs in pieces on several
 // threads and, with AVX2, eight positions to an instruction.
 //
+// The first check of an attribute column's texts: every start -1 (none) or a one-byte
+// length whose text ends within the bytes, with no branch on whether a slot has a text.
+//
 // The lanes of a version 3 checksum block (RelativeViewSnapshot's SnapshotLayout): eight
 // 64-bit lanes over 8-byte words, each step an add and a rotate.
 #ifndef C_SNAPSHOT_KERNELS_H
@@ -48,5 +51,11 @@ int rv_tour_check_has_vector(void);
 /// chunk (little-endian) into lane k, `lane = rotl(lane + word, 29)`: with AVX2 if the
 /// processor has it and `allow_vector` is nonzero. Little-endian machines only.
 void rv_checksum_lanes(const uint8_t *bytes, size_t count, uint64_t lanes[8], int allow_vector);
+
+/// Whether each of the `count` starts is -1 or the position in the `n` `bytes` of a
+/// one-byte length (under 128) whose text ends within them: 1 if so, 0 if some start is
+/// not (out of range, a text past the end, or a longer length, which the check that names
+/// flaws then reads). With AVX2 if the processor has it and `allow_vector` is nonzero.
+int rv_texts_sound(const int64_t *starts, size_t count, const uint8_t *bytes, size_t n, int allow_vector);
 
 #endif

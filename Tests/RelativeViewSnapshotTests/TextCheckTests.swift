@@ -1,0 +1,76 @@
+import RelativeViewCore
+import RelativeViewFixtures
+import Testing
+
+/// The first check of an attribute column's texts (`_attributeTextsAreSound`, four starts at
+/// a time with AVX2 where the processor has it, else one) must never pass a column that the
+/// check that names flaws (`_attributeTextFlaw`) fails, and must pass every sound column of
+/// one-byte lengths; at every length of the texts, down to under four bytes, where the
+/// vector path's 4-byte reads would pass the end.
+@Suite struct TextCheckTests {
+    /// Texts of the given lengths, each with its LEB128 length, and their starts.
+    func column(_ lengths: [Int]) -> (bytes: [UInt8], starts: [Int]) {
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        for length in lengths {
+            starts.append(bytes.count)
+            var n = length
+            repeat {
+                bytes.append(UInt8(n & 0x7F) | (n >= 0x80 ? 0x80 : 0))
+                n >>= 7
+            } while n > 0
+            bytes += [UInt8](repeating: 0x61, count: length)
+        }
+        return (bytes, starts)
+    }
+
+    func verdicts(_ starts: [Int], _ bytes: [UInt8]) -> (vector: Bool, scalar: Bool, flaw: (element: Int, reason: String)?) {
+        starts.withUnsafeBufferPointer { s in
+            bytes.withUnsafeBufferPointer { b in
+                (ViewTree._attributeTextsAreSound(starts: s, bytes: b),
+                 ViewTree._attributeTextsAreSound(starts: s, bytes: b, vector: false),
+                 ViewTree._attributeTextFlaw(starts: s, bytes: b))
+            }
+        }
+    }
+
+    @Test func neverPassesAFlawAndPassesSoundShortTexts() {
+        var rng = SplitMix64(seed: 11)
+        var flawed = 0
+        for trial in 0 ..< 3000 {
+            let texts = Int.random(in: 0 ... 12, using: &rng)
+            let (bytes, textStarts) = column((0 ..< texts).map { _ in Int.random(in: 0 ... 4, using: &rng) })
+            // Slots with a text, and slots with none, in some order.
+            var starts = textStarts + [Int](repeating: -1, count: Int.random(in: 0 ... 5, using: &rng))
+            starts.shuffle(using: &rng)
+            let sound = verdicts(starts, bytes)
+            #expect(sound.vector && sound.scalar && sound.flaw == nil, "trial \(trial): a sound column")
+            guard !starts.isEmpty else { continue }
+            // One start moved: anywhere in or out of the bytes, or to a length byte raised.
+            var damaged = starts
+            var damagedBytes = bytes
+            let k = Int.random(in: 0 ..< damaged.count, using: &rng)
+            switch Int.random(in: 0 ..< 3, using: &rng) {
+            case 0: damaged[k] = Int.random(in: -3 ... bytes.count + 3, using: &rng)
+            case 1: damaged[k] = [Int.min, Int.max, -2, bytes.count][Int.random(in: 0 ..< 4, using: &rng)]
+            default:
+                if damaged[k] >= 0 && damaged[k] < bytes.count { damagedBytes[damaged[k]] = UInt8.random(in: 0 ... 255, using: &rng) }
+            }
+            let v = verdicts(damaged, damagedBytes)
+            #expect(v.vector == v.scalar, "trial \(trial)")
+            if v.flaw != nil {
+                flawed += 1
+                #expect(!v.vector && !v.scalar, "trial \(trial): passed \(damaged) over \(damagedBytes.count) bytes, which has a flaw")
+            }
+        }
+        #expect(flawed > 300)
+    }
+
+    /// A text of 128 bytes or more has a two-byte length: the first check leaves it to the
+    /// other, which passes it.
+    @Test func longTextsGoToTheOtherCheck() {
+        let (bytes, starts) = column([3, 200, 1, 0, 5])
+        let v = verdicts(starts, bytes)
+        #expect(!v.vector && !v.scalar && v.flaw == nil)
+    }
+}
