@@ -181,13 +181,15 @@ extension Array {
 
 /// Readies `bytes` of fresh memory at `base`, not yet written, for being written whole: on
 /// Linux, if it spans 3 MiB or more, asks for huge pages on its 2 MiB-aligned interior
-/// (`madvise(MADV_HUGEPAGE)`, before the first write) and maps every page in one call
-/// (`MADV_POPULATE_WRITE`, Linux 5.14 and later; elsewhere the writes fault them in one by
-/// one, as without this), since page faults are most of the cost of filling fresh
-/// megabytes. Does nothing to the contents.
+/// (`madvise(MADV_HUGEPAGE)`, before the first write) and, with `populate`, maps every page
+/// in one call (`MADV_POPULATE_WRITE`, Linux 5.14 and later; elsewhere the writes fault them
+/// in one by one, as without this), since page faults are most of the cost of filling fresh
+/// megabytes. Without `populate`, the writes fault the pages in: better when several
+/// threads write the memory, as each then maps (and the kernel zeroes) what it writes.
+/// Does nothing to the contents.
 ///
 /// - Complexity: O(bytes) in the kernel, for the pages it maps.
-package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int) {
+package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int, populate: Bool = true) {
     #if os(Linux)
     guard bytes >= 3 << 20 else { return }
     let huge: UInt = 2 << 20
@@ -196,6 +198,7 @@ package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int) {
     if to > from, let p = UnsafeMutableRawPointer(bitPattern: from) {
         _ = madvise(p, Int(to - from), MADV_HUGEPAGE)
     }
+    guard populate else { return }
     let page: UInt = 4096
     let first = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
     let last = (UInt(bitPattern: base) + UInt(bytes)) & ~(page - 1)
