@@ -52,11 +52,12 @@ extension ViewTree {
     /// same way; a file of 8 MB or more is read in two halves at once, the second on a
     /// thread of its own. (A file of 1 MB or more is also checked on two threads: the
     /// checksum, the index and the attribute texts, in pieces that either thread takes; the
-    /// second starts with the checksum, whose version 3 blocks it shares.) As with any mapped file, another
-    /// process that truncates or rewrites the file in place while it is mapped ends this
-    /// one (`SIGBUS`, or a trap that names the cause when a text is read); a writer that
-    /// replaces the file (as ``writeSnapshot(to:)`` does, by renaming a new one over it)
-    /// does not. Load files that others may change in place with `mapped: false`.
+    /// second starts with the checksum, whose version 3 blocks it shares.) As with any
+    /// mapped file, another process that truncates or rewrites the file in place while it
+    /// is mapped ends this one (`SIGBUS`, or a trap that names the cause when a text is
+    /// read); a writer that replaces the file (as ``writeSnapshot(to:)`` does, by renaming
+    /// a new one over it) does not. Load files that others may change in place with
+    /// `mapped: false`.
     ///
     /// - Throws: ``SnapshotError``: the system call that failed, or the first defect found.
     /// - Complexity: O(n + bytes)
@@ -311,9 +312,9 @@ struct SnapshotReader {
                 (address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
                  address + UInt(ranges[Section.bytes(a).rawValue].lowerBound), Int(counts.attributeBytes[a.rawValue]))
             }
-        // The texts' check, in pieces that either thread takes: this one once its own part
-        // of the structure is checked, the checksum's once the checksum is known (and after
-        // helping with the tour's check, if this thread has posted it by then).
+        // The texts' check, in pieces that either thread takes: this one once the index is
+        // checked, the second once it is done with the checksum's pieces and the index's (if
+        // this thread has posted those by then).
         let textPieces: [(column: Int, range: Range<Int>)] = textColumns.indices.flatMap { c in
             stride(from: 0, to: textColumns[c].count, by: Self.textPiece).map { (c, $0 ..< min(textColumns[c].count, $0 + Self.textPiece)) }
         }
@@ -384,7 +385,7 @@ struct SnapshotReader {
         #endif
     }
 
-    /// Below this many bytes the checksum is computed in line: a thread costs more.
+    /// Below this many bytes no second thread is started: one costs more than it saves.
     static let checksumThreadBytes = 1 << 20
 
     /// The attribute starts in a piece of the texts' check that either thread may take.
