@@ -33,9 +33,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "RelativeViewCore", dependencies: ["CSnapshotKernels"], swiftSettings: checkedSettings),
-        // A snapshot load's two hot loops, the position-local check of a saved tour and the
-        // checksum's lanes, each with an AVX2 path (gathers, 64-bit lanes) that Swift's SIMD
-        // types do not give.
+        // A snapshot load's hot loops: the position-local check of a saved tour, the
+        // checksum's lanes and the texts' first check, each with an AVX2 path (gathers, 64-bit
+        // lanes) that Swift's SIMD types do not give.
         .target(name: "CSnapshotKernels"),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),

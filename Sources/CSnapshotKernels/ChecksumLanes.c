@@ -1,10 +1,6 @@
 #include "CSnapshotKernels.h"
+#include "Vector.h"
 #include <string.h>
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-#define RV_HAVE_AVX2_PATH 1
-#endif
 
 static inline uint64_t rotl29(uint64_t x) { return x << 29 | x >> 35; }
 

@@ -1,9 +1,5 @@
 #include "CSnapshotKernels.h"
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-#define RV_HAVE_AVX2_PATH 1
-#endif
+#include "Vector.h"
 
 // A start is -1 (no text) or the position in `bytes` of a text's LEB128 length. The fast
 // check passes a start whose length is one byte (under 128) and whose text ends within the

@@ -1,9 +1,5 @@
 #include "CSnapshotKernels.h"
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-#define RV_HAVE_AVX2_PATH 1
-#endif
+#include "Vector.h"
 
 // See RelativeViewCore's _TourCheck for the rule and why it is the stack check. Per
 // position p with token t: the slot it names is in range; an enter's parent is the node

@@ -110,12 +110,14 @@ extension ViewTree {
     /// The tree whose node columns and index `columns` holds, checked, or the first flaw.
     ///
     /// Every invariant the queries and the mutations rely on is checked in one pass over
-    /// the tour, front to back, with a stack of the open nodes: each enter token is a slot
-    /// in range whose span's enter is that position, whose parent is the open node (or
-    /// none, for a root, when none is open), whose type is below `typeCount` and whose tag and
-    /// type copies are its columns'; each exit token closes the open node, at its span's
-    /// exit, with the exit copies. So the links form no cycle, every child run closes, and
-    /// each live slot is entered once. Then the free list, from `freeHead`, must take
+    /// the tour: each enter token is a slot in range whose span's enter is that position,
+    /// whose parent is the open node (or none, for a root, when none is open), whose type is
+    /// below `typeCount` and whose tag and type copies are its columns'; each exit token
+    /// closes the open node, at its span's exit, with the exit copies. So the links form no
+    /// cycle, every child run closes, and each live slot is entered once. The pass is
+    /// ``_TourCheck``'s, position by position with no stack, in pieces that a helper of
+    /// `tourShare` may take some of; only if it fails does a pass front to back with a stack
+    /// of the open nodes run, to name the first flaw. Then the free list, from `freeHead`, must take
     /// exactly the other slots (free marks, zero type, tag and span) and end; no node may
     /// have a type that `unusedTypes` marks (a snapshot lists ids no node has, to keep the
     /// numbering, and maps them without asking a view factory); and `extras`
@@ -183,10 +185,8 @@ extension ViewTree {
         }
 
         // The tour: first by the position-local rule (``_TourCheck``), which has no branch
-        // on the data; only if that finds something wrong, front to back with a stack, which
-        // names the first flaw.
-        var roots = 0
-        var wide = 0
+        // on the data and counts the roots and wide tags; only if that finds something
+        // wrong, front to back with a stack, which names the first flaw.
         let (fileType, fileTourType) = (columns.typeID, columns.tourType)
         let fast = Self._checkTour(columns, typeCount: typeCount, unusable: unusable, share: tourShare)
         let tourFlaw: _ArenaImageFlaw? = fast.sound && fast.enters == live ? nil : parent.withUnsafeBufferPointer { parent in
@@ -226,8 +226,6 @@ extension ViewTree {
                         guard fileTourType[p] == type else {
                             return flaw(.tourType, p, "tour position \(p) copies type \(fileTourType[p]), slot \(x) has \(type)")
                         }
-                        if narrowTag[x] == _TreeStorage.wideTagSentinel { wide &+= 1 }
-                        if depth == 0 { roots &+= 1 }
                         // No more open than there are live nodes (the stack's room): a tour
                         // of enters alone, on spare slots, ends here.
                         guard depth < live else {
@@ -267,7 +265,7 @@ extension ViewTree {
             // The stack check fails exactly the tours the rule fails: not reached.
             throw flaw(.tourToken, 0, "the tour is not a tree")
         }
-        (roots, wide) = (fast.roots, fast.wide)
+        let (roots, wide) = (fast.roots, fast.wide)
 
         // The free list takes every other slot, once: after exactly slots - live steps it
         // ends (a cycle never would, and a live slot's parent is no free mark).

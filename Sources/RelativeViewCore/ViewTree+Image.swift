@@ -281,8 +281,9 @@ extension ViewTree {
     /// branch on whether a slot has a text (the check that names a flaw has one, and
     /// mispredicts it on texts that come and go at random): run it first, and the other
     /// only when it says no. It also says no to a length of two bytes or more (a text of 128
-    /// bytes or more), which the other reads. Without `vector`, one start at a time even
-    /// where the processor has AVX2.
+    /// bytes or more), which the other reads, and to any column but an empty one on a
+    /// 32-bit platform. Without `vector`, one start at a time even where the processor has
+    /// AVX2.
     ///
     /// - Complexity: O(starts.count)
     package static func _attributeTextsAreSound(
@@ -290,24 +291,13 @@ extension ViewTree {
     ) -> Bool {
         let n = bytes.count
         guard n > 0 else { return starts.allSatisfy { $0 == -1 } }
-        if MemoryLayout<Int>.size == 8, let first = starts.baseAddress, let text = bytes.baseAddress {
-            // In C (CSnapshotKernels), four starts at a time with AVX2 where the processor has it.
-            return UnsafeRawPointer(first).withMemoryRebound(to: Int64.self, capacity: starts.count) {
-                rv_texts_sound($0, starts.count, text, n, vector ? 1 : 0) != 0
-            }
+        // 32-bit platforms read no texts in place (`SnapshotReader.textsInPlace`), so do not
+        // come here: there the answer is no, which leaves the texts to the other check.
+        guard MemoryLayout<Int>.size == 8, let first = starts.baseAddress, let text = bytes.baseAddress else { return starts.isEmpty }
+        // In C (CSnapshotKernels), four starts at a time with AVX2 where the processor has it.
+        return UnsafeRawPointer(first).withMemoryRebound(to: Int64.self, capacity: starts.count) {
+            rv_texts_sound($0, starts.count, text, n, vector ? 1 : 0) != 0
         }
-        // Flags kept as bits and joined with `|`: `||` would branch.
-        var bad = 0
-        for start in starts {
-            let present = start != -1 ? 1 : 0
-            let at = min(UInt(bitPattern: start), UInt(n - 1))
-            let head = Int(bytes[Int(at)])
-            // Outside the bytes; or a length of two bytes or more (128 up), left to the
-            // other check; or a one-byte length whose text runs past the end.
-            let flaw = (UInt(bitPattern: start) >= UInt(n) ? 1 : 0) | (head >> 7) | (head > n &- Int(at) &- 1 ? 1 : 0)
-            bad |= flaw & present
-        }
-        return bad == 0
     }
 
     /// The first flaw of an attribute column, by slot: with `parent` (the tree's parent
