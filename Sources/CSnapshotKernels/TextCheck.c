@@ -1,9 +1,10 @@
 #include "CSnapshotKernels.h"
 #include "Vector.h"
 
-// A start is -1 (no text) or the position in `bytes` of a text's LEB128 length. The fast
-// check passes a start whose length is one byte (under 128) and whose text ends within the
-// bytes; a longer length, or anything out of range, is left to the check that names flaws.
+// A start is -1 (no text) or the position in `bytes` of a text's LEB128 length; a narrow
+// start (a version 4 snapshot's) is 0xFFFFFFFF for none. The fast check passes a start
+// whose length is one byte (under 128) and whose text ends within the bytes; a longer
+// length, or anything out of range, is left to the check that names flaws.
 
 static int sound_scalar(const int64_t *starts, size_t count, const uint8_t *bytes, size_t n) {
     uint64_t bad = 0;
@@ -48,6 +49,61 @@ static int sound_avx2(const int64_t *starts, size_t count, const uint8_t *bytes,
     return _mm256_testz_si256(bad, bad) && sound_scalar(starts + i, count - i, bytes, n);
 }
 #endif
+
+static int sound_scalar32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n) {
+    uint64_t bad = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t s = starts[i];
+        uint64_t present = s != UINT32_MAX;
+        uint64_t at = s < n - 1 ? s : n - 1;
+        uint64_t head = bytes[at];
+        bad |= present & ((s >= n) | (head >> 7) | (head > n - at - 1));
+    }
+    return bad == 0;
+}
+
+#ifdef RV_HAVE_AVX2_PATH
+// Eight starts at a time; the bytes are fewer than 2^31 (the gather's offsets are signed).
+__attribute__((target("avx2")))
+static int sound_avx2_32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n) {
+    const __m256i none = _mm256_set1_epi32(-1);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i last = _mm256_set1_epi32((int32_t)(n - 1));
+    const __m256i last_word = _mm256_set1_epi32((int32_t)(n - 4));
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    const __m256i one_byte_max = _mm256_set1_epi32(0x7F);
+    __m256i bad = zero;
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i s = _mm256_loadu_si256((const __m256i *)(starts + i));
+        __m256i present = _mm256_xor_si256(_mm256_cmpeq_epi32(s, none), none);
+        // Past the last byte (unsigned: a start of 2^31 or more is past it too).
+        __m256i at = _mm256_min_epu32(s, last);
+        __m256i past = _mm256_xor_si256(_mm256_cmpeq_epi32(at, s), none);
+        // The length byte, from the 4-byte word that holds it and lies within the bytes.
+        __m256i word_at = _mm256_min_epi32(at, last_word);
+        __m256i words = _mm256_i32gather_epi32((const int *)bytes, word_at, 1);
+        __m256i shift = _mm256_slli_epi32(_mm256_sub_epi32(at, word_at), 3);
+        __m256i head = _mm256_and_si256(_mm256_srlv_epi32(words, shift), byte);
+        // A length of two bytes or more, or a text past the end (at + head > n - 1).
+        __m256i flaw = _mm256_or_si256(past, _mm256_cmpgt_epi32(head, one_byte_max));
+        flaw = _mm256_or_si256(flaw, _mm256_cmpgt_epi32(_mm256_add_epi32(at, head), last));
+        bad = _mm256_or_si256(bad, _mm256_and_si256(present, flaw));
+    }
+    return _mm256_testz_si256(bad, bad) && sound_scalar32(starts + i, count - i, bytes, n);
+}
+#endif
+
+int rv_texts_sound32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n, int allow_vector) {
+    if (n == 0) {
+        for (size_t i = 0; i < count; i++) if (starts[i] != UINT32_MAX) return 0;
+        return 1;
+    }
+#ifdef RV_HAVE_AVX2_PATH
+    if (allow_vector && n >= 4 && n < ((size_t)1 << 31) - 256 && __builtin_cpu_supports("avx2")) return sound_avx2_32(starts, count, bytes, n);
+#endif
+    return sound_scalar32(starts, count, bytes, n);
+}
 
 int rv_texts_sound(const int64_t *starts, size_t count, const uint8_t *bytes, size_t n, int allow_vector) {
     if (n == 0) {

@@ -80,6 +80,16 @@ extension _TreeStorage {
     }
 }
 
+extension ViewTree {
+    /// The most text bytes one attribute column holds (lengths included), over the
+    /// attributes: whether a snapshot's 4-byte starts can point into each.
+    ///
+    /// - Complexity: O(1)
+    package var _mostAttributeTextBytes: Int {
+        _storage.attributes.lazy.map { $0.withParts { _, bytes in bytes.count } }.max() ?? 0
+    }
+}
+
 /// One attribute's column: per node slot, where its text starts in `bytes` (a LEB128 byte
 /// count, then the UTF-8), or -1 for none. Slots past the end of `start` have none. A
 /// builder stores a text repeated among recent ones once (see `ViewTreeBuilder`).
@@ -108,15 +118,15 @@ struct _TextColumn {
     var isEmpty: Bool { startCount == 0 }
 
     /// Calls `body` with the starts and the texts, borrowed or owned.
-    func withParts<R>(_ body: (_ starts: UnsafeBufferPointer<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withParts<R>(_ body: (_ starts: _TextStarts, _ bytes: UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let borrowed { return body(borrowed.starts, borrowed.bytes) }
-        return start.withUnsafeBufferPointer { starts in bytes.withUnsafeBufferPointer { body(starts, $0) } }
+        return start.withUnsafeBufferPointer { starts in bytes.withUnsafeBufferPointer { body(_TextStarts(starts), $0) } }
     }
 
     /// Makes the column its own: copies borrowed starts and texts into `start` and `bytes`.
     mutating func own() {
         guard let borrowed else { return }
-        start = Array(borrowed.starts)
+        start = borrowed.starts.array()
         bytes = Array(borrowed.bytes)
         self.borrowed = nil
     }
@@ -221,16 +231,71 @@ struct _TextColumn {
     }
 }
 
+/// An attribute column's starts in memory, each read as an `Int` (-1 for none): 8-byte
+/// `Int`s, as a tree keeps them, or narrow ones, 4-byte `UInt32`s with `UInt32.max` for
+/// none, as a version 4 snapshot stores them and a tree loaded from it reads them in place
+/// (half the bytes; a column's texts then number fewer than 2^32 - 1 bytes).
+package struct _TextStarts {
+    package let base: UnsafeRawPointer?
+    package let count: Int
+    /// Whether each start takes 4 bytes (else 8).
+    package let isNarrow: Bool
+
+    /// Wide starts: `Int`s, -1 for none.
+    package init(_ starts: UnsafeBufferPointer<Int>) {
+        (base, count, isNarrow) = (starts.baseAddress.map(UnsafeRawPointer.init), starts.count, false)
+    }
+
+    /// Narrow starts: `UInt32`s, `UInt32.max` for none.
+    package init(narrow starts: UnsafeBufferPointer<UInt32>) {
+        (base, count, isNarrow) = (starts.baseAddress.map(UnsafeRawPointer.init), starts.count, true)
+    }
+
+    package var indices: Range<Int> { 0 ..< count }
+
+    /// The start of slot `i` (in `0 ..< count`), -1 for none.
+    @inline(__always)
+    package subscript(i: Int) -> Int {
+        precondition(i >= 0 && i < count, "attribute start \(i) out of 0 ..< \(count)")
+        if isNarrow {
+            let v = base.unsafelyUnwrapped.load(fromByteOffset: 4 &* i, as: UInt32.self)
+            return v == UInt32.max ? -1 : Int(v)
+        }
+        return base.unsafelyUnwrapped.load(fromByteOffset: 8 &* i, as: Int.self)
+    }
+
+    /// The starts as `Int`s, -1 for none.
+    package func array() -> [Int] {
+        guard count > 0 else { return [] }
+        return [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0 ..< count { buffer[i] = self[i] }
+            initialized = count
+        }
+    }
+
+    /// The starts of `range` (within `indices`).
+    package func slice(_ range: Range<Int>) -> _TextStarts {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "attribute starts \(range) out of 0 ..< \(count)")
+        return _TextStarts(base: base.map { $0 + range.lowerBound * (isNarrow ? 4 : 8) }, count: range.count, isNarrow: isNarrow)
+    }
+
+    /// `count` starts at `base` (raw memory: they are loaded, not bound), narrow or wide.
+    package init(base: UnsafeRawPointer?, count: Int, isNarrow: Bool) {
+        precondition(count == 0 || base != nil, "attribute starts with no memory")
+        (self.base, self.count, self.isNarrow) = (base, count, isNarrow)
+    }
+}
+
 /// An attribute column's starts and texts in memory that `owner` keeps alive and nobody
 /// writes (a snapshot file mapped read-only, or read into a buffer): how a loaded tree reads
 /// its attributes in place instead of copying them. Immutable, so `@unchecked Sendable`.
 package final class _BorrowedTexts: @unchecked Sendable {
-    let starts: UnsafeBufferPointer<Int>
+    let starts: _TextStarts
     let bytes: UnsafeBufferPointer<UInt8>
     let owner: AnyObject
 
-    /// Texts read from `starts` and `bytes`, valid as long as `owner` lives.
-    package init(starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject) {
+    /// Texts read from `starts` (wide or narrow) and `bytes`, valid as long as `owner` lives.
+    package init(starts: _TextStarts, bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject) {
         (self.starts, self.bytes, self.owner) = (starts, bytes, owner)
     }
 }

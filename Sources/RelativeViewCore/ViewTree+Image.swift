@@ -94,7 +94,7 @@ extension ViewTree {
         image.frameSize = s.frameSize
         image.boundsOrigin = s.boundsOrigin
         image.attributes = s.attributes.map { column in
-            column.borrowed == nil ? (start: column.start, bytes: column.bytes) : column.withParts { (start: Array($0), bytes: Array($1)) }
+            column.borrowed == nil ? (start: column.start, bytes: column.bytes) : column.withParts { (start: $0.array(), bytes: Array($1)) }
         }
         if preOrder { image.nodes = _preOrder() }
         var x = s.freeHead
@@ -287,17 +287,24 @@ extension ViewTree {
     ///
     /// - Complexity: O(starts.count)
     package static func _attributeTextsAreSound(
-        starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, vector: Bool = true
+        starts: _TextStarts, bytes: UnsafeBufferPointer<UInt8>, vector: Bool = true
     ) -> Bool {
-        let n = bytes.count
-        guard n > 0 else { return starts.allSatisfy { $0 == -1 } }
         // 32-bit platforms read no texts in place (`SnapshotReader.textsInPlace`), so do not
         // come here: there the answer is no, which leaves the texts to the other check.
-        guard MemoryLayout<Int>.size == 8, let first = starts.baseAddress, let text = bytes.baseAddress else { return starts.isEmpty }
-        // In C (CSnapshotKernels), four starts at a time with AVX2 where the processor has it.
-        return UnsafeRawPointer(first).withMemoryRebound(to: Int64.self, capacity: starts.count) {
-            rv_texts_sound($0, starts.count, text, n, vector ? 1 : 0) != 0
-        }
+        guard MemoryLayout<Int>.size == 8, let first = starts.base else { return starts.count == 0 }
+        // In C (CSnapshotKernels): wide starts four at a time with AVX2 where the processor
+        // has it, narrow ones eight at a time.
+        let text = bytes.baseAddress
+        return starts.isNarrow
+            ? rv_texts_sound32(first.assumingMemoryBound(to: UInt32.self), starts.count, text, bytes.count, vector ? 1 : 0) != 0
+            : rv_texts_sound(first.assumingMemoryBound(to: Int64.self), starts.count, text, bytes.count, vector ? 1 : 0) != 0
+    }
+
+    /// ``_attributeTextsAreSound(starts:bytes:vector:)`` of wide starts.
+    package static func _attributeTextsAreSound(
+        starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, vector: Bool = true
+    ) -> Bool {
+        _attributeTextsAreSound(starts: _TextStarts(starts), bytes: bytes, vector: vector)
     }
 
     /// The first flaw of an attribute column, by slot: with `parent` (the tree's parent
@@ -309,6 +316,14 @@ extension ViewTree {
     /// - Complexity: O(starts.count), or O(slots.count)
     package static func _attributeTextFlaw(
         starts: UnsafeBufferPointer<Int>, bytes: UnsafeBufferPointer<UInt8>, parent: UnsafeBufferPointer<Int32>? = nil,
+        slots: Range<Int>? = nil
+    ) -> (element: Int, reason: String)? {
+        _attributeTextFlaw(starts: _TextStarts(starts), bytes: bytes, parent: parent, slots: slots)
+    }
+
+    /// ``_attributeTextFlaw(starts:bytes:parent:slots:)`` of starts wide or narrow.
+    package static func _attributeTextFlaw(
+        starts: _TextStarts, bytes: UnsafeBufferPointer<UInt8>, parent: UnsafeBufferPointer<Int32>? = nil,
         slots: Range<Int>? = nil
     ) -> (element: Int, reason: String)? {
         let n = bytes.count

@@ -1,7 +1,7 @@
 import CSnapshotKernels
 import RelativeViewCore
 
-/// The byte layout of a snapshot, versions 1 to 3 (see the module's documentation for the
+/// The byte layout of a snapshot, versions 1 to 4 (see the module's documentation for the
 /// tables).
 ///
 /// Every field and column is little-endian; every section starts at a multiple of 8 from
@@ -13,15 +13,31 @@ import RelativeViewCore
 /// the free list, from which a load builds the columns and the index. Version 2 stores the
 /// columns and the index as a tree holds them in memory (``_ColumnImage``), so that a load
 /// reads them in place and only checks them. Version 3 has version 2's layout and a
-/// checksum in blocks (``blockChecksum(_:)``) that two threads compute apart: what
-/// ``ViewTree/snapshot()`` writes.
+/// checksum in blocks (``blockChecksum(_:)``) that two threads compute apart. Version 4 is
+/// version 3 with narrow attribute starts (4 bytes, ``noText`` for none, in place of 8):
+/// what ``ViewTree/snapshot()`` writes, unless an attribute's texts reach 2^32 - 1 bytes
+/// (then version 3).
 enum SnapshotLayout {
     /// The first 8 bytes: a byte with the high bit set (caught by 7-bit transfers), "RVTREE",
     /// and a line feed (caught by text-mode newline translation).
     static let magic: [UInt8] = [0x89, 0x52, 0x56, 0x54, 0x52, 0x45, 0x45, 0x0A]
     /// The version written; all of `versions` are read.
-    static let version: UInt32 = 3
-    static let versions: ClosedRange<UInt32> = 1 ... 3
+    static let version: UInt32 = 4
+    static let versions: ClosedRange<UInt32> = 1 ... 4
+    /// Version 4: a narrow attribute start for a slot with no text. A column's texts are
+    /// fewer bytes than this, so every other start may point into them.
+    static let noText = UInt32.max
+
+    /// The version ``ViewTree/snapshot()`` writes for a tree whose longest attribute texts
+    /// (one attribute's, over all its nodes, lengths included) take `bytes`: ``version``, or
+    /// 3 (8-byte starts) if its 4-byte starts could not point into them all.
+    static func versionWritten(mostAttributeTextBytes bytes: Int) -> UInt32 {
+        UInt64(bytes) < UInt64(noText) ? version : 3
+    }
+
+    /// Each version's attribute start size: 8 bytes (an `Int64`, -1 for none) up to version
+    /// 3, 4 from version 4 (a `UInt32`, ``noText`` for none).
+    static func attributeStartSize(_ version: UInt32) -> Int { version >= 4 ? 4 : 8 }
     /// Written little-endian: a reader that sees 0x0D0C0B0A has a big-endian file.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Each version's header size.
@@ -166,7 +182,8 @@ enum SnapshotLayout {
             case .typeEntries: (types, UInt64(typeEntrySize))
             case .typeNames: (typeNameBytes, 1)
             case .frameOrigin, .frameSize, .boundsOrigin: (geometry, 16)
-            case .keyStarts, .idStarts, .classStarts: (attributeStarts[(section.rawValue - Section.keyStarts.rawValue) / 2], 8)
+            case .keyStarts, .idStarts, .classStarts:
+                (attributeStarts[(section.rawValue - Section.keyStarts.rawValue) / 2], UInt64(attributeStartSize(version)))
             case .keyBytes, .idBytes, .classBytes: (attributeBytes[(section.rawValue - Section.keyBytes.rawValue) / 2], 1)
             }
         }
@@ -192,7 +209,8 @@ enum SnapshotLayout {
     // MARK: The checksum
 
     /// The checksum a snapshot of `version` ends with, of `bytes` (all of it but those 8
-    /// bytes): ``checksum(_:)`` for versions 1 and 2, ``blockChecksum(_:)`` from version 3.
+    /// bytes): ``checksum(_:)`` for versions 1 and 2, ``blockChecksum(_:)`` from version 3
+    /// (version 4's is version 3's).
     static func checksum(_ bytes: UnsafeRawBufferPointer, version: UInt32) -> UInt64 {
         version < 3 ? checksum(bytes) : blockChecksum(bytes)
     }

@@ -8,10 +8,12 @@ import RelativeViewCore
 // MARK: Writing
 
 extension ViewTree {
-    /// The tree as a snapshot, in the documented little-endian format, version 3: its node
+    /// The tree as a snapshot, in the documented little-endian format, version 4: its node
     /// columns and its index as the tree holds them in memory (the index laid out in tour
     /// order, 64 tokens to a block), its types by name, its wide tags, geometry and
-    /// attributes, ending with a checksum. `init(snapshot:)` reads it back with the same
+    /// attributes (4 bytes a slot for where each text starts), ending with a checksum. A
+    /// tree with an attribute whose texts take 2^32 - 1 bytes or more is written in version
+    /// 3, which has 8-byte starts. `init(snapshot:)` reads it back with the same
     /// node ids; a mapped load reads the columns in place, checked, with no copy.
     ///
     /// A tree of n slots, all live, with no geometry or attributes takes 44n bytes (24 per
@@ -21,13 +23,15 @@ extension ViewTree {
     ///
     /// - Complexity: O(n)
     public func snapshot() -> [UInt8] {
-        _snapshot(version: SnapshotLayout.version)
+        _snapshot(version: SnapshotLayout.versionWritten(mostAttributeTextBytes: _mostAttributeTextBytes))
     }
 
-    /// The tree as a snapshot of format `version` (1 to 3; see the module's documentation):
+    /// The tree as a snapshot of format `version` (1 to 4; see the module's documentation):
     /// version 1 stores the pre-order and the free list (20 bytes a slot), which a load
     /// builds the columns and the index from; version 2 is version 3 with a checksum of one
-    /// piece. Older readers read the older versions.
+    /// piece; version 3 is version 4 with 8-byte attribute starts. Older readers read the
+    /// older versions. Version 4 needs each attribute's texts to take fewer than 2^32 - 1
+    /// bytes.
     ///
     /// - Complexity: O(n)
     package func _snapshot(version: UInt32) -> [UInt8] {
@@ -131,7 +135,12 @@ extension ViewTree {
             out.storeColumn(image.boundsOrigin.flatMap { [$0.x.bitPattern, $0.y.bitPattern] }, at: at(.boundsOrigin))
             for (a, column) in image.attributes.enumerated() where !column.start.isEmpty {
                 let attribute = NodeAttribute.allCases[a]
-                out.storeColumn(column.start.map(Int64.init), at: at(.starts(attribute)))
+                if version >= 4 {
+                    precondition(UInt64(column.bytes.count) < UInt64(SnapshotLayout.noText), "attribute texts too long for 4-byte starts")
+                    out.storeColumn(column.start.map { $0 < 0 ? SnapshotLayout.noText : UInt32($0) }, at: at(.starts(attribute)))
+                } else {
+                    out.storeColumn(column.start.map(Int64.init), at: at(.starts(attribute)))
+                }
                 out.storeColumn(column.bytes, at: at(.bytes(attribute)))
             }
             let body = Int(fileSize) - SnapshotLayout.trailerSize
@@ -180,12 +189,12 @@ extension ViewTree {
     /// The checksum a snapshot of format `formatVersion` ends with, of `bytes` (all of a
     /// snapshot but its last 8 bytes), documented with the format, so that a tool can write
     /// or repair a snapshot of its own: for versions 1 and 2, four lanes over 8-byte
-    /// little-endian words; from version 3 (the one written), eight lanes over each block of
-    /// 1 MiB, the blocks' digests then combined. Any two inputs of one length that differ
+    /// little-endian words; from version 3 (versions 3 and 4 share it; 4 is the one
+    /// written), eight lanes over each block of 1 MiB, the blocks' digests then combined. Any two inputs of one length that differ
     /// within one 8-byte word (one flipped bit, say) get different checksums.
     ///
     /// - Complexity: O(bytes)
-    public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer, formatVersion: UInt32 = 3) -> UInt64 {
+    public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer, formatVersion: UInt32 = 4) -> UInt64 {
         SnapshotLayout.checksum(bytes, version: formatVersion)
     }
 }

@@ -305,13 +305,14 @@ struct SnapshotReader {
         // with its own attribute checks, so the flaw reported is the one a check of
         // everything in line reports. Type names are registered only from a snapshot whose
         // checksum matches.
-        let inPlace = textsInPlace(ranges)
+        let inPlace = textsInPlace(ranges, version: version)
         let (address, length) = (UInt(bitPattern: bytes.baseAddress), body)
         let textColumns: [(starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
             NodeAttribute.allCases.map { a in
                 (address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
                  address + UInt(ranges[Section.bytes(a).rawValue].lowerBound), Int(counts.attributeBytes[a.rawValue]))
             }
+        let narrow = SnapshotLayout.attributeStartSize(version) == 4
         // The texts' check, in pieces that either thread takes: this one once the index is
         // checked, the second once it is done with the checksum's pieces and the index's (if
         // this thread has posted those by then).
@@ -321,9 +322,9 @@ struct SnapshotReader {
         let textShare = _WorkShare<(element: Int, reason: String)?>()
         textShare.post(pieces: textPieces.count) { k in
             let (c, range) = (textColumns[textPieces[k].column], textPieces[k].range)
-            let starts = UnsafeBufferPointer(start: UnsafePointer<Int>(bitPattern: c.starts), count: c.count)
+            let starts = Self.starts(at: c.starts, count: c.count, narrow: narrow)
             let texts = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: c.bytes), count: c.byteCount)
-            guard !ViewTree._attributeTextsAreSound(starts: UnsafeBufferPointer(rebasing: starts[range]), bytes: texts) else { return nil }
+            guard !ViewTree._attributeTextsAreSound(starts: starts.slice(range), bytes: texts) else { return nil }
             return ViewTree._attributeTextFlaw(starts: starts, bytes: texts, slots: range)
         }
         // The checksum, in pieces that either thread takes (version 3's blocks; versions 1
@@ -370,19 +371,26 @@ struct SnapshotReader {
     }
 
     /// The owner of the bytes, if the attribute columns are read where they lie: a
-    /// little-endian machine with 8-byte `Int`s, and starts 8-byte aligned in memory. The
-    /// text sections come last in a snapshot, so a tree that keeps them keeps little else
-    /// (see ``SnapshotMemory/keepOnlyLent()``).
-    func textsInPlace(_ ranges: [Range<UInt64>]) -> AnyObject? {
+    /// little-endian machine with 8-byte `Int`s, and starts aligned in memory to their size
+    /// (`version`'s). The text sections come last in a snapshot, so a tree that keeps them
+    /// keeps little else (see ``SnapshotMemory/keepOnlyLent()``).
+    func textsInPlace(_ ranges: [Range<UInt64>], version: UInt32) -> AnyObject? {
         #if _endian(little)
         guard let owner, MemoryLayout<Int>.size == 8, let base = bytes.baseAddress else { return nil }
         let aligned = NodeAttribute.allCases.allSatisfy { a in
-            (Int(bitPattern: base) + Int(ranges[Section.starts(a).rawValue].lowerBound)) % MemoryLayout<Int>.alignment == 0
+            (Int(bitPattern: base) + Int(ranges[Section.starts(a).rawValue].lowerBound)) % SnapshotLayout.attributeStartSize(version) == 0
         }
         return aligned ? owner : nil
         #else
         return nil
         #endif
+    }
+
+    /// The `count` attribute starts at `address`, in memory laid out as the file's: narrow
+    /// (version 4's `UInt32`s) or wide (`Int64`s, `Int`s on the 64-bit platforms that read
+    /// them in place).
+    static func starts(at address: UInt, count: Int, narrow: Bool) -> _TextStarts {
+        _TextStarts(base: UnsafeRawPointer(bitPattern: address), count: count, isNarrow: narrow)
     }
 
     /// Below this many bytes no second thread is started: one costs more than it saves.
@@ -457,7 +465,8 @@ struct SnapshotReader {
                 guard count > 0 else { return nil }
                 let byteCount = Int(counts.attributeBytes[a.rawValue])
                 return _BorrowedTexts(
-                    starts: UnsafeBufferPointer(start: UnsafeMutableRawPointer(mutating: base + at(.starts(a))).bindMemory(to: Int.self, capacity: count), count: count),
+                    starts: Self.starts(at: UInt(bitPattern: base + at(.starts(a))), count: count,
+                                        narrow: SnapshotLayout.attributeStartSize(counts.version) == 4),
                     bytes: UnsafeBufferPointer(start: UnsafeMutableRawPointer(mutating: base + at(.bytes(a))).bindMemory(to: UInt8.self, capacity: byteCount), count: byteCount),
                     owner: inPlace)
             }
@@ -467,10 +476,16 @@ struct SnapshotReader {
             (inPlace as? SnapshotMemory)?.lentFrom = at(.starts(.key))
         } else {
         image.attributes = NodeAttribute.allCases.map { attribute in
-            // Each start is an Int64 in the file, an Int here: the same on 64-bit platforms.
-            let starts: [Int] = MemoryLayout<Int>.size == 8
-                ? column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue]))
-                : (column(at(.starts(attribute)), count: Int(counts.attributeStarts[attribute.rawValue])) as [Int64]).map { Int(truncatingIfNeeded: $0) }
+            // Each start is an Int64 in the file, an Int here (the same on 64-bit platforms);
+            // from version 4 a UInt32, `noText` for none.
+            let count = Int(counts.attributeStarts[attribute.rawValue])
+            let starts: [Int] = if SnapshotLayout.attributeStartSize(counts.version) == 4 {
+                (column(at(.starts(attribute)), count: count) as [UInt32]).map { $0 == SnapshotLayout.noText ? -1 : Int($0) }
+            } else if MemoryLayout<Int>.size == 8 {
+                column(at(.starts(attribute)), count: count)
+            } else {
+                (column(at(.starts(attribute)), count: count) as [Int64]).map { Int(truncatingIfNeeded: $0) }
+            }
             let texts: [UInt8] = column(at(.bytes(attribute)), count: Int(counts.attributeBytes[attribute.rawValue]))
             return (start: starts, bytes: texts)
         }
@@ -515,7 +530,7 @@ struct SnapshotReader {
         case .success(let tree):
             if oneRoot { try checkOneRoot(tree, nodes: at(.nodes)) }
             return tree
-        case .failure(let flaw): throw error(offset(of: flaw, at), flaw.reason)
+        case .failure(let flaw): throw error(offset(of: flaw, at, version: counts.version), flaw.reason)
         }
     }
 
@@ -531,8 +546,8 @@ struct SnapshotReader {
                     "the snapshot holds \(tree.rootCount) roots, node \(k) in pre-order the second: a view tree has one root")
     }
 
-    /// The byte offset of the element a flaw names.
-    func offset(of flaw: _ArenaImageFlaw, _ at: (Section) -> Int) -> Int {
+    /// The byte offset of the element a flaw names, in a snapshot of `version`.
+    func offset(of flaw: _ArenaImageFlaw, _ at: (Section) -> Int, version: UInt32) -> Int {
         switch flaw.part {
         case .nodeSlot: at(.nodes) + SnapshotLayout.nodeSize * flaw.element
         case .nodeParent: at(.nodes) + SnapshotLayout.nodeSize * flaw.element + 4
@@ -541,7 +556,7 @@ struct SnapshotReader {
         case .slot: at(.generation) + 4 * flaw.element
         case .wideTags: at(.wideTags) + SnapshotLayout.wideTagSize * flaw.element
         case .geometry: at(.frameOrigin) + 16 * flaw.element
-        case .attribute(let attribute): at(.starts(attribute)) + 8 * flaw.element
+        case .attribute(let attribute): at(.starts(attribute)) + SnapshotLayout.attributeStartSize(version) * flaw.element
         // Version 2's parts (see `readColumns`).
         case .parent: at(.parent) + 4 * flaw.element
         case .type: at(.typeID) + 4 * flaw.element
@@ -606,7 +621,7 @@ struct SnapshotReader {
                 validatingColumns: columns, typeCount: types.count, unusedTypes: types.map(\.unused), extras: extras, owner: owner,
                 textFlaws: textFlaws, tourShare: tourShare)
         } catch let flaw {
-            throw error(offset(of: flaw, at), flaw.reason)
+            throw error(offset(of: flaw, at, version: counts.version), flaw.reason)
         }
         // Type names are registered only from a snapshot whose checksum matches.
         try checksumMatches()

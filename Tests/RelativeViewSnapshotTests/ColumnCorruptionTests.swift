@@ -4,8 +4,8 @@ import RelativeViewFixtures
 @testable import RelativeViewSnapshot
 import Testing
 
-/// Damaged and hostile snapshots of format version 2 (the columns and the index as a tree
-/// holds them, read in place): each is an error naming the byte offset and what is wrong,
+/// Damaged and hostile snapshots of the format version written (4: the columns and the index
+/// as a tree holds them, read in place, as from version 2): each is an error naming the byte offset and what is wrong,
 /// never a trap and never a tree, the same from memory (columns copied) as from a file
 /// mapped or read (columns borrowed).
 @Suite struct ColumnCorruptionTests {
@@ -13,7 +13,7 @@ import Testing
     typealias Section = SnapshotLayout.Section
 
     /// The version 1 suite's sample (free slots 13 then 12, a wide tag on slot 4, geometry,
-    /// an attribute), saved in version 2.
+    /// an attribute), saved in the version written (4).
     static let bytes = CorruptionTests.sample.tree.snapshot()
     var bytes: [UInt8] { Self.bytes }
 
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theSampleLoadsInPlaceFromAFileAndCopiedFromMemory() throws {
-        #expect(int32(Field.version) == 3)
+        #expect(int32(Field.version) == 4)
         let fromMemory = try ViewTree(snapshot: bytes)
         fromMemory._checkInvariants()
         #expect(!fromMemory._borrowsMemory && fromMemory.snapshot() == bytes)
@@ -60,21 +60,42 @@ import Testing
     }
 
     /// Version 2 is version 3 with the checksum of one piece: each version's file loads
-    /// under its own checksum and fails under the other's.
+    /// under its own checksum and fails under the other's. Version 4 is version 3 with
+    /// 4-byte attribute starts, under version 3's checksum.
     @Test func eachVersionHasItsOwnChecksum() throws {
         let version2 = CorruptionTests.sample.tree._snapshot(version: 2)
-        #expect(Array(version2[..<(version2.count - 8)]) == Array(patching(bytes, UInt32(2), at: Field.version, reseal: false)[..<(bytes.count - 8)]))
+        let version3 = CorruptionTests.sample.tree._snapshot(version: 3)
+        #expect(Array(version2[..<(version2.count - 8)]) == Array(patching(version3, UInt32(2), at: Field.version, reseal: false)[..<(version3.count - 8)]))
         #expect(try ViewTree(snapshot: version2).snapshot() == bytes)
+        #expect(try ViewTree(snapshot: version3).snapshot() == bytes)
         // Relabelled, each file keeps a checksum of the other version's, and fails.
-        #expect(loadError(patching(bytes, UInt32(2), at: Field.version, reseal: false))?.reason.hasPrefix("checksum mismatch") == true)
+        #expect(loadError(patching(version3, UInt32(2), at: Field.version, reseal: false))?.reason.hasPrefix("checksum mismatch") == true)
         #expect(loadError(patching(version2, UInt32(3), at: Field.version, reseal: false))?.reason.hasPrefix("checksum mismatch") == true)
-        // The two checksums, and version 3's blocks: the digests of 1 MiB blocks combined.
+        // The two checksums, and version 3's blocks: the digests of 1 MiB blocks combined;
+        // version 4's is version 3's.
         let body = bytes.count - 8
         bytes.withUnsafeBytes { raw in
             let all = UnsafeRawBufferPointer(rebasing: raw[..<body])
             #expect(SnapshotLayout.checksum(all, version: 2) != SnapshotLayout.checksum(all, version: 3))
             #expect(SnapshotLayout.checksum(all, version: 3) == SnapshotLayout.combine([SnapshotLayout.blockDigest(all, index: 0)]))
+            #expect(SnapshotLayout.checksum(all, version: 4) == SnapshotLayout.checksum(all, version: 3))
         }
+        // Version 3's starts take 8 bytes a slot, version 4's 4: a file relabelled from one
+        // to the other has the wrong length for its counts.
+        #expect(version3.count > bytes.count)
+        #expect(loadError(patching(version3, UInt32(4), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
+        #expect(loadError(patching(bytes, UInt32(3), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
+    }
+
+    /// Version 4's starts point into texts of fewer than 2^32 - 1 bytes (0xFFFFFFFF is none):
+    /// a tree with longer texts of one attribute is written in version 3.
+    @Test func longTextsAreWrittenInVersion3() {
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 0) == 4)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max) - 1) == 4)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max)) == 3)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 1 << 40) == 3)
+        // The longest texts of the sample's attributes: its one id text, "x" and its length.
+        #expect(CorruptionTests.sample.tree._mostAttributeTextBytes == 2)
     }
 
     @Test func everyTruncation() { expectEveryTruncationFails(bytes) }
@@ -82,7 +103,7 @@ import Testing
     @Test func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
 
     @Test func headerDefects() {
-        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 3's is 160"))
+        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 4's is 160"))
         #expect(loadError(patched(UInt64(15), at: Field.generationCount)) == SnapshotError(offset: Field.generationCount, reason: "a generation column of 15 entries for 14 slots"))
         #expect(loadError(patched(Int64(99), at: Field.freeHead)) == SnapshotError(offset: Field.freeHead, reason: "the free list starts at slot 99, not a slot of 14 (or -1)"))
         #expect(loadError(patched(UInt64(3), at: Field.generationCount))?.reason.contains("the counts do not match the length") == true)
@@ -194,7 +215,17 @@ import Testing
         #expect(loadError(patched(Int64(7), at: at(.wideTags) + 8))?.reason == "wide tag 0 (slot 4, tag 7) is not a tag that needs the wide table")
         #expect(loadError(patched(UInt64(1), at: at(.frameOrigin) + 16 * 13))?.reason == "free slot 13 has geometry")
         let starts = at(.starts(.id))
-        #expect(loadError(patched(Int64(1000), at: starts + 8 * 5)) == SnapshotError(offset: starts + 40, reason: "id: slot 5's text starts at 1000, outside the 2 bytes"))
+        #expect(loadError(patched(UInt32(1000), at: starts + 4 * 5)) == SnapshotError(offset: starts + 20, reason: "id: slot 5's text starts at 1000, outside the 2 bytes"))
+        // The largest start short of none (0xFFFFFFFF, slot 4's) is out of range; a start
+        // of 0 on slot 4 gives it slot 5's text.
+        #expect(loadError(patched(UInt32.max - 1, at: starts + 4 * 5))?.reason == "id: slot 5's text starts at \(UInt32.max - 1), outside the 2 bytes")
+        #expect(UInt32(bitPattern: int32(starts + 4 * 4)) == UInt32.max)
+        let shared = try? ViewTree(snapshot: patched(UInt32(0), at: starts + 4 * 4))
+        #expect(shared?.attribute(.id, of: CorruptionTests.sample.ids[4]) == "x" && shared?.attribute(.id, of: CorruptionTests.sample.ids[5]) == "x")
+        // Version 3's 8-byte starts, the same check.
+        let version3 = CorruptionTests.sample.tree._snapshot(version: 3)
+        let starts3 = Int(layoutOf(version3)!.sections[Section.starts(.id).rawValue].lowerBound)
+        #expect(snapshotLoadError(patching(version3, Int64(1000), at: starts3 + 8 * 5)) == SnapshotError(offset: starts3 + 40, reason: "id: slot 5's text starts at 1000, outside the 2 bytes"))
     }
 
     /// Type names are registered only from a snapshot whose checksum matches, though the

@@ -2,8 +2,8 @@ import RelativeViewCore
 import RelativeViewFixtures
 import Testing
 
-/// The first check of an attribute column's texts (`_attributeTextsAreSound`, four starts at
-/// a time with AVX2 where the processor has it, else one) must never pass a column that the
+/// The first check of an attribute column's texts (`_attributeTextsAreSound`, four wide or
+/// eight narrow starts at a time with AVX2 where the processor has it, else one) must never pass a column that the
 /// check that names flaws (`_attributeTextFlaw`) fails, and must pass every sound column of
 /// one-byte lengths; at every length of the texts, down to under four bytes, where the
 /// vector path's 4-byte reads would pass the end.
@@ -24,26 +24,36 @@ import Testing
         return (bytes, starts)
     }
 
-    func verdicts(_ starts: [Int], _ bytes: [UInt8]) -> (vector: Bool, scalar: Bool, flaw: (element: Int, reason: String)?) {
-        starts.withUnsafeBufferPointer { s in
-            bytes.withUnsafeBufferPointer { b in
-                (ViewTree._attributeTextsAreSound(starts: s, bytes: b),
-                 ViewTree._attributeTextsAreSound(starts: s, bytes: b, vector: false),
-                 ViewTree._attributeTextFlaw(starts: s, bytes: b))
+    /// The first check's verdicts, with and without AVX2, and the other check's flaw, of
+    /// wide starts; with `narrow`, of the same starts as a version 4 snapshot's 4-byte ones
+    /// (`UInt32.max` for -1; a start out of their range as `UInt32.max - 1`, which is out of
+    /// the bytes' range as well).
+    func verdicts(_ starts: [Int], _ bytes: [UInt8], narrow: Bool = false) -> (vector: Bool, scalar: Bool, flaw: (element: Int, reason: String)?) {
+        let narrowStarts = starts.map { $0 == -1 ? UInt32.max : UInt32(exactly: $0) ?? UInt32.max - 1 }
+        return starts.withUnsafeBufferPointer { wide in
+            narrowStarts.withUnsafeBufferPointer { n in
+                let s = narrow ? _TextStarts(narrow: n) : _TextStarts(wide)
+                return bytes.withUnsafeBufferPointer { b in
+                    (ViewTree._attributeTextsAreSound(starts: s, bytes: b),
+                     ViewTree._attributeTextsAreSound(starts: s, bytes: b, vector: false),
+                     ViewTree._attributeTextFlaw(starts: s, bytes: b))
+                }
             }
         }
     }
 
-    @Test func neverPassesAFlawAndPassesSoundShortTexts() {
-        var rng = SplitMix64(seed: 11)
+    @Test(arguments: [false, true])
+    func neverPassesAFlawAndPassesSoundShortTexts(narrow: Bool) {
+        var rng = SplitMix64(seed: narrow ? 12 : 11)
         var flawed = 0
         for trial in 0 ..< 3000 {
-            let texts = Int.random(in: 0 ... 12, using: &rng)
+            // Up to 20 texts: past the narrow vector loop's eight starts.
+            let texts = Int.random(in: 0 ... 20, using: &rng)
             let (bytes, textStarts) = column((0 ..< texts).map { _ in Int.random(in: 0 ... 4, using: &rng) })
             // Slots with a text, and slots with none, in some order.
             var starts = textStarts + [Int](repeating: -1, count: Int.random(in: 0 ... 5, using: &rng))
             starts.shuffle(using: &rng)
-            let sound = verdicts(starts, bytes)
+            let sound = verdicts(starts, bytes, narrow: narrow)
             #expect(sound.vector && sound.scalar && sound.flaw == nil, "trial \(trial): a sound column")
             guard !starts.isEmpty else { continue }
             // One start moved: anywhere in or out of the bytes, or to a length byte raised.
@@ -52,11 +62,13 @@ import Testing
             let k = Int.random(in: 0 ..< damaged.count, using: &rng)
             switch Int.random(in: 0 ..< 3, using: &rng) {
             case 0: damaged[k] = Int.random(in: -3 ... bytes.count + 3, using: &rng)
-            case 1: damaged[k] = [Int.min, Int.max, -2, bytes.count][Int.random(in: 0 ..< 4, using: &rng)]
+            // 2^31 and 2^32 - 2: out of a signed 32-bit compare's range, and the largest
+            // narrow start short of none.
+            case 1: damaged[k] = [Int.min, Int.max, -2, bytes.count, 1 << 31, (1 << 32) - 2][Int.random(in: 0 ..< 6, using: &rng)]
             default:
                 if damaged[k] >= 0 && damaged[k] < bytes.count { damagedBytes[damaged[k]] = UInt8.random(in: 0 ... 255, using: &rng) }
             }
-            let v = verdicts(damaged, damagedBytes)
+            let v = verdicts(damaged, damagedBytes, narrow: narrow)
             #expect(v.vector == v.scalar, "trial \(trial)")
             if v.flaw != nil {
                 flawed += 1
@@ -68,9 +80,10 @@ import Testing
 
     /// A text of 128 bytes or more has a two-byte length: the first check leaves it to the
     /// other, which passes it.
-    @Test func longTextsGoToTheOtherCheck() {
-        let (bytes, starts) = column([3, 200, 1, 0, 5])
-        let v = verdicts(starts, bytes)
+    @Test(arguments: [false, true])
+    func longTextsGoToTheOtherCheck(narrow: Bool) {
+        let (bytes, starts) = column([3, 200, 1, 0, 5, 2, 2, 2, 2])
+        let v = verdicts(starts, bytes, narrow: narrow)
         #expect(!v.vector && !v.scalar && v.flaw == nil)
     }
 }

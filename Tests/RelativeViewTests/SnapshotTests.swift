@@ -197,11 +197,11 @@ final class ProfileCell: TableViewCell {
         // The key column's first start, made to point past its bytes, checksum repaired.
         let text = Array("first".utf8)
         let at = try #require((0 ..< bytes.count - text.count).last { Array(bytes[$0 ..< $0 + text.count]) == text })
-        // The texts follow the starts: the one start is 8 bytes before the text's length byte,
-        // past any padding; find it as the 8-byte word holding 0.
+        // The texts follow the starts: the one start (4 bytes, then 4 of padding) is the
+        // 8-byte word before the text's length byte that holds 0.
         var startOffset = at - 1 - 8
         while startOffset > 0 && bytes[startOffset ..< startOffset + 8].contains(where: { $0 != 0 }) { startOffset -= 8 }
-        withUnsafeBytes(of: Int64(1 << 40).littleEndian) { for k in 0 ..< 8 { bytes[startOffset + k] = $0[k] } }
+        withUnsafeBytes(of: UInt32(1 << 30).littleEndian) { for k in 0 ..< 4 { bytes[startOffset + k] = $0[k] } }
         let sum = bytes.withUnsafeBytes { ViewTree.snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 8)])) }
         withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[bytes.count - 8 + k] = $0[k] } }
         let fromMemory = try #require(#expect(throws: SnapshotError.self) { try View.loadSnapshot(bytes) })

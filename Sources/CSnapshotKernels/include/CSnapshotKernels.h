@@ -4,7 +4,7 @@
 // position on its own, with no branch on the data, so that it runs in pieces on several
 // threads and, with AVX2, eight positions to an instruction.
 //
-// The first check of an attribute column's texts: every start -1 (none) or a one-byte
+// The first check of an attribute column's texts: every start none or a one-byte
 // length whose text ends within the bytes, with no branch on whether a slot has a text.
 //
 // The lanes of a version 3 checksum block (RelativeViewSnapshot's SnapshotLayout): eight
@@ -57,5 +57,9 @@ void rv_checksum_lanes(const uint8_t *bytes, size_t count, uint64_t lanes[8], in
 /// not (out of range, a text past the end, or a longer length, which the check that names
 /// flaws then reads). With AVX2 if the processor has it and `allow_vector` is nonzero.
 int rv_texts_sound(const int64_t *starts, size_t count, const uint8_t *bytes, size_t n, int allow_vector);
+
+/// ``rv_texts_sound`` for narrow starts (a version 4 snapshot's): 0xFFFFFFFF for none, eight
+/// at a time with AVX2.
+int rv_texts_sound32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n, int allow_vector);
 
 #endif
