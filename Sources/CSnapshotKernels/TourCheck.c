@@ -53,6 +53,22 @@ static rv_tour_tally check_scalar(const rv_tour_columns *c, size_t from, size_t 
 }
 
 #ifdef RV_HAVE_AVX2_PATH
+// For each 8-bit mask of enter lanes, each lane's rank among them (the enter lanes before
+// it): where an enter lane's slot is, when the slots entered are consecutive.
+static const uint8_t enter_rank[256][8] = {
+#define R(m, i) (uint8_t)__builtin_popcount((unsigned)(m) & ((1u << (i)) - 1))
+#define ROW(m) {R(m, 0), R(m, 1), R(m, 2), R(m, 3), R(m, 4), R(m, 5), R(m, 6), R(m, 7)}
+#define ROW4(m) ROW(m), ROW(m + 1), ROW(m + 2), ROW(m + 3)
+#define ROW16(m) ROW4(m), ROW4(m + 4), ROW4(m + 8), ROW4(m + 12)
+#define ROW64(m) ROW16(m), ROW16(m + 16), ROW16(m + 32), ROW16(m + 48)
+    ROW64(0), ROW64(64), ROW64(128), ROW64(192)
+#undef ROW64
+#undef ROW16
+#undef ROW4
+#undef ROW
+#undef R
+};
+
 __attribute__((target("avx2")))
 static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to, rv_tour_tally tally) {
     const __m256i last = _mm256_set1_epi32((int32_t)(c->slot_count - 1));
@@ -73,6 +89,8 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
     uint32_t bits = 0;
     for (uint32_t k = 0; few_types && k < c->type_count; k++) bits |= (uint32_t)(c->type_usable[k] == 1) << k;
     const __m256i usable_bits = _mm256_set1_epi32((int32_t)bits);
+    const __m256i three = _mm256_set1_epi32(3);
+    int64_t ordered = 0;
     size_t p = from;
     for (; p + 8 <= to; p += 8) {
         __m256i t = _mm256_loadu_si256((const __m256i *)(c->token + p));
@@ -80,19 +98,53 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
         __m256i slot = _mm256_xor_si256(t, _mm256_srai_epi32(t, 31));
         bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(slot, last));
         __m256i x = _mm256_min_epu32(slot, last);
-        __m256i up = _mm256_i32gather_epi32(c->parent, x, 4);
+        // The slots entered here, if they are consecutive (a tree whose slots are in
+        // pre-order: a built or imported one): an enter lane of rank r (r enter lanes before
+        // it) has the first's slot plus r, and its parent, span, tag and type come from eight
+        // consecutive entries from that slot, permuted, rather than gathered; the exit lanes
+        // alone gather their parent and span. Slots in any other order take the gathers,
+        // lane by lane.
+        uint32_t mask = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(enter));
+        __m256i rank = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)enter_rank[mask]));
+        uint32_t first = mask ? (uint32_t)c->token[p + (uint32_t)__builtin_ctz(mask)] : 0;
+        int consecutive = mask && first + 8 <= c->slot_count;
+        if (consecutive) {
+            __m256i expected = _mm256_add_epi32(_mm256_set1_epi32((int32_t)first), rank);
+            __m256i off = _mm256_andnot_si256(_mm256_cmpeq_epi32(expected, slot), enter);
+            consecutive = _mm256_testz_si256(off, off);
+        }
+        __m256i up, at, tag, type;
+        // The span's enter half (the low word) for an enter, its exit half for an exit.
+        __m256i half = _mm256_add_epi32(_mm256_add_epi32(x, x), _mm256_andnot_si256(enter, one));
+        if (consecutive) {
+            ordered++;
+            __m256i exits = _mm256_xor_si256(enter, minus_one);
+            up = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(c->parent + first)), rank);
+            up = _mm256_mask_i32gather_epi32(up, c->parent, x, exits, 4);
+            // Eight spans are sixteen words, enter and exit halves in turn: an enter lane's
+            // is word 2r, of the first eight if r < 4, else of the next (the permute reads the
+            // low three bits of its index).
+            const int32_t *spans = (const int32_t *)(c->span + first);
+            __m256i word = _mm256_add_epi32(rank, rank);
+            __m256i low = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)spans), word);
+            __m256i high = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(spans + 8)), word);
+            at = _mm256_blendv_epi8(low, high, _mm256_cmpgt_epi32(rank, three));
+            at = _mm256_mask_i32gather_epi32(at, (const int *)c->span, half, exits, 4);
+            tag = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(c->narrow_tag + first)), rank);
+            type = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(c->type_id + first)), rank);
+        } else {
+            up = _mm256_i32gather_epi32(c->parent, x, 4);
+            at = _mm256_i32gather_epi32((const int *)c->span, half, 4);
+            tag = _mm256_i32gather_epi32(c->narrow_tag, x, 4);
+            type = _mm256_i32gather_epi32(c->type_id, x, 4);
+        }
         __m256i next = _mm256_blendv_epi8(up, t, enter);
         __m256i open = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(next, shift), carry, 1);
         carry = _mm256_permutevar8x32_epi32(next, top);
         bad = _mm256_or_si256(bad, _mm256_xor_si256(open, _mm256_blendv_epi8(slot, up, enter)));
-        // The span's enter half (the low word) for an enter, its exit half for an exit.
-        __m256i half = _mm256_add_epi32(_mm256_add_epi32(x, x), _mm256_andnot_si256(enter, one));
-        __m256i at = _mm256_i32gather_epi32((const int *)c->span, half, 4);
         bad = _mm256_or_si256(bad, _mm256_xor_si256(at, _mm256_add_epi32(_mm256_set1_epi32((int32_t)p), lanes)));
-        __m256i tag = _mm256_i32gather_epi32(c->narrow_tag, x, 4);
         __m256i tour_tag = _mm256_loadu_si256((const __m256i *)(c->tour_tag + p));
         bad = _mm256_or_si256(bad, _mm256_xor_si256(tour_tag, _mm256_blendv_epi8(exit_tags, tag, enter)));
-        __m256i type = _mm256_i32gather_epi32(c->type_id, x, 4);
         __m256i tour_type = _mm256_loadu_si256((const __m256i *)(c->tour_type + p));
         bad = _mm256_or_si256(bad, _mm256_xor_si256(tour_type, _mm256_blendv_epi8(exit_types, type, enter)));
         __m256i usable;
@@ -119,6 +171,7 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
         tally.wide += (uint32_t)counts[2][k];
     }
     tally.bad |= !_mm256_testz_si256(bad, bad);
+    tally.ordered += ordered;
     // The rest, one at a time, from the node the vector loop left open.
     return check_scalar(c, p, to, _mm256_extract_epi32(carry, 0), tally);
 }
@@ -133,7 +186,7 @@ int rv_tour_check_has_vector(void) {
 }
 
 rv_tour_tally rv_tour_check(const rv_tour_columns *c, size_t from, size_t to, int allow_vector) {
-    rv_tour_tally tally = {0, 0, 0, 0};
+    rv_tour_tally tally = {0, 0, 0, 0, 0};
     if (from >= to) return tally;
 #ifdef RV_HAVE_AVX2_PATH
     // The vector loop's 32-bit counts and gather indices (twice a slot, for the span's

@@ -32,6 +32,9 @@ package struct _TourCheck: @unchecked Sendable {
         package var enters = 0
         package var roots = 0
         package var wide = 0
+        /// The AVX2 path's runs of eight positions whose entered slots were consecutive
+        /// (read without gathers), for tests to see that path taken.
+        package var ordered = 0
 
         package init() {}
 
@@ -42,6 +45,7 @@ package struct _TourCheck: @unchecked Sendable {
             sum.enters &+= other.enters
             sum.roots &+= other.roots
             sum.wide &+= other.wide
+            sum.ordered &+= other.ordered
             return sum
         }
     }
@@ -75,7 +79,7 @@ package struct _TourCheck: @unchecked Sendable {
         guard !range.isEmpty else { return tally }
         let found = withUnsafePointer(to: columns) { rv_tour_check($0, range.lowerBound, range.upperBound, vector ? 1 : 0) }
         tally.sound = found.bad == 0
-        (tally.enters, tally.roots, tally.wide) = (Int(found.enters), Int(found.roots), Int(found.wide))
+        (tally.enters, tally.roots, tally.wide, tally.ordered) = (Int(found.enters), Int(found.roots), Int(found.wide), Int(found.ordered))
         return tally
     }
 }

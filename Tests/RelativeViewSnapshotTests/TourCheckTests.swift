@@ -160,6 +160,72 @@ import Testing
         expectAgreement(on: tree, trials: 400, focus: [nil], seed: 99)
     }
 
+    /// A random tree built in document order (a builder's, an import's): its slots are in
+    /// pre-order, so the AVX2 path reads most runs of eight positions without gathers. Its
+    /// tags are all narrow (`verdicts` loads with no wide-tag table).
+    func preOrderTree(nodes: Int, seed: UInt64, types: Int = 3) -> ViewTree {
+        var rng = SplitMix64(seed: seed)
+        var builder = ViewTreeBuilder()
+        let ids = (0 ..< types).map { TypeRegistry.shared.typeID(named: "PreOrderNode\($0)") }
+        var depth = 0
+        _ = builder.open(tag: 0, type: ids[0])
+        for _ in 1 ..< nodes {
+            // Close some open nodes (never the root), then open a leaf-to-be or a parent.
+            while depth > 0 && Int.random(in: 0 ..< 3, using: &rng) == 0 {
+                builder.close()
+                depth -= 1
+            }
+            let tag = Int.random(in: -2 ... 40, using: &rng)
+            let type = ids[Int.random(in: 0 ..< types, using: &rng)]
+            if Int.random(in: 0 ..< 2, using: &rng) == 0 {
+                _ = builder.appendLeaf(tag: tag, type: type)
+            } else {
+                _ = builder.open(tag: tag, type: type)
+                depth += 1
+            }
+        }
+        while depth >= 0 {
+            builder.close()
+            depth -= 1
+        }
+        return builder.finish()
+    }
+
+    /// Trees in pre-order (the AVX2 path's runs without gathers, with the exits' gathers
+    /// masked), changed one field at a time: the same verdicts as the stack check, whole,
+    /// in pieces and one position at a time; and the path is taken.
+    @Test func preOrderTreesWithOneFieldChanged() throws {
+        for (k, nodes) in [300, 1_000, 4_000].enumerated() {
+            let tree = preOrderTree(nodes: nodes, seed: UInt64(30 + k))
+            let image = tree._columnImage()
+            #expect(image.slotCount == nodes && (0 ..< nodes).allSatisfy { image.token[Int(UInt32(truncatingIfNeeded: image.span[$0]))] == Int32($0) })
+            expectAgreement(on: tree, trials: 400, focus: [nil], seed: UInt64(300 + k))
+            if _TourCheck.hasVectorPath {
+                let ordered = orderedRuns(image)
+                #expect(ordered > nodes / 16, "\(ordered) runs of eight without gathers, for \(nodes) nodes")
+            }
+        }
+        // More types than a word of bits holds: the table of usable types.
+        expectAgreement(on: preOrderTree(nodes: 500, seed: 41, types: 40), trials: 300, focus: [nil], seed: 410, moreTypes: 40)
+    }
+
+    /// The runs of eight positions the AVX2 path read without gathers, on `image` as it is.
+    func orderedRuns(_ image: _ColumnImage) -> Int {
+        image.parent.withUnsafeBufferPointer { parent in
+        image.typeID.withUnsafeBufferPointer { typeID in
+        image.narrowTag.withUnsafeBufferPointer { narrowTag in
+        image.span.withUnsafeBufferPointer { span in
+        image.token.withUnsafeBufferPointer { token in
+        image.tourTag.withUnsafeBufferPointer { tourTag in
+        image.tourType.withUnsafeBufferPointer { tourType in
+            let columns = _ColumnPointers(
+                slotCount: image.slotCount, liveCount: image.liveCount, freeHead: image.freeHead, generation: UnsafeBufferPointer(start: nil, count: 0),
+                parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType)
+            let types = Int(image.typeID.max() ?? 0) + 1
+            return ViewTree._checkTour(columns, typeCount: types, unusable: [Bool](repeating: false, count: types), share: nil).ordered
+        }}}}}}}
+    }
+
     /// A tour of several pieces, changed at and around the pieces' edges, where a piece
     /// starts from the node open before it.
     @Test func changesAtTheEdgesOfPieces() {

@@ -32,12 +32,14 @@ typedef struct {
 
 /// What a run of positions found: `bad` is 0 if every position passed; and the number of
 /// enter tokens, of roots (enters whose parent is -1) and of wide tags (enters whose narrow
-/// tag is INT32_MIN) among them.
+/// tag is INT32_MIN) among them. `ordered` counts the AVX2 path's runs of eight positions
+/// whose entered slots were consecutive (read without gathers; see TourCheck.c).
 typedef struct {
     uint32_t bad;
     int64_t enters;
     int64_t roots;
     int64_t wide;
+    int64_t ordered;
 } rv_tour_tally;
 
 /// Checks positions `from ..< to` (within the tour's 2 × live): with AVX2 if the processor
