@@ -4,7 +4,8 @@
 ///
 /// Each attribute is a column of the arena, made when a node of the tree first gets that
 /// attribute: 8 bytes per node slot (where the node's text starts, or none), plus the text's
-/// bytes. A ``ViewTreeBuilder`` (an import) stores a text repeated among the recent ones
+/// bytes (a tree loaded from a version 4 snapshot file reads 4-byte starts in place until
+/// its first change to an attribute). A ``ViewTreeBuilder`` (an import) stores a text repeated among the recent ones
 /// once (the same member name in every object of an array; an `id`, meant to be unique, is
 /// not looked for); ``ViewTree/setAttribute(_:_:of:)`` stores each text it is given.
 /// Reading a node's attribute is O(1) to find, O(its length) to copy out.
@@ -234,7 +235,8 @@ struct _TextColumn {
 /// An attribute column's starts in memory, each read as an `Int` (-1 for none): 8-byte
 /// `Int`s, as a tree keeps them, or narrow ones, 4-byte `UInt32`s with `UInt32.max` for
 /// none, as a version 4 snapshot stores them and a tree loaded from it reads them in place
-/// (half the bytes; a column's texts then number fewer than 2^32 - 1 bytes).
+/// (half the bytes; a version 4 snapshot's texts of one attribute number fewer than
+/// 2^32 - 1 bytes, which the loader checks).
 package struct _TextStarts {
     package let base: UnsafeRawPointer?
     package let count: Int
@@ -259,9 +261,10 @@ package struct _TextStarts {
         precondition(i >= 0 && i < count, "attribute start \(i) out of 0 ..< \(count)")
         if isNarrow {
             let v = base.unsafelyUnwrapped.load(fromByteOffset: 4 &* i, as: UInt32.self)
-            return v == UInt32.max ? -1 : Int(v)
+            // On a 32-bit platform a start past Int.max is out of any texts' range.
+            return v == UInt32.max ? -1 : Int(exactly: v) ?? Int.max
         }
-        return base.unsafelyUnwrapped.load(fromByteOffset: 8 &* i, as: Int.self)
+        return base.unsafelyUnwrapped.load(fromByteOffset: MemoryLayout<Int>.stride &* i, as: Int.self)
     }
 
     /// The starts as `Int`s, -1 for none.
@@ -276,7 +279,7 @@ package struct _TextStarts {
     /// The starts of `range` (within `indices`).
     package func slice(_ range: Range<Int>) -> _TextStarts {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "attribute starts \(range) out of 0 ..< \(count)")
-        return _TextStarts(base: base.map { $0 + range.lowerBound * (isNarrow ? 4 : 8) }, count: range.count, isNarrow: isNarrow)
+        return _TextStarts(base: base.map { $0 + range.lowerBound * (isNarrow ? 4 : MemoryLayout<Int>.stride) }, count: range.count, isNarrow: isNarrow)
     }
 
     /// `count` starts at `base` (raw memory: they are loaded, not bound), narrow or wide.

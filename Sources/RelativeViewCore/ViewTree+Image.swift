@@ -296,8 +296,8 @@ extension ViewTree {
         // has it, narrow ones eight at a time.
         let text = bytes.baseAddress
         return starts.isNarrow
-            ? rv_texts_sound32(first.assumingMemoryBound(to: UInt32.self), starts.count, text, bytes.count, vector ? 1 : 0) != 0
-            : rv_texts_sound(first.assumingMemoryBound(to: Int64.self), starts.count, text, bytes.count, vector ? 1 : 0) != 0
+            ? first.withMemoryRebound(to: UInt32.self, capacity: starts.count) { rv_texts_sound32($0, starts.count, text, bytes.count, vector ? 1 : 0) != 0 }
+            : first.withMemoryRebound(to: Int64.self, capacity: starts.count) { rv_texts_sound($0, starts.count, text, bytes.count, vector ? 1 : 0) != 0 }
     }
 
     /// ``_attributeTextsAreSound(starts:bytes:vector:)`` of wide starts.

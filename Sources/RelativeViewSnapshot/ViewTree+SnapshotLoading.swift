@@ -52,7 +52,7 @@ extension ViewTree {
     /// same way; a file of 8 MB or more is read in two halves at once, the second on a
     /// thread of its own. (A file of 1 MB or more is also checked on two threads: the
     /// checksum, the index and the attribute texts, in pieces that either thread takes; the
-    /// second starts with the checksum, whose version 3 blocks it shares.) As with any
+    /// second starts with the checksum, whose blocks (versions 3 and 4) it shares.) As with any
     /// mapped file, another process that truncates or rewrites the file in place while it
     /// is mapped ends this one (`SIGBUS`, or a trap that names the cause when a text is
     /// read); a writer that replaces the file (as ``writeSnapshot(to:)`` does, by renaming
@@ -283,6 +283,11 @@ struct SnapshotReader {
             counts.attributeStarts[a] = load(Field.attributeStarts + 8 * a)
             counts.attributeBytes[a] = load(Field.attributeBytes + 8 * a)
         }
+        // Version 4's starts are 4 bytes, none 0xFFFFFFFF: its texts are fewer bytes.
+        if SnapshotLayout.attributeStartSize(version) == 4,
+           let a = counts.attributeBytes.firstIndex(where: { $0 >= UInt64(SnapshotLayout.noText) }) {
+            throw error(Field.attributeBytes + 8 * a, "\(counts.attributeBytes[a]) bytes of \(NodeAttribute.allCases[a]) texts: version \(version)'s 4-byte starts point into fewer than \(SnapshotLayout.noText)")
+        }
         guard let (ranges, expectedSize) = counts.layout(), expectedSize == fileSize else {
             let need = counts.layout().map { "\($0.fileSize) bytes" } ?? "more than 2^64 bytes"
             throw error(Field.slotCount, "the counts do not match the length: \(counts.slots) slots, \(counts.live) live, \(counts.types) types, \(counts.wideTags) wide tags, \(counts.geometry) geometry entries need \(need), the snapshot has \(fileSize)")
@@ -480,7 +485,8 @@ struct SnapshotReader {
             // from version 4 a UInt32, `noText` for none.
             let count = Int(counts.attributeStarts[attribute.rawValue])
             let starts: [Int] = if SnapshotLayout.attributeStartSize(counts.version) == 4 {
-                (column(at(.starts(attribute)), count: count) as [UInt32]).map { $0 == SnapshotLayout.noText ? -1 : Int($0) }
+                // (On a 32-bit platform a start past Int.max is out of any texts' range.)
+                (column(at(.starts(attribute)), count: count) as [UInt32]).map { $0 == SnapshotLayout.noText ? -1 : Int(exactly: $0) ?? Int.max }
             } else if MemoryLayout<Int>.size == 8 {
                 column(at(.starts(attribute)), count: count)
             } else {

@@ -98,6 +98,37 @@ import Testing
         #expect(CorruptionTests.sample.tree._mostAttributeTextBytes == 2)
     }
 
+    /// A header that gives version 4 texts of 2^32 - 1 bytes or more, which its starts
+    /// cannot point into (the writer writes version 3 then).
+    @Test func version4TextsAreFewerThan4GiB() {
+        let id = Field.attributeBytes + 8 * NodeAttribute.id.rawValue
+        #expect(loadError(patched(UInt64(UInt32.max), at: id)) == SnapshotError(offset: id, reason: "\(UInt32.max) bytes of id texts: version 4's 4-byte starts point into fewer than \(UInt32.max)"))
+    }
+
+    /// Narrow starts through the loader's checks: from memory (copied, each start read), and
+    /// from a file, mapped and read (in place, eight starts at a time with AVX2), the same
+    /// verdict, for a start past every text, one of 2^31 (negative as a signed 32-bit
+    /// number) and the largest short of none.
+    @Test func narrowStartsOutOfRange() throws {
+        var tree = ViewTree()
+        let type = TypeRegistry.shared.typeID(named: "NarrowStartNode")
+        var ids = [tree.makeNode(tag: 0, type: type)]
+        for i in 1 ..< 40 { ids.append(tree.appendChild(tag: i, type: type, to: ids[0])) }
+        for (i, id) in ids.enumerated() where i % 3 != 1 { tree.setAttribute(.id, "node-\(i)", of: id) }
+        let base = tree.snapshot()
+        let layout = try #require(layoutOf(base))
+        let starts = Int(layout.sections[Section.starts(.id).rawValue].lowerBound)
+        let texts = layout.sections[Section.bytes(.id).rawValue].count
+        #expect(snapshotLoadError(base) == nil)
+        for value in [UInt32(texts), UInt32(1) << 31, UInt32.max - 1] {
+            #expect(snapshotLoadError(patching(base, value, at: starts + 4 * 17))
+                    == SnapshotError(offset: starts + 68, reason: "id: slot 17's text starts at \(value), outside the \(texts) bytes"))
+        }
+        // A start moved onto another text's length byte: sound, and that text read.
+        let moved = try ViewTree(snapshot: patching(base, UInt32(0), at: starts + 4 * 17))
+        #expect(moved.attribute(.id, of: ids[17]) == "node-0")
+    }
+
     @Test func everyTruncation() { expectEveryTruncationFails(bytes) }
 
     @Test func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }

@@ -207,10 +207,23 @@ import Testing
         }
         // More types than a word of bits holds: the table of usable types.
         expectAgreement(on: preOrderTree(nodes: 500, seed: 41, types: 40), trials: 300, focus: [nil], seed: 410, moreTypes: 40)
+        // Wide tags (the tag column's sentinel), counted the same by both paths.
+        var image = preOrderTree(nodes: 2_000, seed: 42)._columnImage()
+        for x in stride(from: 3, to: image.slotCount, by: 5) {
+            image.narrowTag[x] = Int32.min
+            image.tourTag[Int(UInt32(truncatingIfNeeded: image.span[x]))] = Int32.min
+        }
+        let (vector, scalar) = (tally(image, vector: true), tally(image, vector: false))
+        #expect(vector.sound && scalar.sound && vector.wide == 400 && scalar.wide == 400 && vector.enters == 2_000 && scalar.roots == 1 && vector.roots == 1)
+        if _TourCheck.hasVectorPath { #expect(vector.ordered > 2_000 / 16) }
     }
 
     /// The runs of eight positions the AVX2 path read without gathers, on `image` as it is.
-    func orderedRuns(_ image: _ColumnImage) -> Int {
+    func orderedRuns(_ image: _ColumnImage) -> Int { tally(image, vector: true).ordered }
+
+    /// The position-local check's tally of `image`, on the AVX2 path (where the processor
+    /// has it) or one position at a time.
+    func tally(_ image: _ColumnImage, vector: Bool) -> _TourCheck.Tally {
         image.parent.withUnsafeBufferPointer { parent in
         image.typeID.withUnsafeBufferPointer { typeID in
         image.narrowTag.withUnsafeBufferPointer { narrowTag in
@@ -222,7 +235,7 @@ import Testing
                 slotCount: image.slotCount, liveCount: image.liveCount, freeHead: image.freeHead, generation: UnsafeBufferPointer(start: nil, count: 0),
                 parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType)
             let types = Int(image.typeID.max() ?? 0) + 1
-            return ViewTree._checkTour(columns, typeCount: types, unusable: [Bool](repeating: false, count: types), share: nil).ordered
+            return ViewTree._checkTour(columns, typeCount: types, unusable: [Bool](repeating: false, count: types), share: nil, vector: vector)
         }}}}}}}
     }
 
