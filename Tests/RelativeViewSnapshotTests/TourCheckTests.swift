@@ -20,7 +20,8 @@ import Testing
 
     /// The verdicts on `image`: the position-local check's (run whole, and in pieces on two
     /// threads), and the load's (which runs the stack check when the other fails).
-    func verdicts(_ image: _ColumnImage, types: Int) -> (local: Bool, inPieces: Bool, load: Result<ViewTree, _ArenaImageFlaw>) {
+    /// Calls `body` with `image`'s columns, as a load reads them in place.
+    func withColumns<R>(_ image: _ColumnImage, _ body: (_ColumnPointers) -> R) -> R {
         image.generation.withUnsafeBufferPointer { generation in
         image.parent.withUnsafeBufferPointer { parent in
         image.typeID.withUnsafeBufferPointer { typeID in
@@ -29,9 +30,14 @@ import Testing
         image.token.withUnsafeBufferPointer { token in
         image.tourTag.withUnsafeBufferPointer { tourTag in
         image.tourType.withUnsafeBufferPointer { tourType in
-            let columns = _ColumnPointers(
+            body(_ColumnPointers(
                 slotCount: image.slotCount, liveCount: image.liveCount, freeHead: image.freeHead, generation: generation,
-                parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType)
+                parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType))
+        }}}}}}}}
+    }
+
+    func verdicts(_ image: _ColumnImage, types: Int) -> (local: Bool, inPieces: Bool, load: Result<ViewTree, _ArenaImageFlaw>) {
+        withColumns(image) { columns in
             // The last type number is one no node may have (as a snapshot marks the ids it
             // lists only to keep the numbering).
             let unusable = (0 ..< types).map { $0 == types - 1 }
@@ -48,7 +54,7 @@ import Testing
                 try ViewTree(validatingColumns: columns, typeCount: types, unusedTypes: unusable, extras: _ArenaImage(), owner: nil)
             }
             return (whole.sound && whole.enters == image.liveCount, pieces.sound && pieces.enters == image.liveCount, load)
-        }}}}}}}}
+        }
     }
 
     /// One random change to a field the tour check reads, of a live slot or a tour position.
@@ -224,19 +230,10 @@ import Testing
     /// The position-local check's tally of `image`, on the AVX2 path (where the processor
     /// has it) or one position at a time.
     func tally(_ image: _ColumnImage, vector: Bool) -> _TourCheck.Tally {
-        image.parent.withUnsafeBufferPointer { parent in
-        image.typeID.withUnsafeBufferPointer { typeID in
-        image.narrowTag.withUnsafeBufferPointer { narrowTag in
-        image.span.withUnsafeBufferPointer { span in
-        image.token.withUnsafeBufferPointer { token in
-        image.tourTag.withUnsafeBufferPointer { tourTag in
-        image.tourType.withUnsafeBufferPointer { tourType in
-            let columns = _ColumnPointers(
-                slotCount: image.slotCount, liveCount: image.liveCount, freeHead: image.freeHead, generation: UnsafeBufferPointer(start: nil, count: 0),
-                parent: parent, typeID: typeID, narrowTag: narrowTag, span: span, token: token, tourTag: tourTag, tourType: tourType)
+        withColumns(image) { columns in
             let types = Int(image.typeID.max() ?? 0) + 1
             return ViewTree._checkTour(columns, typeCount: types, unusable: [Bool](repeating: false, count: types), share: nil, vector: vector)
-        }}}}}}}
+        }
     }
 
     /// A tour of several pieces, changed at and around the pieces' edges, where a piece
