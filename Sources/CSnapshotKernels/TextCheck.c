@@ -6,15 +6,17 @@
 // whose length is one byte (under 128) and whose text ends within the bytes; a longer
 // length, or anything out of range, is left to the check that names flaws.
 
+// 1 if the start `s` of a text (read unsigned: a negative one is past any bytes) is not a
+// one-byte length whose text ends within the `n` (at least one) `bytes`; with no branch.
+static inline uint64_t start_unsound(uint64_t s, const uint8_t *bytes, size_t n) {
+    uint64_t at = s < n - 1 ? s : n - 1;
+    uint64_t head = bytes[at];
+    return (s >= n) | (head >> 7) | (head > n - at - 1);
+}
+
 static int sound_scalar(const int64_t *starts, size_t count, const uint8_t *bytes, size_t n) {
     uint64_t bad = 0;
-    for (size_t i = 0; i < count; i++) {
-        int64_t s = starts[i];
-        uint64_t present = s != -1;
-        uint64_t at = (uint64_t)s < n - 1 ? (uint64_t)s : n - 1;
-        uint64_t head = bytes[at];
-        bad |= present & (((uint64_t)s >= n) | (head >> 7) | (head > n - at - 1));
-    }
+    for (size_t i = 0; i < count; i++) bad |= (uint64_t)(starts[i] != -1) & start_unsound((uint64_t)starts[i], bytes, n);
     return bad == 0;
 }
 
@@ -52,13 +54,7 @@ static int sound_avx2(const int64_t *starts, size_t count, const uint8_t *bytes,
 
 static int sound_scalar32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n) {
     uint64_t bad = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint64_t s = starts[i];
-        uint64_t present = s != UINT32_MAX;
-        uint64_t at = s < n - 1 ? s : n - 1;
-        uint64_t head = bytes[at];
-        bad |= present & ((s >= n) | (head >> 7) | (head > n - at - 1));
-    }
+    for (size_t i = 0; i < count; i++) bad |= (uint64_t)(starts[i] != UINT32_MAX) & start_unsound(starts[i], bytes, n);
     return bad == 0;
 }
 

@@ -5,9 +5,9 @@
 /// Each attribute is a column of the arena, made when a node of the tree first gets that
 /// attribute: 8 bytes per node slot (where the node's text starts, or none), plus the text's
 /// bytes (a tree loaded from a version 4 snapshot file reads 4-byte starts in place until
-/// its first change to an attribute). A ``ViewTreeBuilder`` (an import) stores a text repeated among the recent ones
-/// once (the same member name in every object of an array; an `id`, meant to be unique, is
-/// not looked for); ``ViewTree/setAttribute(_:_:of:)`` stores each text it is given.
+/// its first change to an attribute). A ``ViewTreeBuilder`` (an import) stores a text
+/// repeated among the recent ones once (the same member name in every object of an array;
+/// an `id`, meant to be unique, is not looked for); ``ViewTree/setAttribute(_:_:of:)`` stores each text it is given.
 /// Reading a node's attribute is O(1) to find, O(its length) to copy out.
 public enum NodeAttribute: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// The member name of a JSON value inside an object.

@@ -117,10 +117,10 @@ extension ViewTree {
     /// cycle, every child run closes, and each live slot is entered once. The pass is
     /// ``_TourCheck``'s, position by position with no stack, in pieces that a helper of
     /// `tourShare` may take some of; only if it fails does a pass front to back with a stack
-    /// of the open nodes run, to name the first flaw. Then the free list, from `freeHead`, must take
-    /// exactly the other slots (free marks, zero type, tag and span) and end; no node may
-    /// have a type that `unusedTypes` marks (a snapshot lists ids no node has, to keep the
-    /// numbering, and maps them without asking a view factory); and `extras`
+    /// of the open nodes run, to name the first flaw. Then the free list, from `freeHead`,
+    /// must take exactly the other slots (free marks, zero type, tag and span) and end; no
+    /// node may have a type that `unusedTypes` marks (a snapshot lists ids no node has, to
+    /// keep the numbering, and maps them without asking a view factory); and `extras`
     /// (wide tags, geometry, attributes) are checked as ``init(validating:typeMap:)`` checks
     /// them. Nothing is written to `columns`.
     ///

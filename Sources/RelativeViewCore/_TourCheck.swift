@@ -20,7 +20,8 @@ import CSnapshotKernels
 /// the stack check, run after it, finds the first flaw and names it.
 ///
 /// The check itself is C (the CSnapshotKernels module): one position at a time, or eight with
-/// AVX2 gathers where the processor has them, which Swift's SIMD types cannot express.
+/// AVX2 where the processor has it (gathers, which Swift's SIMD types cannot express, or,
+/// where the slots entered are consecutive, eight consecutive entries permuted).
 /// It holds pointers to columns that nothing changes while it runs, so that threads can
 /// share it: hence `@unchecked Sendable`.
 package struct _TourCheck: @unchecked Sendable {

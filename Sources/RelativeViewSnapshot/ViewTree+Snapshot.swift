@@ -190,8 +190,9 @@ extension ViewTree {
     /// snapshot but its last 8 bytes), documented with the format, so that a tool can write
     /// or repair a snapshot of its own: for versions 1 and 2, four lanes over 8-byte
     /// little-endian words; from version 3 (versions 3 and 4 share it; 4 is the one
-    /// written), eight lanes over each block of 1 MiB, the blocks' digests then combined. Any two inputs of one length that differ
-    /// within one 8-byte word (one flipped bit, say) get different checksums.
+    /// written), eight lanes over each block of 1 MiB, the blocks' digests then combined.
+    /// Any two inputs of one length that differ within one 8-byte word (one flipped bit,
+    /// say) get different checksums.
     ///
     /// - Complexity: O(bytes)
     public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer, formatVersion: UInt32 = 4) -> UInt64 {
