@@ -56,6 +56,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jemalloc", .when(configuration: .release, traits: ["Jemalloc"]))]
         ),
         .target(name: "RelativeViewFixtures", dependencies: ["RelativeView", "RelativeViewNaive"]),
+        // The naive worker's death signal (Linux's prctl(PR_SET_PDEATHSIG), a variadic C call
+        // Swift cannot make): the worker dies with the CLI, even when the CLI is killed.
+        .target(name: "CParentDeath"),
         .executableTarget(
             name: "relative-view-bench",
             dependencies: [
@@ -66,6 +69,7 @@ let package = Package(
                 "RelativeViewSnapshot",
                 "RelativeViewFixtures",
                 "CMallocStats",
+                "CParentDeath",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

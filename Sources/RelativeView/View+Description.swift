@@ -11,7 +11,7 @@ extension View {
             typeName: String(describing: Swift.type(of: self)),
             frame: (_frameOrigin.simd, _frameSize.simd),
             tag: tag,
-            node: _store == nil ? nil : _node,
+            node: _store.map { $0.tree._listingName(of: _node) },
             extras: [
                 ViewTree._grouped(subviews, "subview"),
                 "superview = \(superview.map { String(describing: Swift.type(of: $0)) } ?? "none")",

@@ -15,7 +15,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     /// The store of this view's tree, or `nil` while the view has neither superview nor subviews.
     @usableFromInline @exclusivity(unchecked) final var _store: ViewStore?
     /// This view's node in `_store`; meaningless while `_store` is `nil`.
-    @usableFromInline @exclusivity(unchecked) final var _node = NodeID(index: -1, generation: 0)
+    @usableFromInline @exclusivity(unchecked) final var _node = NodeID(index: -1, stamp: 0)
     /// The tree version at which `_tagOrSpan` holds `_node`'s positions in the index; 0 when
     /// it holds none. Reset whenever `_store` or `_node` changes (see `View+Spans.swift`).
     @exclusivity(unchecked) final var _spanEpoch: UInt64 = 0

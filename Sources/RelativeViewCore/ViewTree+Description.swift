@@ -88,7 +88,7 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
             text += Self._nodeLine(
                 typeName: name,
                 frame: geometry ? (s._geometry(\.frameOrigin, at: n), s._geometry(\.frameSize, at: n)) : nil,
-                tag: s.tag(at: n), node: s.nodeID(n),
+                tag: s.tag(at: n), node: "#\(n).\(s.generation(at: Int(n)))",
                 extras: s.attributes.indices.compactMap { a in
                     s.attributes[a].text(at: Int(n)).map { "\(NodeAttribute(rawValue: a)!) = \(Self._quoted($0))" }
                 })
@@ -123,15 +123,22 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
         return out + "\""
     }
 
+    /// How listings name `node`: `#slot.generation` (its slot, and the slot's generation
+    /// when the node was made).
+    package func _listingName(of node: NodeID) -> String {
+        "#\(node.index).\(_storage.generation(of: node))"
+    }
+
     /// Traps unless `maxLines` is at least 1.
     package static func _checkMaxLines(_ maxLines: Int) {
         precondition(maxLines >= 1, "recursiveDescription needs maxLines >= 1 (got \(maxLines))")
     }
 
     /// One node's text: `<Type: frame = (x y; w h); tag = t; node = #i.g; extra; ...>`, the
-    /// frame only if given, `node = none` for a node not in any tree.
+    /// frame only if given, `node = none` for a node not in any tree (`node` as
+    /// ``_listingName(of:)`` gives it).
     package static func _nodeLine(
-        typeName: String, frame: (origin: SIMD2<Double>, size: SIMD2<Double>)?, tag: Int, node: NodeID?, extras: [String] = []
+        typeName: String, frame: (origin: SIMD2<Double>, size: SIMD2<Double>)?, tag: Int, node: String?, extras: [String] = []
     ) -> String {
         var parts: [String] = []
         if let frame {
@@ -139,7 +146,7 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
             parts.append("frame = (\(numbers[0]) \(numbers[1]); \(numbers[2]) \(numbers[3]))")
         }
         parts.append("tag = \(tag)")
-        parts.append("node = \(node.map(\.description) ?? "none")")
+        parts.append("node = \(node ?? "none")")
         parts += extras
         return "<\(typeName): \(parts.joined(separator: "; "))>"
     }

@@ -489,6 +489,7 @@ extension ViewTree {
         b.tour = tour
         // The same shape: positions kept by views of the lender stay right.
         b.version = s.version
+        b.identity = s.identity
         b.borrowsMemory = true
         return ViewTree(_storage: b)
     }

@@ -82,7 +82,7 @@ extension ViewTree {
         @inlinable @inline(__always)
         package func tag(ofLive node: NodeID) -> Int {
             storage._withUnsafeGuaranteedRef { s in
-                assert(s.generation(at: Int(node.index)) == node.generation, "stale NodeID \(node) in the facade")
+                assert(s.isCurrent(node), "stale NodeID \(node) in the facade")
                 return s.tag(at: node.index)
             }
         }
@@ -95,7 +95,7 @@ extension ViewTree {
         @inlinable @inline(__always)
         package func isSibling(ofLive a: NodeID, _ b: NodeID) -> Bool {
             storage._withUnsafeGuaranteedRef { s in
-                assert(s.generation(at: Int(a.index)) == a.generation && s.generation(at: Int(b.index)) == b.generation, "stale NodeID in the facade")
+                assert(s.isCurrent(a) && s.isCurrent(b), "stale NodeID in the facade")
                 let p = s.parent[Int(a.index)]
                 return a != b && p != _TreeStorage.none && p == s.parent[Int(b.index)]
             }

@@ -107,14 +107,15 @@ public struct ViewTree: Sendable {
     /// - Complexity: O(1)
     @inlinable public var slotCount: Int { _storage.slotCount }
 
-    /// Whether `id` names a live node of this tree (a removed node's id does not).
+    /// Whether `id` names a live node of this tree (a removed node's id does not, nor an id
+    /// of another tree).
     ///
     /// - Complexity: O(1)
     @inlinable
     public func contains(_ id: NodeID) -> Bool {
         let s = _storage
         let i = Int(id.index)
-        return i >= 0 && i < s.slotCount && s.generation(at: i) == id.generation && !_TreeStorage.isFree(s.parent[i])
+        return s.isCurrent(id) && i < s.slotCount && !_TreeStorage.isFree(s.parent[i])
     }
 
     /// The id of the live node in slot `index`, or `nil` if that slot is free or out of range.

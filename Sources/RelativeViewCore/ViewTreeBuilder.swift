@@ -58,6 +58,9 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     @usableFromInline var stagedCount = 0
     /// The slot of the next node opened: the nodes so far, flushed or staged.
     @usableFromInline var nodes: Int32 = 0
+    /// The tree's identity, the stamp of every id the builder hands out (its nodes are all
+    /// at generation 0; see ``NodeID``).
+    @usableFromInline let identity: UInt32
     /// The nodes the builder was told to expect: an attribute column is reserved for as
     /// many when it is made.
     private let capacity: Int
@@ -88,6 +91,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1): the memory is reserved, not written.
     public init(minimumCapacity: Int = 0) {
         tree = ViewTree()
+        identity = tree._storage.identity
         capacity = max(0, minimumCapacity)
         tree._storage.reserveStreamed(nodes: capacity)
         warmers = [_PageWarmer(ranges: Self.nodeColumnRanges(tree._storage), units: capacity)]
@@ -124,7 +128,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         if openCount == openCapacity { growOpenNodes() }
         open[openCount] = enter.token
         openCount &+= 1
-        return NodeID(index: enter.token, generation: 0)
+        return NodeID(index: enter.token, stamp: identity)
     }
 
     /// Takes the next slot for a node of `tag` and `type`, the last child of the innermost
@@ -192,7 +196,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         staged[stagedCount &+ 1] = .exit(of: enter.token)
         stagedCount &+= 2
         if stagedCount == Self.batch { flush() }
-        return NodeID(index: enter.token, generation: 0)
+        return NodeID(index: enter.token, stamp: identity)
     }
 
     @inlinable @inline(__always)

@@ -58,6 +58,11 @@ final class _TreeStorage: @unchecked Sendable {
     /// Names the tree's current shape: a number no other shape of any tree ever has, replaced
     /// by every mutation (geometry aside). Tour positions read while it is current are current.
     @usableFromInline @exclusivity(unchecked) var version: UInt64
+    /// The tree's identity, added to a slot's generation to make a ``NodeID``'s stamp, so
+    /// that an id of another tree fails the check (see ``NodeID``). Drawn when a tree is
+    /// created, from its first version (distinct for every storage made), mixed so that
+    /// two trees' identities differ in every bit at random; a copy keeps it.
+    @usableFromInline @exclusivity(unchecked) var identity: UInt32
 
     /// Hands out versions, from 1, for the process's life.
     static let versions = Atomic<UInt64>(0)
@@ -80,6 +85,7 @@ final class _TreeStorage: @unchecked Sendable {
         rootCount = 0
         tour = _TourBlocks()
         version = Self.nextVersion()
+        identity = Self.identity(from: version)
         reserveCapacity(minimumCapacity)
     }
 
@@ -104,6 +110,17 @@ final class _TreeStorage: @unchecked Sendable {
         rootCount = other.rootCount
         tour = other.tour.copied()
         version = other.version
+        identity = other.identity
+    }
+
+    /// A tree identity from a version number: SplitMix64's finalizer (a bijection of 64-bit
+    /// numbers), its low 32 bits. Consecutive versions give unrelated identities, so the
+    /// stamps of two trees' fresh nodes (generation 0 or 1 in both) differ.
+    static func identity(from version: UInt64) -> UInt32 {
+        var z = version &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt32(truncatingIfNeeded: z ^ (z >> 31))
     }
 
     /// Room for `n` nodes in all: the columns, and the index (see
@@ -144,20 +161,45 @@ final class _TreeStorage: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func check(_ id: NodeID) {
+        precondition(isCurrent(id), misuse(of: id))
+    }
+
+    /// Whether `id` names slot `id.index` at its current generation, made by this tree (or a
+    /// copy): not whether that slot is live (see ``ViewTree/contains(_:)``).
+    @inlinable @inline(__always)
+    func isCurrent(_ id: NodeID) -> Bool {
         let i = Int(id.index)
-        precondition(
-            // A freed slot's generation was bumped, so no outstanding id matches it.
-            // Within the generation column, its entry; past its end (a streamed build's
-            // slots), generation 0 and a slot in range. One array's count read in the
-            // common case, as before the column could be short.
-            i >= 0 && (i < generation.count ? generation[i] == id.generation : id.generation == 0 && i < slotCount),
-            "stale NodeID \(id): the node was removed from this tree, or the id belongs to another tree")
+        let made = id.stamp &- identity
+        // A freed slot's generation was bumped, so no outstanding id matches it. Within the
+        // generation column, its entry; past its end (a streamed build's slots), generation
+        // 0 and a slot in range. One array's count read in the common case.
+        return i >= 0 && (i < generation.count ? generation[i] == made : made == 0 && i < slotCount)
+    }
+
+    /// Why `id` failed ``check(_:)``: stale (its generation is behind the slot's, which only
+    /// grows) or of another tree (no such slot here, or a generation this slot never had).
+    @usableFromInline @inline(never)
+    func misuse(of id: NodeID) -> String {
+        let i = Int(id.index)
+        guard i >= 0 && i < slotCount else {
+            return "NodeID \(id) belongs to another tree: this tree has no slot \(id.index) (it has \(slotCount))"
+        }
+        let made = id.stamp &- identity
+        let now = generation(at: i)
+        if made < now {
+            return "stale NodeID \(id): its node was removed from this tree (slot \(i) was at generation \(made), it is at \(now))"
+        }
+        return "NodeID \(id) belongs to another tree: it was not made by this tree or a copy of it"
     }
 
     @inlinable @inline(__always)
     func nodeID(_ index: Int32) -> NodeID {
-        NodeID(index: index, generation: generation(at: Int(index)))
+        NodeID(index: index, stamp: generation(at: Int(index)) &+ identity)
     }
+
+    /// The generation the id `id` was made at, if it is of this tree.
+    @inlinable @inline(__always)
+    func generation(of id: NodeID) -> UInt32 { id.stamp &- identity }
 
     /// The generation of slot `i` (< ``slotCount``): 0 past the end of `generation`.
     @inlinable @inline(__always)

@@ -19,12 +19,15 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     /// The format of `path`: a directory, else by extension (`.xml`, `.xhtml`, `.svg`,
     /// `.rss`, `.atom`, `.xsd`, `.xsl`, `.plist`; `.html`, `.htm`; `.json`), else from the
     /// first bytes (`{` or `[` is JSON; `<!DOCTYPE html` or `<html` is HTML; `<` is XML).
-    /// `nil` if none of these tells.
+    /// `nil` if none of these tells. Only a regular file's bytes are read: a pipe's first
+    /// bytes would be gone for whoever reads it next (``TreeImporter`` reads a pipe whole
+    /// and tells its format from what it read).
     ///
     /// - Complexity: O(1): reads at most the first 512 bytes.
     public static func detect(path: String) -> ImportFormat? {
         var info = stat()
-        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        let kind = stat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+        if kind == S_IFDIR { return .directory }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if let dot = name.lastIndex(of: ".") {
             switch name[name.index(after: dot)...].lowercased() {
@@ -34,7 +37,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             default: break
             }
         }
-        guard let head = try? _FileReader(path: path).readPrefix(512) else { return nil }
+        guard kind == S_IFREG, let head = try? _FileReader(path: path).readPrefix(512) else { return nil }
         return detect(prefix: head)
     }
 

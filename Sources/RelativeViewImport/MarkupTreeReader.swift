@@ -196,10 +196,12 @@ public struct MarkupTreeReader: Sendable {
         sink.document = context
         var done = false
         var total = 0
+        var head: [UInt8] = []
         while !done {
             let chunk = try next()
             done = chunk.isEmpty
             total += chunk.count
+            if head.count < 8 { head += chunk.prefix(8 - head.count) }
             sink.bytesRead = total
             // libxml2 calls an empty document "extra content at the end"; say what it is.
             if done && total == 0 { throw ImportError(path: path, line: 1, column: 1, message: "the document is empty") }
@@ -217,6 +219,11 @@ public struct MarkupTreeReader: Sendable {
             // content at the end"; say what happened instead.
             if sink.fatalCode == XML_ERR_DOCUMENT_END.rawValue, let innermost = sink.innermostOpenElement {
                 fatal.message = "the document ends inside <\(innermost)> (\(sink.openElementCount) element(s) still open)"
+            }
+            // libxml2 calls a document that does not start with markup "Document is empty"
+            // (binary data, a snapshot, plain text); show what it starts with instead.
+            if sink.fatalCode == XML_ERR_DOCUMENT_EMPTY.rawValue, let first = head.first(where: { !_isJSONWhitespace($0) }), first != UInt8(ascii: "<") {
+                fatal.message = "not \(dialect == .xml ? "XML" : "HTML"): the document does not start with markup ('<'); its first bytes are \(head.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " "))\(head.contains(0) ? " (binary data)" : "")"
             }
             throw fatal
         }

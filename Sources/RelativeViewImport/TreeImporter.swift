@@ -31,7 +31,8 @@ public struct TreeImporter: Sendable {
     /// never copied while they grow; the second pass parses it.
     ///
     /// - Parameters:
-    ///   - path: the document or directory.
+    ///   - path: the document or directory, or a pipe (a FIFO, `/dev/stdin` piped in), which
+    ///     is read once, to its end, and parsed from memory. A device or a socket is an error.
     ///   - format: how to read it; `nil` to tell from the path and the first bytes.
     ///   - progress: called as the document is parsed (every 1 MiB for JSON, every 64 KiB
     ///     for markup; not for a directory) with the bytes parsed so far and the file's
@@ -43,6 +44,14 @@ public struct TreeImporter: Sendable {
         contentsOf path: String, format: ImportFormat? = nil,
         progress: (_ bytesRead: Int, _ totalBytes: Int?) -> Void = { _, _ in }
     ) throws(ImportError) -> ViewTree {
+        if format != .directory, try _FileReader.kind(of: path) == .stream {
+            // A pipe can be read once: to its end, then parsed from memory.
+            let bytes = try _FileReader(path: path).readToEnd { progress($0, nil) }
+            guard let format = format ?? ImportFormat.detect(prefix: bytes.prefix(512)) else {
+                throw ImportError(path: path, message: "cannot tell the format of a pipe from its first bytes (not '<', '{' or '['); give it explicitly")
+            }
+            return try importTree(bytes, format: format, path: path)
+        }
         guard let format = format ?? ImportFormat.detect(path: path) else {
             throw ImportError(path: path, message: "cannot tell the format (not a directory, no known extension, and the first bytes are not '<', '{' or '['); give it explicitly")
         }

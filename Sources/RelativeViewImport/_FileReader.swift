@@ -103,6 +103,40 @@ struct _FileReader: ~Copyable {
         return Array(buffer.prefix(n))
     }
 
+    /// What `path` is, as far as reading it goes; `nil` if the system cannot say (the
+    /// open that follows reports why).
+    enum Kind { case file, directory, stream }
+
+    /// Whether `path` is a regular file, a directory or a pipe (read once, to its end);
+    /// a device or a socket is an error: reading one may never end, or means nothing.
+    static func kind(of path: String) throws(ImportError) -> Kind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFIFO: return .stream
+        case S_IFCHR: throw ImportError(path: path, message: "is a character device (a terminal, or a device such as /dev/zero), not a file, a pipe or a directory")
+        case S_IFBLK: throw ImportError(path: path, message: "is a block device, not a file, a pipe or a directory")
+        case S_IFSOCK: throw ImportError(path: path, message: "is a socket, not a file, a pipe or a directory")
+        default: return nil
+        }
+    }
+
+    /// The rest of the stream, to its end, with `progress` called with the bytes read
+    /// after each chunk of 1 MiB.
+    func readToEnd(progress: (Int) -> Void) throws(ImportError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let n = try readChunk(into: chunk)
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk.prefix(n))
+            progress(bytes.count)
+        }
+    }
+
     static func systemError(_ path: String, _ what: String) -> ImportError {
         ImportError(path: path, message: "\(what): \(String(cString: strerror(errno)))")
     }

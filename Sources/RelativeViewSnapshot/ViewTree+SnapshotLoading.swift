@@ -172,10 +172,15 @@ extension ViewTree {
 extension ViewTree {
     /// Whether the file at `path` starts as a snapshot does (its first 8 bytes are the
     /// snapshot magic): what `relative-view-bench --input` uses to tell a snapshot from a
-    /// document. It says nothing of the rest of the file.
+    /// document. It says nothing of the rest of the file, and no for anything but a regular
+    /// file (a pipe is not read).
     ///
     /// - Complexity: O(1): one read of 8 bytes.
     public static func isSnapshot(atPath path: String) -> Bool {
+        // Only a regular file is looked at: reading a pipe would take its first bytes from
+        // whoever reads it next, and opening one waits for a writer.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }

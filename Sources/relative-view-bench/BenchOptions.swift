@@ -5,26 +5,31 @@ import RelativeViewImport
 
 /// The command-line options, checked before anything runs.
 struct BenchOptions: ParsableArguments {
-    @Option(help: "Number of nodes of the generated tree (at least 1; at most what this machine's memory holds, about 512 bytes per node).")
+    @Option(parsing: .unconditional, help: "Number of nodes of the generated tree (at least 1; at most what this machine's memory holds, about 512 bytes per node).")
     var nodes: Int = 1_000_000
 
     @Option(help: "Shape of the generated tree: random, chain, wide or balanced.")
     var shape: TreeShape = .random
 
-    @Option(help: "Seed of the tree and of the queries.")
+    @Option(parsing: .unconditional, help: "Seed of the tree and of the queries.")
     var seed: UInt64 = 1
 
-    @Option(help: "Queries per operation (default: 1,000,000 for O(1) queries and conversions, every view but the root for layout, 100,000 mutations for interleavedMutation, 100,000 steps for churn, 100 for whole-tree groupings).")
+    @Option(parsing: .unconditional, help: "Queries per operation (default: 1,000,000 for O(1) queries and conversions, every view but the root for layout, 100,000 mutations for interleavedMutation, 100,000 steps for churn, 100 for whole-tree groupings).")
     var queries: Int?
 
-    @Option(help: "Comma-separated tags to group by (default: 7,13; with --input, the two most frequent nonzero tags).", transform: BenchOptions.parseInts)
+    @Option(parsing: .unconditional, help: "Comma-separated tags to group by (default: 7,13; with --input, the two most frequent nonzero tags, or 0 in a document that has none).", transform: BenchOptions.parseInts)
     var tags: [Int]?
 
     @Option(help: "Comma-separated type names to group by (default: Button,Label, from View, Control, Button, Label, ImageView, TextField, Slider, ScrollView, TableView, TableViewCell; with --input, element or value type names, at most 9, by default the two most frequent).", transform: BenchOptions.parseNames)
     var types: [String]?
 
-    @Option(help: "Measure a real tree instead of a generated one: an XML, XHTML, HTML or JSON document, a directory (symlinks not followed), or a snapshot (--save-snapshot), told by its first bytes.")
+    @Option(help: "Measure a real tree instead of a generated one: an XML, XHTML, HTML or JSON document, a directory (symlinks not followed), or a snapshot (--save-snapshot), told by its first bytes; a pipe, or - for standard input, is read to its end first.")
     var input: String?
+
+    /// Internal: how reports and errors name `--input` when the run reads a copy of it (a
+    /// pipe saved to a file, see `StreamInput`): the path as given, or "standard input".
+    @Option(help: .hidden)
+    var inputName: String?
 
     @Option(help: "The format of --input: xml, html, json or directory (default: from the path and its first bytes).")
     var inputFormat: ImportFormat?
@@ -47,13 +52,16 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Output format: table, json or csv.")
     var format: OutputFormat = .table
 
-    @Option(help: "Comma-separated tree sizes for a scaling run (one row per size and operation); overrides --nodes.", transform: BenchOptions.parseInts)
+    @Option(parsing: .unconditional, help: "Comma-separated tree sizes for a scaling run (one row per size and operation); overrides --nodes.", transform: BenchOptions.parseInts)
     var sizes: [Int]?
 
-    @Option(help: "Minimum measuring time per operation and implementation, in milliseconds.")
+    @Option(parsing: .unconditional, help: "Measure each query this many times (arena and naive core alike) and report the median with the spread of the speed-ups; build, layout and the mutations run once.")
+    var runs: Int = 1
+
+    @Option(parsing: .unconditional, help: "Minimum measuring time per operation and implementation, in milliseconds.")
     var minTime: Int = 100
 
-    @Option(help: "Seconds the naive core may take to build its tree, and on one whole-tree grouping (tree building included), before it is stopped: its time is then reported as a lower bound (status lowerBound); a tree it could not build leaves it out of the run (status naiveNotBuilt).")
+    @Option(parsing: .unconditional, help: "Seconds the naive core may take to build its tree, and on one whole-tree grouping (tree building included), before it is stopped: its time is then reported as a lower bound (status lowerBound); a tree it could not build leaves it out of the run (status naiveNotBuilt).")
     var naiveBudget: Int = 120
 
     @Option(help: "Write churn's per-step latencies to this CSV file (created or emptied first): a header, then one line per step and implementation: implementation, step, mutation, query ns, step ns.")
@@ -62,6 +70,11 @@ struct BenchOptions: ParsableArguments {
     /// Internal: run one whole-tree grouping on the naive core and print its figures (used by the CLI itself).
     @Option(help: .hidden)
     var naiveWorker: BenchOperation?
+
+    /// Internal: the naive worker's parent (the CLI that started it): the worker asks to be
+    /// killed when that process ends (see `NaiveWorker.dieWithParent`).
+    @Option(help: .hidden)
+    var naiveWorkerParent: Int32?
 
     /// Internal: the program run as the naive worker (default: this binary). Tests point it
     /// at a program that fails, to check how a failed worker is reported.
@@ -84,6 +97,9 @@ struct BenchOptions: ParsableArguments {
         case table, json, csv
     }
 
+    /// How reports and errors name `--input`.
+    var inputLabel: String { inputName ?? input ?? "" }
+
     /// The tree sizes to run.
     var treeSizes: [Int] { sizes ?? [nodes] }
 
@@ -102,6 +118,8 @@ struct BenchOptions: ParsableArguments {
     /// Bytes per query of the query inputs at their largest (node numbers, handles of both
     /// sides and their answers).
     static let estimatedBytesPerQuery = 48
+    /// The most `--runs` accepted.
+    static let mostRuns = 100
     /// The longest `--min-time` and `--naive-budget` accepted: a day.
     static let longestSeconds = 86_400
 
@@ -124,6 +142,9 @@ struct BenchOptions: ParsableArguments {
             if let memory, queries > memory / 2 / Self.estimatedBytesPerQuery {
                 throw ValidationError("--queries: \(grouped(queries)) queries need about \(gibibytes(Double(queries) * Double(Self.estimatedBytesPerQuery))) of inputs and answers, more than half this machine's \(gibibytes(Double(memory))); at most \(grouped(memory / 2 / Self.estimatedBytesPerQuery)) here")
             }
+        }
+        if runs < 1 || runs > Self.mostRuns {
+            throw ValidationError("--runs must be 1 to \(Self.mostRuns), got \(runs)")
         }
         if naiveBudget < 1 || naiveBudget > Self.longestSeconds {
             throw ValidationError("--naive-budget must be 1 to \(grouped(Self.longestSeconds)) seconds, got \(naiveBudget)")

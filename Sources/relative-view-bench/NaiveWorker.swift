@@ -4,6 +4,8 @@ import RelativeViewFixtures
 import RelativeViewImport
 import RelativeViewCore
 import RelativeViewSnapshot
+import CParentDeath
+import ArgumentParser
 
 /// What the naive core did on one operation.
 struct NaiveMeasurement {
@@ -69,14 +71,15 @@ enum NaiveWorker {
     /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building
     /// included). A child that exits with an error, dies of a signal or prints no answer is a
     /// failure, with its cause; only a child stopped by the budget gives a lower bound.
-    static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration) -> NaiveMeasurement {
+    static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration, scratch: ScratchDirectory?) -> NaiveMeasurement {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: options.naiveWorkerExecutable ?? "/proc/self/exe")
         process.arguments = workerArguments(op, work: work, options: options)
         let output = Pipe()
         process.standardOutput = output
         // The child's error output goes to a file, read after it ends: the cause of a failure.
-        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-bench-\(getpid())-\(op.rawValue).stderr").path
+        let errorPath = scratch?.file("naive-worker-\(op.rawValue).stderr")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-bench-\(getpid())-\(op.rawValue).stderr").path
         guard FileManager.default.createFile(atPath: errorPath, contents: nil), let errorFile = FileHandle(forWritingAtPath: errorPath) else {
             return failed("cannot create \(errorPath) for the naive worker's error output")
         }
@@ -130,6 +133,7 @@ enum NaiveWorker {
             "--naive-worker=\(op.rawValue)", "--nodes=\(work.count)", "--shape=\(options.shape.rawValue)",
             "--seed=\(options.seed)", "--tags=\(work.tags.map(String.init).joined(separator: ","))",
             "--min-time=\(options.minTime)", "--queries=\(options.queryCount(for: op))",
+            "--naive-worker-parent=\(getpid())",
         ]
         if let input = options.input {
             arguments.append("--input=\(input)")
@@ -140,6 +144,16 @@ enum NaiveWorker {
         }
         if let types = options.types { arguments.append("--types=\(types.joined(separator: ","))") }
         return arguments
+    }
+
+    /// Makes this process (a naive worker) die with its parent `parent`, the CLI: the kernel
+    /// kills it when the CLI ends, however it ends (Ctrl-C, SIGTERM, SIGKILL, a crash). A
+    /// worker whose parent is already gone has nothing to report to and exits at once; one
+    /// on a system without the request runs on, stopped by its parent's budget as before.
+    static func dieWithParent(_ parent: Int32) throws {
+        if rv_die_with_parent(parent) != 0 && errno == ESRCH {
+            throw ExitCode.failure
+        }
     }
 
     private static func failed(_ reason: String) -> NaiveMeasurement {

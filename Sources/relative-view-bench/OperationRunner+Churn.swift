@@ -85,7 +85,7 @@ extension OperationRunner {
 
     /// Replays the ``ChurnScript`` on the layer and on the naive core: each step one mutation
     /// and one query, each timed alone; the digest of every answer is compared.
-    func churn(_ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
+    func churn(_ layer: BenchLayer, _ cache: inout NaiveCache) -> Measurement {
         let w = work
         let script = w.churnScript(steps: options.queryCount(for: .churn))
         w.restore(layer.rawValue)

@@ -16,6 +16,9 @@ struct ResultRow: Encodable {
         case naiveFailed
         /// The naive tree was not built within its budget: nothing was asked of it.
         case naiveNotBuilt
+        /// Both measured and agreed, but the query found no node (`matched` is 0): the row
+        /// measures empty answers, so it gives no speed-up.
+        case noMatch
     }
 
     var op: String
@@ -36,6 +39,33 @@ struct ResultRow: Encodable {
     var note: String?
     /// Per-step latencies of `churn` (`nil` for the other operations).
     var latency: Latency?
+    /// The nodes the core found in the first answers (see `OperationRunner.matchSample`);
+    /// `nil` for yes-or-no questions, conversions, builds and mutations.
+    var matched: Int?
+    /// Each run's figures with `--runs` 2 or more (the row's own are the medians).
+    var runs: [Run]?
+
+    /// One of the `--runs`.
+    struct Run: Encodable {
+        var arenaNsPerOp: Double
+        var naiveNsPerOp: Double
+        var speedup: Double { naiveNsPerOp / arenaNsPerOp }
+
+        private enum CodingKeys: String, CodingKey { case arenaNsPerOp, naiveNsPerOp, speedup }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(arenaNsPerOp, forKey: .arenaNsPerOp)
+            try c.encode(naiveNsPerOp, forKey: .naiveNsPerOp)
+            try c.encode(speedup, forKey: .speedup)
+        }
+    }
+
+    /// The smallest and largest speed-up of the runs, with `--runs` 2 or more.
+    var speedupSpread: (low: Double, high: Double)? {
+        guard let runs, let low = runs.map(\.speedup).min(), let high = runs.map(\.speedup).max() else { return nil }
+        return (low, high)
+    }
 
     /// The `churn` latencies of the arena layer and of the naive core (if it ran).
     struct Latency: Encodable {
@@ -44,7 +74,7 @@ struct ResultRow: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, status, agree, note, latency
+        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, status, agree, note, latency, matched, runs
     }
 
     /// Every key is written, `null` included, so that every row has the same shape.
@@ -61,6 +91,8 @@ struct ResultRow: Encodable {
         try c.encode(agree, forKey: .agree)
         try c.encode(note, forKey: .note)
         try c.encode(latency, forKey: .latency)
+        try c.encode(matched, forKey: .matched)
+        try c.encode(runs, forKey: .runs)
     }
 }
 
@@ -71,37 +103,54 @@ struct OperationRunner {
     let work: Workload
     let options: BenchOptions
     let minimum: Duration
+    /// Where the naive worker's error output goes (the run's scratch directory).
+    let scratch: ScratchDirectory?
     /// Tells the user what is being measured (progress on standard error).
     let note: (String) -> Void
 
-    init(work: Workload, options: BenchOptions, note: @escaping (String) -> Void) {
+    init(work: Workload, options: BenchOptions, scratch: ScratchDirectory?, note: @escaping (String) -> Void) {
         self.work = work
         self.options = options
+        self.scratch = scratch
         self.minimum = .milliseconds(options.minTime)
         self.note = note
     }
 
     /// The naive core's measurement per operation, made once and compared with each layer.
-    typealias NaiveCache = [BenchOperation: NaiveMeasurement]
+    typealias NaiveCache = [NaiveKey: NaiveMeasurement]
+
+    /// An operation's naive measurement in one of the `--runs`.
+    struct NaiveKey: Hashable {
+        var op: BenchOperation
+        var run: Int
+    }
+
+    /// One measurement of an operation: the arena's sample, the digest of its first whole
+    /// answer, and the naive core's measurement.
+    typealias Measurement = (arena: Sample, first: UInt64?, naive: NaiveMeasurement)
 
     func run(_ op: BenchOperation, layer: BenchLayer, naiveCache: inout NaiveCache) -> ResultRow {
         // `layout` aligns each view but the root once: at most n - 1 alignments.
         let n = op == .layout ? min(options.queryCount(for: op), work.count - 1) : options.queryCount(for: op)
-        let (arena, arenaFirst, naive): (Sample, UInt64?, NaiveMeasurement)
+        var runs: [Measurement] = []
         switch op {
         case .build:
             guard let a = work.buildSamples[layer.rawValue], let b = work.buildSamples["naive"] else { preconditionFailure("build not measured") }
             let outcome: NaiveMeasurement.Outcome = work.naiveBuildStopped == nil ? .measured : .stoppedByBudget
-            (arena, arenaFirst, naive) = (a, nil, NaiveMeasurement(sample: b, firstAnswer: nil, outcome: outcome))
+            runs = [(a, nil, NaiveMeasurement(sample: b, firstAnswer: nil, outcome: outcome))]
         case .interleavedMutation:
-            (arena, arenaFirst, naive) = interleaved(n, layer, &naiveCache)
+            runs = [interleaved(n, layer, &naiveCache)]
         case .layout:
-            (arena, arenaFirst, naive) = layout(n, layer, &naiveCache)
+            runs = [layout(n, layer, &naiveCache)]
         case .churn:
-            (arena, arenaFirst, naive) = churn(layer, &naiveCache)
+            runs = [churn(layer, &naiveCache)]
         case .query(let q):
-            (arena, arenaFirst, naive) = query(q, n, layer, &naiveCache)
+            // Queries leave the trees as they are, so they can be measured again (`--runs`).
+            for r in 0 ..< options.runs { runs.append(query(q, n, layer, &naiveCache, run: r)) }
         }
+        // The median run of the arena and of the naive core, each by its time.
+        let arena = runs.map(\.arena).sorted { $0.nanosecondsPerOperation < $1.nanosecondsPerOperation }[runs.count / 2]
+        let naive = runs.map(\.naive).sorted { $0.sample.nanosecondsPerOperation < $1.sample.nanosecondsPerOperation }[runs.count / 2]
         var row = ResultRow(
             op: op.rawValue, layer: layer.rawValue, nodes: work.count, queries: op == .build ? work.count : n,
             arenaNsPerOp: arena.nanosecondsPerOperation, status: .measured)
@@ -110,9 +159,15 @@ struct OperationRunner {
         case .measured:
             row.naiveNsPerOp = naive.sample.nanosecondsPerOperation
             row.speedup = naive.sample.nanosecondsPerOperation / arena.nanosecondsPerOperation
-            let common = min(arena.digests.count, naive.sample.digests.count)
-            row.agree = common > 0 && arena.digests.prefix(common) == naive.sample.digests.prefix(common)
-                && arenaFirst == naive.firstAnswer
+            // Every run's answers are compared, not only the median's.
+            row.agree = runs.allSatisfy { run in
+                let common = min(run.arena.digests.count, run.naive.sample.digests.count)
+                return common > 0 && run.arena.digests.prefix(common) == run.naive.sample.digests.prefix(common)
+                    && run.first == run.naive.firstAnswer
+            }
+            if runs.count > 1 {
+                row.runs = runs.map { ResultRow.Run(arenaNsPerOp: $0.arena.nanosecondsPerOperation, naiveNsPerOp: $0.naive.sample.nanosecondsPerOperation) }
+            }
         case .stoppedByBudget:
             row.status = .lowerBound
             row.naiveNsPerOp = naive.sample.nanosecondsPerOperation
@@ -122,7 +177,7 @@ struct OperationRunner {
                 row.note = "the naive build was stopped by its budget after \(grouped(stopped.built)) of \(grouped(work.count)) nodes: its time per node is a lower bound, and its tree was not compared"
             } else {
                 // No digests: the arena's whole first answer is checked against a linear-time walk.
-                row.agree = arenaFirst != nil && arenaFirst == naive.firstAnswer
+                row.agree = runs[0].first != nil && runs[0].first == naive.firstAnswer
                 row.note = "the naive core did not finish one query within its budget: its time is a lower bound; the arena's answer was checked against a linear-time walk of the naive tree"
             }
         case .failed(let reason):
@@ -132,22 +187,66 @@ struct OperationRunner {
             row.status = .naiveNotBuilt
             row.note = "the naive tree was not built within its budget (--naive-budget): nothing to compare with"
         }
+        if case .query(let q) = op, let matched = matches(q, n) {
+            row.matched = matched
+            if matched == 0 && (row.status == .measured || row.status == .lowerBound) {
+                row.status = .noMatch
+                row.speedup = nil
+                let asked = q.isWholeTree ? "the root's whole answer" : "the answers to the first \(grouped(min(n, Self.matchSample))) queries"
+                row.note = "nothing matched in \(asked) (tags \(work.tags.map(String.init).joined(separator: ",")), types \(work.typeIndices.map { StockCatalog.names[$0] }.joined(separator: ","))): an empty answer measures a scan, not a grouping, so no speed-up is given"
+            }
+        }
         return row
+    }
+
+    /// Queries whose nodes found are counted for ``matches(_:_:)``.
+    static let matchSample = 1_000
+
+    /// The nodes the core finds in answer to the first ``matchSample`` queries of a grouping
+    /// or a search (the whole tree's, once, for a whole-tree grouping), untimed; `nil` for a
+    /// query that finds no nodes (yes-or-no questions, conversions).
+    private func matches(_ query: BenchQuery, _ n: Int) -> Int? {
+        let w = work
+        let (tree, ids, tags) = (w.tree, w.ids, w.tags)
+        let coreTypes = Dictionary(w.typeIndices.map { (w.typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
+        let a = query.inputs(w.inputs, count: min(n, Self.matchSample)).a.map { ids[Int($0)] }
+        func members<K>(_ groups: [K: [NodeID]]) -> Int { groups.values.reduce(0) { $0 + $1.count } }
+        switch query {
+        case .isRelativeAncestor, .isRelativeDescendant, .isRelativeSibling, .convertPoint:
+            return nil
+        case .findFirstAncestorByTags:
+            return a.count { tree.firstAncestor(of: $0, withTags: tags) != nil }
+        case .groupAncestorsByTags:
+            return a.reduce(0) { $0 + members(tree.groupAncestors(of: $1, byTags: tags)) }
+        case .groupSiblingsByTags:
+            return a.reduce(0) { $0 + members(tree.groupSiblings(of: $1, byTags: tags)) }
+        case .groupSiblingsByTypes:
+            return a.reduce(0) { $0 + members(tree.groupSiblings(of: $1, keyingTypes: coreTypes)) }
+        case .groupDescendantsByTags:
+            return members(tree.groupDescendants(of: ids[0], byTags: tags))
+        case .groupDescendantsByTypes:
+            return members(tree.groupDescendants(of: ids[0], keyingTypes: coreTypes))
+        case .groupDescendantsByClosure:
+            return members(tree.groupDescendants(of: ids[0]) { BenchQuery.closureKey(tree.tag(of: $0)) })
+        }
     }
 
     /// The naive side of `op`, measured once per run and shared by both layers; nothing when
     /// the naive tree was not built.
-    func naiveSide(_ op: BenchOperation, _ cache: inout NaiveCache, _ measure: () -> NaiveMeasurement) -> NaiveMeasurement {
+    /// A naive side that did not finish (stopped by its budget, or failed) in the first run
+    /// stands for every later run: running it again would only wait for the budget again.
+    func naiveSide(_ op: BenchOperation, _ cache: inout NaiveCache, run: Int = 0, _ measure: () -> NaiveMeasurement) -> NaiveMeasurement {
         if work.naiveBuildStopped != nil { return .notBuilt }
-        if let cached = cache[op] { return cached }
+        if let cached = cache[NaiveKey(op: op, run: run)] { return cached }
+        if run > 0, let first = cache[NaiveKey(op: op, run: 0)], first.outcome != .measured { return first }
         let naive = measure()
-        cache[op] = naive
+        cache[NaiveKey(op: op, run: run)] = naive
         return naive
     }
 
     // MARK: Queries
 
-    private func query(_ query: BenchQuery, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
+    private func query(_ query: BenchQuery, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache, run: Int) -> Measurement {
         let op = BenchOperation.query(query)
         let w = work
         let tags = w.tags
@@ -228,12 +327,12 @@ struct OperationRunner {
                 }
         }
 
-        let naive = naiveSide(op, &cache) {
+        let naive = naiveSide(op, &cache, run: run) {
             guard op.isWholeTree else {
                 return Self.naiveQuery(query, work: w, a: a, b: b, minimum: minimum)
             }
             note("\(op.rawValue): naive core in a child process (budget \(options.naiveBudget) s); it copies a group on every append, as the original does, so large groups take long")
-            var naive = NaiveWorker.run(op, work: w, options: options, budget: .seconds(options.naiveBudget))
+            var naive = NaiveWorker.run(op, work: w, options: options, budget: .seconds(options.naiveBudget), scratch: scratch)
             switch naive.outcome {
             case .stoppedByBudget:
                 note("\(op.rawValue): the naive core did not finish one query within \(options.naiveBudget) s; its time is a lower bound; the arena's answer is checked against a linear-time walk of the naive tree instead")
@@ -330,7 +429,7 @@ struct OperationRunner {
     /// ``BenchLayout``), once, until the time is up or the pass ends; the digest of each
     /// alignment is the view's new frame origin. Changes the frames, so it runs after
     /// `convertPoint`; each implementation starts from the same seeded frames.
-    private func layout(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
+    private func layout(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> Measurement {
         let w = work
         let targets = BenchLayout.targets(count: w.count, seed: w.seed)
         w.prepareGeometry(layer.rawValue)
@@ -362,7 +461,7 @@ struct OperationRunner {
     /// Alternates a move of a random subtree under a random node that is not in it (checked
     /// by the implementation itself) with one `isRelativeAncestor` query. Runs the sequence
     /// once, in order, until the time is up or it ends; mutates the trees, so it runs last.
-    private func interleaved(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> (Sample, UInt64?, NaiveMeasurement) {
+    private func interleaved(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> Measurement {
         let w = work
         let (x, y, qa, qb) = w.inputs.mutationSteps(n)
         let arena: Sample

@@ -27,11 +27,15 @@ struct RelativeViewBench: ParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
-    /// Runs `body`; an import error is printed (file, line, column, reason) and exits 1.
-    private static func imported<T>(_ body: () throws(ImportError) -> T) throws -> T {
+    /// Runs `body`; an import error is printed (file, line, column, reason) and exits 1. An
+    /// error about a copy of `--input` (a pipe read into the scratch directory) names the
+    /// input as the user gave it.
+    private static func imported<T>(_ options: BenchOptions, _ body: () throws(ImportError) -> T) throws -> T {
         do {
             return try body()
         } catch {
+            var error = error
+            if error.path == options.input { error.path = options.inputLabel }
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode.failure
         }
@@ -65,12 +69,12 @@ struct RelativeViewBench: ParsableCommand {
     /// `--import-only`: the import's figures, and nothing else.
     private static func importOnly(_ options: BenchOptions) throws {
         let progress = Progress(total: 1)
-        progress.note("importing \(options.input ?? "")")
-        let (tree, figures) = try imported { () throws(ImportError) in try TreeSource.importTree(options, progress: progress) }
+        progress.note("importing \(options.inputLabel)")
+        let (tree, figures) = try imported(options) { () throws(ImportError) in try TreeSource.importTree(options, progress: progress) }
         progress.finish()
         var report = Report(
             allocator: allocatorName,
-            tree: Report.Tree(source: options.input ?? "", nodes: tree.count, maxDepth: TreeSource.maxDepth(of: tree), seed: options.seed),
+            tree: Report.Tree(source: options.inputLabel, nodes: tree.count, maxDepth: TreeSource.maxDepth(of: tree), seed: options.seed, shape: "imported"),
             results: [], skipped: [], memory: Report.Memory(arenaBytesPerNode: figures.arenaBytesPerNode, naiveBytesPerNode: .nan))
         report.importFigures = figures
         report.savedSnapshot = try saveSnapshot(tree, options: options, progress: progress)
@@ -82,8 +86,27 @@ struct RelativeViewBench: ParsableCommand {
     }
 
     private static func run(_ options: BenchOptions) throws {
+        guard options.naiveWorker == nil else { return try run(options, scratch: nil) }
+        let scratch: ScratchDirectory
+        var options = options
+        do {
+            scratch = try ScratchDirectory()
+            if let input = options.input {
+                let resolved = try StreamInput.resolve(input, scratch: scratch, progress: Progress(total: 1))
+                (options.input, options.inputName) = (resolved, StreamInput.name(of: input))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        try run(options, scratch: scratch)
+    }
+
+    /// The run, with its scratch directory (none in a naive worker, which writes no file).
+    private static func run(_ options: BenchOptions, scratch: ScratchDirectory?) throws {
         if let op = options.naiveWorker {
-            let (sample, first) = try imported { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
+            if let parent = options.naiveWorkerParent { try NaiveWorker.dieWithParent(parent) }
+            let (sample, first) = try imported(options) { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
             print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)
             return
         }
@@ -105,10 +128,10 @@ struct RelativeViewBench: ParsableCommand {
         var importFigures: Report.Import?
         var savedSnapshot: Report.SavedSnapshot?
         for size in options.treeSizes {
-            if let input = options.input { progress.note("importing \(input)") }
+            if options.input != nil { progress.note("importing \(options.inputLabel)") }
             let clock = ContinuousClock()
             let start = clock.now
-            let (source, figures, importedTree) = try imported { () throws(ImportError) in try TreeSource.make(options, nodes: size, progress: progress) }
+            let (source, figures, importedTree) = try imported(options) { () throws(ImportError) in try TreeSource.make(options, nodes: size, progress: progress) }
             importFigures = figures
             if options.saveSnapshot != nil {
                 progress.note("writing a snapshot of the tree to \(options.saveSnapshot ?? "")")
@@ -116,7 +139,7 @@ struct RelativeViewBench: ParsableCommand {
             }
             let spec = source.spec
             if options.input != nil {
-                progress.note("imported \(grouped(spec.count)) nodes in \(fixed(nanoseconds(clock.now - start) / 1e9, 2)) s (\(figures.map { $0.line } ?? "")); grouping by tags \(source.tags.map(String.init).joined(separator: ",")) and types \(source.typeNames.joined(separator: ","))")
+                progress.note("imported \(grouped(spec.count)) nodes in \(fixed(nanoseconds(clock.now - start) / 1e9, 2)) s (\(figures.map { $0.line } ?? "")); grouping by tags \(source.tags.map(String.init).joined(separator: ","))\(source.tagsChosen.map { " (\($0))" } ?? "") and types \(source.typeNames.joined(separator: ","))")
             }
             let work = Workload(source: source, seed: options.seed)
             let minimum = Duration.milliseconds(options.minTime)
@@ -129,7 +152,7 @@ struct RelativeViewBench: ParsableCommand {
                 }
             }
             let reporter = progress
-            let runner = OperationRunner(work: work, options: options) { reporter.note($0) }
+            let runner = OperationRunner(work: work, options: options, scratch: scratch) { reporter.note($0) }
             var naiveCache = OperationRunner.NaiveCache()
             for op in ops {
                 if let reason = op.cannotRun(onNodes: spec.count) {
@@ -147,7 +170,10 @@ struct RelativeViewBench: ParsableCommand {
                     rows.append(row)
                 }
             }
-            lastTree = Report.Tree(source: spec.source, nodes: spec.count, maxDepth: Int(spec.depths().max() ?? 0), seed: options.seed)
+            lastTree = Report.Tree(
+                source: spec.source, nodes: spec.count, maxDepth: Int(spec.depths().max() ?? 0), seed: options.seed,
+                shape: options.input == nil ? options.shape.rawValue : "imported", tags: source.tags, types: source.typeNames,
+                tagsChosen: source.tagsChosen)
             memory = Report.Memory(
                 arenaBytesPerNode: work.bytesPerNode["core"] ?? 0, naiveBytesPerNode: work.bytesPerNode["naive"] ?? 0,
                 facadeBytesPerNode: work.bytesPerNode["facade"])

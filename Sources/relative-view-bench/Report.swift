@@ -7,6 +7,14 @@ struct Report: Encodable {
         var nodes: Int
         var maxDepth: Int
         var seed: UInt64
+        /// The generated tree's shape (`random`, `chain`, `wide`, `balanced`), or
+        /// `imported` for `--input`.
+        var shape: String
+        /// The tags and the type names the groupings asked for (empty for `--import-only`).
+        var tags: [Int] = []
+        var types: [String] = []
+        /// How the tags were chosen when `--tags` was not given (`nil` for a generated tree).
+        var tagsChosen: String?
     }
 
     struct Memory: Encodable {
@@ -172,22 +180,26 @@ struct Report: Encodable {
     }
 
     func table() -> String {
-        let header = ["op", "layer", "nodes", "queries", "arena ns/op", "naive ns/op", "speed-up", "agree"]
+        let spread = results.contains { $0.runs != nil }
+        let header = ["op", "layer", "nodes", "queries", "arena", "naive", "speed-up"] + (spread ? ["runs (low-high)"] : []) + ["agree"]
         let rows = results.map { r in
             let bound = r.status == .lowerBound ? ">" : ""
             let naive: String
             let speedup: String
             switch r.status {
             case .measured, .lowerBound:
-                naive = bound + fixed(r.naiveNsPerOp ?? .nan, 1)
+                naive = bound + duration(r.naiveNsPerOp ?? .nan)
                 speedup = bound + fixed(r.speedup ?? .nan, 1) + "x"
+            case .noMatch:
+                (naive, speedup) = (duration(r.naiveNsPerOp ?? .nan), "no match")
             case .naiveFailed:
                 (naive, speedup) = ("failed", "-")
             case .naiveNotBuilt:
                 (naive, speedup) = ("not built", "-")
             }
+            let range = r.status == .noMatch ? "" : r.speedupSpread.map { "\(r.runs?.count ?? 0): \(fixed($0.low, 1))-\(fixed($0.high, 1))x" } ?? ""
             let agree = r.agree.map { $0 ? "yes" : "NO" } ?? "unchecked"
-            return [r.op, r.layer, grouped(r.nodes), grouped(r.queries), fixed(r.arenaNsPerOp, 1), naive, speedup, agree]
+            return [r.op, r.layer, grouped(r.nodes), grouped(r.queries), duration(r.arenaNsPerOp), naive, speedup] + (spread ? [range] : []) + [agree]
         }
         let widths = header.indices.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -197,19 +209,21 @@ struct Report: Encodable {
         }
         var out = [
             "relative-view-bench \(version): \(tree.source) tree, \(grouped(tree.nodes)) nodes, max depth \(grouped(tree.maxDepth)), seed \(tree.seed), allocator \(allocator)",
+            "grouping by tags \(tree.tags.map(String.init).joined(separator: ",")) and types \(tree.types.joined(separator: ","))" + (tree.tagsChosen.map { " (\($0))" } ?? ""),
             "",
             line(header),
             line(widths.map { String(repeating: "-", count: $0) }),
         ]
         out += rows.map(line)
         out.append("")
+        out.append("arena and naive: time per operation (per node for build); speed-up: naive / arena" + (spread ? "; with --runs, the medians, and the lowest and highest speed-up of the runs" : ""))
         if results.contains(where: { $0.status == .lowerBound }) {
             out.append(">: a lower bound: the naive core was stopped by its time budget (--naive-budget). Where agree says yes, the arena's whole answer was checked against a linear-time walk of the naive tree.")
         }
         // Each distinct reason once, with the operations it applies to: why a row has no naive
         // figure, or was not compared.
         var opsByNote: [(note: String, ops: [String])] = []
-        for r in results where r.status == .naiveFailed || r.status == .naiveNotBuilt || (r.status == .lowerBound && r.agree == nil) {
+        for r in results where r.status == .naiveFailed || r.status == .naiveNotBuilt || r.status == .noMatch || (r.status == .lowerBound && r.agree == nil) {
             guard let note = r.note else { continue }
             if let k = opsByNote.firstIndex(where: { $0.note == note }) {
                 if !opsByNote[k].ops.contains(r.op) { opsByNote[k].ops.append(r.op) }
@@ -234,10 +248,10 @@ struct Report: Encodable {
     private func churnLatencyTable() -> [String] {
         let churn = results.filter { $0.latency != nil }
         guard let first = churn.first?.latency else { return [] }
-        let header = ["churn latency (ns)", "query p50", "p99", "p99.9", "max", "step max", "at rest p50"]
+        let header = ["churn latency", "query p50", "p99", "p99.9", "max", "step max", "at rest p50"]
         var rows = churn.compactMap { r in r.latency.map { (r.layer, $0.arena) } }
         if let naive = first.naive { rows.append(("naive", naive)) }
-        let cells = rows.map { name, l in [name] + [l.queryP50, l.queryP99, l.queryP999, l.queryMax, l.stepMax, l.restQueryP50].map { grouped(Int($0.isFinite ? $0 : -1)) } }
+        let cells = rows.map { name, l in [name] + [l.queryP50, l.queryP99, l.queryP999, l.queryMax, l.stepMax, l.restQueryP50].map(duration) }
         let widths = header.indices.map { c in ([header[c]] + cells.map { $0[c] }).map(\.count).max() ?? 0 }
         func line(_ row: [String]) -> String {
             row.enumerated().map { c, cell in
@@ -273,6 +287,20 @@ struct Report: Encodable {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+}
+
+/// A time given in nanoseconds, in the unit a person reads: `12.3 ns`, `4.56 µs`,
+/// `78.9 ms`, `1.23 s` (three significant digits).
+func duration(_ nanoseconds: Double) -> String {
+    guard nanoseconds.isFinite else { return "-" }
+    let (value, unit): (Double, String) = switch abs(nanoseconds) {
+    case ..<1e3: (nanoseconds, "ns")
+    case ..<1e6: (nanoseconds / 1e3, "µs")
+    case ..<1e9: (nanoseconds / 1e6, "ms")
+    default: (nanoseconds / 1e9, "s")
+    }
+    let digits = abs(value) >= 100 ? 0 : abs(value) >= 10 ? 1 : 2
+    return "\(fixed(value, digits)) \(unit)"
 }
 
 func fixed(_ x: Double, _ digits: Int) -> String {

@@ -70,3 +70,10 @@ func nanoseconds(_ d: Duration) -> Double {
 func mix(_ x: UInt64) -> UInt64 {
     SplitMix64.mix(x)
 }
+
+/// A run that cannot go on for a reason outside the program (a pipe, a device, the file
+/// system): printed as `error: <description>`, exit status 1.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -23,6 +23,8 @@ struct TreeSource {
     var typeIndices: [Int]
     /// The core type of each stock-catalog index (the real names' for an imported tree).
     var typeIDs: [TypeID]
+    /// How the tags were chosen for an imported tree without `--tags`.
+    var tagsChosen: String? = nil
 
     /// Type names an imported tree can be grouped by in one run: one per stock subclass.
     static let maximumImportedTypes = StockCatalog.names.count - 1
@@ -30,15 +32,15 @@ struct TreeSource {
     /// The tree of `nodes` nodes that `options` describe (`nodes` is ignored for `--input`),
     /// with what importing it took and the imported tree itself.
     static func make(_ options: BenchOptions, nodes: Int, progress: Progress) throws(ImportError) -> (TreeSource, Report.Import?, ViewTree?) {
-        guard let input = options.input else {
+        guard options.input != nil else {
             let types = options.types ?? ["Button", "Label"]
             return (TreeSource(
                 spec: TreeSpec(shape: options.shape, nodes: nodes, seed: options.seed), tags: options.tags ?? [7, 13],
                 typeNames: types, typeIndices: types.compactMap(StockCatalog.index(named:)), typeIDs: StockCatalog.typeIDs()), nil, nil)
         }
         let (tree, figures) = try importTree(options, progress: progress)
-        guard !tree.isEmpty else { throw ImportError(path: input, message: "the tree has no nodes: there is nothing to measure") }
-        return (imported(tree, source: input, options: options), figures, tree)
+        guard !tree.isEmpty else { throw ImportError(path: options.inputLabel, message: "the tree has no nodes: there is nothing to measure") }
+        return (imported(tree, source: options.inputLabel, options: options), figures, tree)
     }
 
     /// The spec's tree in the arena core, with its real types.
@@ -71,6 +73,9 @@ struct TreeSource {
                 arenaBytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)), peakResidentBytes: MemoryProbe.peakResidentBytes())
             figures.readsFileInPlace = tree._borrowsMemory
             return (tree, figures)
+        }
+        if let given = options.inputFormat, ViewTree.isSnapshot(atPath: input) {
+            throw ImportError(path: input, message: "is a snapshot (it starts with the snapshot magic), not \(given.rawValue): give it without --input-format")
         }
         let format = options.inputFormat ?? ImportFormat.detect(path: input)
         var lastNote = start
@@ -117,10 +122,14 @@ struct TreeSource {
         // By default: the two most frequent names below the root, and the two most frequent nonzero tags.
         let byFrequency = typeCounts.sorted { ($0.value, registry.name(of: $1.key)) > ($1.value, registry.name(of: $0.key)) }
         let names = options.types ?? byFrequency.filter { $0.key != typeOfNode[0] || byFrequency.count == 1 }.prefix(2).map { registry.name(of: $0.key) }
-        let chosenTags = options.tags ?? {
-            let frequent = tagCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(2).map(\.key)
-            return frequent.isEmpty ? [7, 13] : frequent
-        }()
+        // Without --tags: the two most frequent nonzero tags, or, in a document that has
+        // none, tag 0, which every node then has (a grouping that matched nothing would
+        // measure nothing).
+        let frequent = tagCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(2).map(\.key)
+        let chosenTags = options.tags ?? (frequent.isEmpty ? [0] : frequent)
+        let tagsChosen: String? = options.tags != nil ? nil : frequent.isEmpty
+            ? "the document has no nonzero tag: grouping by tag 0, which every node has"
+            : "the document's \(frequent.count == 1 ? "only nonzero tag" : "two most frequent nonzero tags")"
         var typeIDs = StockCatalog.typeIDs()
         var standIn: [TypeID: UInt8] = [:]
         for (k, name) in names.enumerated() {
@@ -133,6 +142,6 @@ struct TreeSource {
         let types = typeOfNode.map { standIn[$0] ?? 0 }
         return TreeSource(
             spec: TreeSpec(parents: parents, tags: tags, types: types, source: source), tags: chosenTags,
-            typeNames: names, typeIndices: names.indices.map { $0 + 1 }, typeIDs: typeIDs)
+            typeNames: names, typeIndices: names.indices.map { $0 + 1 }, typeIDs: typeIDs, tagsChosen: tagsChosen)
     }
 }

@@ -209,14 +209,14 @@ import RelativeViewFixtures
         #expect(tree._storage.generation.isEmpty)
         #expect(leaves.allSatisfy(tree.contains) && tree.contains(root))
         let extra = tree.appendChild(type: Ty.c, to: root)
-        #expect(tree._storage.generation.isEmpty && tree.contains(extra) && extra.generation == 0)
+        #expect(tree._storage.generation.isEmpty && tree.contains(extra) && tree._storage.generation(of: extra) == 0)
 
         tree.removeSubtree(leaves[20])
         #expect(tree._storage.generation.count == Int(leaves[20].index) + 1)
         #expect(!tree.contains(leaves[20]))
         #expect(leaves.enumerated().allSatisfy { $0.offset == 20 || tree.contains($0.element) })
         let reused = tree.appendChild(type: Ty.c, to: root)
-        #expect(reused.index == leaves[20].index && reused.generation == 1)
+        #expect(reused.index == leaves[20].index && tree._storage.generation(of: reused) == 1)
         #expect(tree.contains(reused) && !tree.contains(leaves[20]))
         tree.removeSubtree(extra)  // past the column's end again: it grows to cover it
         #expect(!tree.contains(extra) && tree._storage.generation.count == Int(extra.index) + 1)

@@ -87,9 +87,9 @@ import Testing
     @Test func idsOutsideTheArenaAreNotContained() {
         let (t, r, _, _, _, _) = Self.small()
         #expect(t.contains(r))
-        #expect(!t.contains(NodeID(index: -1, generation: 0)))
-        #expect(!t.contains(NodeID(index: Int32(t.slotCount), generation: 0)))
-        #expect(!t.contains(NodeID(index: r.index, generation: r.generation &+ 1)))
+        #expect(!t.contains(NodeID(index: -1, stamp: 0)))
+        #expect(!t.contains(NodeID(index: Int32(t.slotCount), stamp: r.stamp)))
+        #expect(!t.contains(NodeID(index: r.index, stamp: r.stamp &+ 1)))
         #expect(t.node(atSlot: -1) == nil && t.node(atSlot: t.slotCount) == nil)
         #expect(t.node(atSlot: Int(r.index)) == r)
     }
@@ -97,11 +97,11 @@ import Testing
     @Test func idsOutsideTheArenaTrap() async {
         await #expect(processExitsWith: .failure) {
             let (t, _, _, _, _, _) = MisuseTests.small()
-            _ = t.tag(of: NodeID(index: 5, generation: 0))
+            _ = t.tag(of: NodeID(index: 5, stamp: 0))
         }
         await #expect(processExitsWith: .failure) {
             let (t, _, _, _, _, _) = MisuseTests.small()
-            _ = t.parent(of: NodeID(index: -1, generation: 0))
+            _ = t.parent(of: NodeID(index: -1, stamp: 0))
         }
         await #expect(processExitsWith: .failure) {
             // An id of a bigger tree.
@@ -111,6 +111,54 @@ import Testing
             let (t, r, _, _, _, _) = MisuseTests.small()
             _ = t.isAncestor(r, of: last)
         }
+    }
+
+    // MARK: Ids of another tree
+
+    /// Two trees built the same way have nodes in the same slots at the same generations:
+    /// only the trees' identities tell their ids apart. A copy keeps its tree's identity.
+    @Test func anIdOfAnotherTreeIsNotContained() {
+        let (t, r, a, a1, a11, b) = Self.small()
+        let (u, ur, _, _, _, _) = Self.small()
+        for id in [r, a, a1, a11, b] {
+            #expect(t.contains(id) && !u.contains(id), "\(id)")
+        }
+        #expect(!t.contains(ur) && r.index == ur.index && r != ur)
+        let copy = t
+        #expect([r, a, a1, a11, b].allSatisfy(copy.contains))
+        var builder = ViewTreeBuilder()
+        let streamed = builder.open(type: Ty.a)
+        builder.close()
+        let built = builder.finish()
+        #expect(built.contains(streamed) && !t.contains(streamed) && streamed.index == r.index)
+    }
+
+    /// The message a trap prints, from an exit test's standard error.
+    private static func trapMessage(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    @Test func anIdOfAnotherTreeTrapsAndSaysSo() async {
+        let sameSlot = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (_, _, a, _, _, _) = MisuseTests.small()
+            let (u, _, _, _, _, _) = MisuseTests.small()
+            _ = u.parent(of: a)
+        }
+        #expect(Self.trapMessage(sameSlot).contains("belongs to another tree"), "\(Self.trapMessage(sameSlot))")
+        let noSuchSlot = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var big = ViewTree()
+            var last = big.makeNode(type: Ty.a)
+            for _ in 0 ..< 10 { last = big.appendChild(type: Ty.a, to: last) }
+            let (t, r, _, _, _, _) = MisuseTests.small()
+            _ = t.isAncestor(r, of: last)
+        }
+        #expect(Self.trapMessage(noSuchSlot).contains("belongs to another tree: this tree has no slot 10"), "\(Self.trapMessage(noSuchSlot))")
+        let stale = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var (t, _, _, _, _, b) = MisuseTests.small()
+            t.removeSubtree(b)
+            _ = t.tag(of: b)
+        }
+        #expect(Self.trapMessage(stale).contains("its node was removed from this tree"), "\(Self.trapMessage(stale))")
     }
 
     @Test func removingTwiceTraps() async {
