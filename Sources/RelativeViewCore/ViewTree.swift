@@ -273,3 +273,17 @@ public struct ViewTree: Sendable {
         }
     }
 }
+
+extension ViewTree {
+    /// Takes `other`'s identity, so that the ids of `other` are ids of this tree too (see
+    /// ``NodeID``): for tests that build one tree two ways (streamed and by appends, saved
+    /// and loaded, through an image) and compare them node for node, slot by slot. A tree
+    /// that is not node for node the same as `other` would then take `other`'s ids for its
+    /// own nodes' wherever slot and generation agree: it is for such tests only.
+    ///
+    /// - Complexity: O(1), or O(slots) if the storage is shared and must be copied first.
+    package mutating func _shareIdentity(with other: ViewTree) {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
+        _storage.identity = other._storage.identity
+    }
+}

@@ -1,6 +1,4 @@
-import Foundation
 import RelativeLayout
-import RelativeView
 import Testing
 
 /// The README's layout examples, verbatim (ReadmeCoverageTests checks that every ```swift block

@@ -40,3 +40,8 @@ func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)
 }
+
+/// Whether a file exists at `path` (for tests enabled only where a system file is present).
+func fileExists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: path)
+}

@@ -48,6 +48,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         for mapped in [true, false] {
             var loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+            loaded._shareIdentity(with: CorruptionTests.sample.tree)  // asked with the sample's ids
             loaded._checkInvariants()
             #expect(loaded._borrowsMemory && loaded.snapshot() == bytes, "mapped \(mapped)")
             // Its first change copies the columns, and it goes on as any tree.
@@ -125,7 +126,7 @@ import Testing
                     == SnapshotError(offset: starts + 68, reason: "id: slot 17's text starts at \(value), outside the \(texts) bytes"))
         }
         // A start moved onto another text's length byte: sound, and that text read.
-        let moved = try ViewTree(snapshot: patching(base, UInt32(0), at: starts + 4 * 17))
+        let moved = try ViewTree(snapshot: patching(base, UInt32(0), at: starts + 4 * 17)).answering(idsOf: tree)
         #expect(moved.attribute(.id, of: ids[17]) == "node-0")
     }
 
@@ -251,7 +252,7 @@ import Testing
         // of 0 on slot 4 gives it slot 5's text.
         #expect(loadError(patched(UInt32.max - 1, at: starts + 4 * 5))?.reason == "id: slot 5's text starts at \(UInt32.max - 1), outside the 2 bytes")
         #expect(UInt32(bitPattern: int32(starts + 4 * 4)) == UInt32.max)
-        let shared = try? ViewTree(snapshot: patched(UInt32(0), at: starts + 4 * 4))
+        let shared = try? ViewTree(snapshot: patched(UInt32(0), at: starts + 4 * 4)).answering(idsOf: CorruptionTests.sample.tree)
         #expect(shared?.attribute(.id, of: CorruptionTests.sample.ids[4]) == "x" && shared?.attribute(.id, of: CorruptionTests.sample.ids[5]) == "x")
         // Version 3's 8-byte starts, the same check.
         let version3 = CorruptionTests.sample.tree._snapshot(version: 3)
@@ -287,11 +288,12 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("renumber-\(UUID().uuidString).rvtree").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        let renamed = try ViewTree._withSnapshotFile(path, mapped: true) { (raw, owner) throws(SnapshotError) in
+        var renamed = try ViewTree._withSnapshotFile(path, mapped: true) { (raw, owner) throws(SnapshotError) in
             try ViewTree(snapshot: raw, path: path, owner: owner, oneRoot: false) { name, _, _ in
                 TypeRegistry.shared.typeID(named: "Renumbered\(name)")
             }
         }
+        renamed._shareIdentity(with: tree)  // asked with the sample's ids
         renamed._checkInvariants()
         #expect(renamed._borrowsMemory)
         let old = tree.typeID(of: ids[2])

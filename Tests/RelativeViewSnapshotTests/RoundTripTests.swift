@@ -30,8 +30,10 @@ import Testing
             var ids: [NodeID] = []
             spec.buildCore(into: &tree, ids: &ids, typeIDs: StockCatalog.names.map { TypeRegistry.shared.typeID(named: $0) })
             let bytes = tree.snapshot()
-            let loaded: ViewTree
+            var loaded: ViewTree
             do { loaded = try ViewTree(snapshot: bytes) } catch { return ["load: \(error)"] }
+            // A loaded snapshot is a tree of its own; asked with the saved tree's ids, node for node.
+            loaded._shareIdentity(with: tree)
             loaded._checkInvariants()
             var issues: [String] = []
             if loaded.snapshot() != bytes { issues.append("saved again, the tree gives other bytes") }
@@ -45,8 +47,9 @@ import Testing
         }
         let run = CoreVsNaive(spec: spec)
         let bytes = run.tree.snapshot()
-        let loaded: ViewTree
+        var loaded: ViewTree
         do { loaded = try ViewTree(snapshot: bytes) } catch { return ["load: \(error)"] }
+        loaded._shareIdentity(with: run.tree)  // asked with the saved tree's ids
         loaded._checkInvariants()
         var issues: [String] = []
         if loaded.count != nodes { issues.append("\(loaded.count) nodes loaded") }
@@ -102,7 +105,7 @@ import Testing
                             default: loaded = try ViewTree(contentsOfSnapshot: path, mapped: false)
                             }
                         } catch { return false }
-                        if loaded.count != 6 || loaded.descendants(of: root).map({ loaded.tag(of: $0) }) != expected { return false }
+                        if loaded.count != 6 || loaded.roots.count != 1 || loaded.descendants(of: loaded.roots[0]).map({ loaded.tag(of: $0) }) != expected { return false }
                     }
                     return true
                 }
@@ -130,7 +133,8 @@ import Testing
             #expect(run.step(using: &rng).isEmpty)
         }
         #expect(run.tree.slotCount > run.tree.count, "the run freed slots")
-        let loaded = try ViewTree(snapshot: run.tree.snapshot())
+        var loaded = try ViewTree(snapshot: run.tree.snapshot())
+        loaded._shareIdentity(with: run.tree)  // asked with the run's ids, stale ones included
         loaded._checkInvariants()
         #expect(removed.allSatisfy { !loaded.contains($0) }, "removed nodes' ids are stale after the reload too")
         run.replaceTree(with: loaded)
@@ -157,6 +161,7 @@ import Testing
         tree.setAttribute(.key, "ünïcode", of: root)
         tree.removeSubtree(gone)
         var loaded = try ViewTree(snapshot: tree.snapshot())
+        loaded._shareIdentity(with: tree)  // asked with the saved tree's ids
         loaded._checkInvariants()
         #expect(loaded.tag(of: root) == .max && loaded.tag(of: a) == Int(Int32.min) && loaded.tag(of: b) == -5)
         #expect(loaded.frameOrigin(of: a) == SIMD2(1.5, -2) && loaded.frameSize(of: a) == SIMD2(30, 40))
@@ -181,7 +186,8 @@ import Testing
         let x = tree.makeNode(tag: 0, type: byClass)
         let y = tree.appendChild(tag: 0, type: byName, to: x)
         var bytes = tree.snapshot()
-        let loaded = try ViewTree(snapshot: bytes)
+        var loaded = try ViewTree(snapshot: bytes)
+        loaded._shareIdentity(with: tree)
         #expect(loaded.typeID(of: x) == byClass && loaded.typeID(of: y) == byName)
 
         // Rename the class entry to a name no class was registered under; it still says "class".
@@ -191,7 +197,8 @@ import Testing
         let start = try #require(Array(bytes[names...]).firstRange(of: Array(nameOfClass.utf8)))
         bytes[names + start.lowerBound] = UInt8(ascii: "Z")
         resealed(&bytes)
-        let renamed = try ViewTree(snapshot: bytes)
+        var renamed = try ViewTree(snapshot: bytes)
+        renamed._shareIdentity(with: tree)
         #expect(renamed.typeID(of: x) == TypeRegistry.shared.typeID(named: "ZnapshotMarker"))
         #expect(TypeRegistry.shared.existingTypeID(for: SnapshotMarker.self) == byClass)
     }
@@ -237,6 +244,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(getpid())-inplace-\(mapped)-\(version).rvtree").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(tree._snapshot(version: version))))
         var loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
+        loaded._shareIdentity(with: tree)  // asked with the saved tree's ids
         #expect(loaded._borrowsMemory == (version >= 2))
         #if os(Linux)
         if mapped {
@@ -273,8 +281,9 @@ import Testing
     @Test func aSnapshotFromAnotherRun() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/balanced-200.rvtree").path
         let run = CoreVsNaive(spec: TreeSpec(shape: .balanced, nodes: 200, seed: 200))
-        let loaded = try ViewTree(contentsOfSnapshot: path)
+        var loaded = try ViewTree(contentsOfSnapshot: path)
         #expect(loaded.snapshot() == run.tree.snapshot())
+        loaded._shareIdentity(with: run.tree)  // asked with the saved tree's ids
         var reloaded = run
         reloaded.replaceTree(with: loaded)
         var rng = SplitMix64(seed: 1)
@@ -351,4 +360,24 @@ func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
 /// read after it is waited for, so the semaphore orders the two.
 private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
+}
+
+/// A random fixture tree of `nodes` nodes in the core.
+func randomTree(nodes: Int, seed: UInt64) -> ViewTree {
+    CoreVsNaive(spec: TreeSpec(shape: .random, nodes: nodes, seed: seed)).tree
+}
+
+/// Removes the file at `path`, if there is one.
+func removeFile(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+}
+
+extension ViewTree {
+    /// This tree, loaded from a snapshot of `original` (a tree of its own), answering to
+    /// `original`'s ids: the tests ask both the same questions, id for id.
+    func answering(idsOf original: ViewTree) -> ViewTree {
+        var tree = self
+        tree._shareIdentity(with: original)
+        return tree
+    }
 }

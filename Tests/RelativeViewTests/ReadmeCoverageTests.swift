@@ -9,6 +9,13 @@ import Testing
 /// function). A block's leading `import` lines cannot sit in a function, so they must instead
 /// be lines of the same file. Blocks fenced ```swift Package.swift are manifest lines, not
 /// code: `.ci/run` reads them from the README and resolves them in a throwaway package.
+///
+/// The file must also import nothing the block's reader would not: only the block's imports
+/// (or, for a block with none, those of the last block before it that has some, else the
+/// document's module) and the test framework. A type's name is visible only in a file that
+/// imports its module, so a block that needs a module its imports do not bring fails to
+/// compile there, as it would for a reader. (The README's `CGRect` example once passed in a
+/// file that imported Foundation itself, and failed with only `import RelativeView`.)
 @Suite struct ReadmeCoverageTests {
     /// The package root: this file is Tests/RelativeViewTests/ReadmeCoverageTests.swift.
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -21,7 +28,7 @@ import Testing
         let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = CodeBlock.all(in: readme).filter { $0.info.hasPrefix("swift") }
         #expect(blocks.count > 10, "the README's ```swift blocks were not found")
-        try Self.expectInTestFiles(blocks, of: "README.md")
+        try Self.expectInTestFiles(blocks, of: "README.md", module: "RelativeView")
     }
 
     /// The DocC articles' examples too (Sources/<Module>/<Module>.docc/*.md).
@@ -30,27 +37,39 @@ import Testing
         let articles = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted().flatMap { module in
             let catalog = sources.appendingPathComponent(module).appendingPathComponent("\(module).docc")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
-            return files.filter { $0.hasSuffix(".md") }.sorted().map { "Sources/\(module)/\(module).docc/\($0)" }
+            return files.filter { $0.hasSuffix(".md") }.sorted().map { (module, "Sources/\(module)/\(module).docc/\($0)") }
         }
         #expect(articles.count >= 4, "the DocC articles were not found")
-        for article in articles {
+        for (module, article) in articles {
             let text = try String(contentsOf: Self.packageRoot.appendingPathComponent(article), encoding: .utf8)
-            try Self.expectInTestFiles(CodeBlock.all(in: text).filter { $0.info.hasPrefix("swift") }, of: article)
+            try Self.expectInTestFiles(CodeBlock.all(in: text).filter { $0.info.hasPrefix("swift") }, of: article, module: module)
         }
     }
 
-    /// Records an issue, naming `document` and the line, for each block that appears in no test file.
-    static func expectInTestFiles(_ blocks: [CodeBlock], of document: String) throws {
+    /// The test frameworks, which a file holding a block may import besides the block's imports.
+    static let testFrameworks: Set<String> = ["Testing", "XCTest"]
+
+    /// Records an issue, naming `document` and the line, for each block that appears in no
+    /// test file that imports only what the block's reader imports (see the type's comment);
+    /// a block with no imports of its own, and none before it, is read with `import module`.
+    static func expectInTestFiles(_ blocks: [CodeBlock], of document: String, module: String) throws {
         let sources = try testSources()
         #expect(sources.count > 10, "the test sources were not found")
+        var scope: Set<String> = [module]
         for block in blocks {
             if block.info == manifestInfo && document == "README.md" { continue }
             guard block.info == "swift" else {
                 Issue.record("\(document):\(block.line): unknown fence info '\(block.info)' (use swift or, in the README, \(manifestInfo))")
                 continue
             }
-            let found = sources.contains { block.appears(in: $0.lines) }
-            #expect(found, "\(document):\(block.line): this ```swift block appears verbatim in no file under Tests/; put it in a test that runs it")
+            let own = CodeBlock.importedModules(block.lines)
+            if !own.isEmpty { scope = own }
+            let hosts = sources.filter { block.appears(in: $0.lines) }
+            #expect(!hosts.isEmpty, "\(document):\(block.line): this ```swift block appears verbatim in no file under Tests/; put it in a test that runs it")
+            guard !hosts.isEmpty else { continue }
+            let extras = hosts.map { (path: $0.path, modules: CodeBlock.importedModules($0.lines).subtracting(scope).subtracting(testFrameworks)) }
+            #expect(extras.contains { $0.modules.isEmpty },
+                    "\(document):\(block.line): the files that hold this block import more than its reader does (\(scope.sorted().joined(separator: ", "))): \(extras.map { "\($0.path) also imports \($0.modules.sorted().joined(separator: ", "))" }.joined(separator: "; ")); the block may not compile as written")
         }
     }
 
@@ -74,6 +93,15 @@ import Testing
         #expect(!block.appears(in: ["import M", "    f(1)", "    g()", "", "    h()"]), "relative indentation differs")
         #expect(!block.appears(in: ["import M", "    f(1)", "      g()", "    h()"]), "a blank line is missing")
         #expect(!block.appears(in: ["import M", "    f(2)", "      g()", "", "    h()"]), "a line differs")
+    }
+
+    /// A block read with `import M` only fails where the file imports more (here Foundation).
+    @Test func aFileThatImportsMoreThanTheBlockIsNoHost() {
+        let file = ["import Foundation", "import M", "import Testing", "func t() {", "    f(1)", "}"]
+        #expect(CodeBlock.importedModules(file) == ["Foundation", "M", "Testing"])
+        #expect(CodeBlock.importedModules(["@testable import M // why", "  import N", "let x = 1"]) == ["M", "N"])
+        let extra = CodeBlock.importedModules(file).subtracting(["M"]).subtracting(Self.testFrameworks)
+        #expect(extra == ["Foundation"])
     }
 
     /// The lines of every Swift file under Tests/.
@@ -115,6 +143,16 @@ struct CodeBlock {
             }
         }
         return blocks
+    }
+
+    /// The modules `lines` import (`import M`, `@testable import M`, trailing comments aside).
+    static func importedModules(_ lines: [String]) -> Set<String> {
+        Set(lines.compactMap { line -> String? in
+            var words = line.split(separator: "//").first?.split(separator: " ") ?? []
+            if words.first == "@testable" { words.removeFirst() }
+            guard words.count == 2, words[0] == "import" else { return nil }
+            return String(words[1])
+        })
     }
 
     /// Whether the block's `import` lines are lines of `file` and the rest of the block (from
