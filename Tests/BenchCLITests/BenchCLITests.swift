@@ -196,7 +196,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         }
     }
 
-    @Test(arguments: ["table", "json", "csv"])
+    @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it"), arguments: ["table", "json", "csv"])
     func aNaiveGroupingStoppedByItsBudgetIsALowerBoundInEveryFormatAndTheAnswerIsStillChecked(format: String) throws {
         // 300,000 nodes in five groups of ~60,000: the naive core copies each group on every
         // append (tens of GB), far longer than 8 s; building its tree takes about 0.75 s in a

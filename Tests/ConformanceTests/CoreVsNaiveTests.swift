@@ -9,8 +9,13 @@ import RelativeViewFixtures
 /// then the index's full invariant check (debug builds: O(n)), then the queries on a random
 /// pair: no warm-up, no step left unchecked.
 struct CoreVsNaiveTests {
-    @Test("every mutation, then queries that agree with the naive core", arguments: [1, 2, 3, 4] as [UInt64])
+    @Test("every mutation, then queries that agree with the naive core", arguments: [1] as [UInt64])
     func randomSequence(seed: UInt64) {
+        Self.randomSequence(seed: seed)
+    }
+
+    /// 10,000 random steps from `seed`, each checked.
+    static func randomSequence(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var run = CoreVsNaive()
         var checked = 0
@@ -33,5 +38,13 @@ struct CoreVsNaiveTests {
         var found = 0
         for _ in 0 ..< 500 where !sabotaged.step(using: &rng).isEmpty { found += 1 }
         #expect(found > 0, "a core tree that differs from the naive one went unnoticed")
+    }
+}
+
+/// More seeds of ``CoreVsNaiveTests``'s random sequence.
+@Suite(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) struct CoreVsNaiveLongTests {
+    @Test("every mutation, then queries that agree with the naive core, more seeds", arguments: [2, 3, 4] as [UInt64])
+    func randomSequence(seed: UInt64) {
+        CoreVsNaiveTests.randomSequence(seed: seed)
     }
 }

@@ -1,10 +1,11 @@
 import Testing
+import RelativeViewFixtures
 @testable import RelativeViewCore
 
 /// A chain a million nodes deep: every walk in the core is iterative, so nothing overflows
 /// the stack. The chain is built with `appendChild`, which is O(1) (invariants are checked
 /// by the tests, not by every mutation).
-@Suite(.serialized) struct DeepChainTests {
+@Suite(.serialized, .enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) struct DeepChainLongTests {
     static let depth = 1_000_000
 
     /// top -> ... -> bottom, tags i % 10, types alternating A/B; plus one extra leaf under the middle node.

@@ -27,7 +27,7 @@ import Testing
     /// names are kept as two words, not copied), names that differ only in their last byte
     /// (the builder's table of recent texts compares those words), escaped and multi-byte
     /// names: each node gets its own name back, through any buffer size.
-    @Test(arguments: [1, 5, 17, 64, 1 << 20])
+    @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it"), arguments: [1, 5, 17, 64, 1 << 20])
     func memberNamesOfEveryLengthComeBackExactly(bufferSize: Int) throws {
         var names: [String] = []
         for n in 0 ... 40 {
@@ -61,7 +61,7 @@ import Testing
     /// The first pass that sizes the builder reads a file of 16 MiB or more in two halves
     /// at once (the second on a thread of its own): its bound is the one counted over the
     /// same bytes in memory, give or take the one each 1 MiB chunk adds, and never below.
-    @Test func theBoundOfALargeFileIsCountedInTwoHalves() throws {
+    @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) func theBoundOfALargeFileIsCountedInTwoHalves() throws {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         bytes.reserveCapacity(17 << 20 + 64)
         while bytes.count < 17 << 20 {
@@ -178,7 +178,7 @@ import Testing
 
     /// An error 2 MiB into a file is placed at its line and column, counted over the whole
     /// file, not the buffer it was found in.
-    @Test(arguments: ["tru", "\"a\tb\"", "01", "\"\\q\""])
+    @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it"), arguments: ["tru", "\"a\tb\"", "01", "\"\\q\""])
     func anErrorFarIntoAFileHasItsLineAndColumn(bad: String) throws {
         let line = "[1, 2, 3, \"abc\"],\n"
         let lines = (2 << 20) / line.utf8.count

@@ -62,7 +62,7 @@ import Testing
         }
     }
 
-    @Test func everyFlippedBitOfTwoBlocksChangesIt() {
+    @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) func everyFlippedBitOfTwoBlocksChangesIt() {
         var rng = SplitMix64(seed: 4)
         let bytes = (0 ..< (1 << 20) + 200).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
         let whole = loaders(bytes).vector

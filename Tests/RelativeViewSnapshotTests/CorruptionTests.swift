@@ -59,7 +59,7 @@ import Testing
 
     /// Every single flipped bit: the checksum catches each one (its steps are bijections,
     /// so no one-word change can keep it), or an earlier header check does.
-    @Test func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
+    @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
 
     @Test func headerDefects() {
         #expect(loadError(patched(UInt8(0x88), at: 0))?.description == "snapshot: byte 0: not a RelativeView snapshot: its first 8 bytes are not the snapshot magic \\x89RVTREE\\n")

@@ -1,9 +1,10 @@
 import Testing
+import RelativeViewFixtures
 @testable import RelativeView
 
 /// A 1,000,000-deep chain of views: every query is iterative (no stack overflow) and
 /// dropping the root frees the whole chain without recursion in `deinit`.
-@Suite struct DeepTreeTests {
+@Suite(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) struct DeepTreeLongTests {
     static let depth = 1_000_000
 
     /// Tag of the view at depth `d` (0 is the top): the top and the bottom have unique tags,
