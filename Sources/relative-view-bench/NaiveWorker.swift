@@ -71,15 +71,14 @@ enum NaiveWorker {
     /// Runs `measureWholeTree` in a child process, waiting at most `budget` (tree building
     /// included). A child that exits with an error, dies of a signal or prints no answer is a
     /// failure, with its cause; only a child stopped by the budget gives a lower bound.
-    static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration, scratch: ScratchDirectory?) -> NaiveMeasurement {
+    static func run(_ op: BenchOperation, work: Workload, options: BenchOptions, budget: Duration, scratch: ScratchDirectory) -> NaiveMeasurement {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: options.naiveWorkerExecutable ?? "/proc/self/exe")
         process.arguments = workerArguments(op, work: work, options: options)
         let output = Pipe()
         process.standardOutput = output
         // The child's error output goes to a file, read after it ends: the cause of a failure.
-        let errorPath = scratch?.file("naive-worker-\(op.rawValue).stderr")
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-bench-\(getpid())-\(op.rawValue).stderr").path
+        let errorPath = scratch.file("naive-worker-\(op.rawValue).stderr")
         guard FileManager.default.createFile(atPath: errorPath, contents: nil), let errorFile = FileHandle(forWritingAtPath: errorPath) else {
             return failed("cannot create \(errorPath) for the naive worker's error output")
         }

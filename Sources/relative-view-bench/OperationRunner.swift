@@ -49,15 +49,11 @@ struct ResultRow: Encodable {
     struct Run: Encodable {
         var arenaNsPerOp: Double
         var naiveNsPerOp: Double
-        var speedup: Double { naiveNsPerOp / arenaNsPerOp }
+        /// `naiveNsPerOp / arenaNsPerOp`.
+        var speedup: Double
 
-        private enum CodingKeys: String, CodingKey { case arenaNsPerOp, naiveNsPerOp, speedup }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(arenaNsPerOp, forKey: .arenaNsPerOp)
-            try c.encode(naiveNsPerOp, forKey: .naiveNsPerOp)
-            try c.encode(speedup, forKey: .speedup)
+        init(arenaNsPerOp: Double, naiveNsPerOp: Double) {
+            (self.arenaNsPerOp, self.naiveNsPerOp, speedup) = (arenaNsPerOp, naiveNsPerOp, naiveNsPerOp / arenaNsPerOp)
         }
     }
 
@@ -104,11 +100,11 @@ struct OperationRunner {
     let options: BenchOptions
     let minimum: Duration
     /// Where the naive worker's error output goes (the run's scratch directory).
-    let scratch: ScratchDirectory?
+    let scratch: ScratchDirectory
     /// Tells the user what is being measured (progress on standard error).
     let note: (String) -> Void
 
-    init(work: Workload, options: BenchOptions, scratch: ScratchDirectory?, note: @escaping (String) -> Void) {
+    init(work: Workload, options: BenchOptions, scratch: ScratchDirectory, note: @escaping (String) -> Void) {
         self.work = work
         self.options = options
         self.scratch = scratch

@@ -88,7 +88,12 @@ struct RelativeViewBench: ParsableCommand {
     }
 
     private static func run(_ options: BenchOptions) throws {
-        guard options.naiveWorker == nil else { return try run(options, scratch: nil) }
+        if let op = options.naiveWorker {
+            if let parent = options.naiveWorkerParent { try NaiveWorker.dieWithParent(parent) }
+            let (sample, first) = try imported(options) { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
+            print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)
+            return
+        }
         let scratch: ScratchDirectory
         var options = options
         do {
@@ -104,14 +109,8 @@ struct RelativeViewBench: ParsableCommand {
         try run(options, scratch: scratch)
     }
 
-    /// The run, with its scratch directory (none in a naive worker, which writes no file).
-    private static func run(_ options: BenchOptions, scratch: ScratchDirectory?) throws {
-        if let op = options.naiveWorker {
-            if let parent = options.naiveWorkerParent { try NaiveWorker.dieWithParent(parent) }
-            let (sample, first) = try imported(options) { () throws(ImportError) in try NaiveWorker.measureWholeTree(op, options: options, nodes: options.nodes) }
-            print(sample.nanosecondsPerOperation, sample.operations, sample.digests.first ?? 0, first ?? 0)
-            return
-        }
+    /// The run (not a naive worker's), with its scratch directory.
+    private static func run(_ options: BenchOptions, scratch: ScratchDirectory) throws {
         if let path = options.latencyTrace {
             // Created now, so that a path that cannot be written fails before a long run.
             guard FileManager.default.createFile(atPath: path, contents: Data("implementation,step,mutation,queryNs,stepNs\n".utf8)) else {

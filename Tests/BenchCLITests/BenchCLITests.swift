@@ -49,6 +49,9 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         for option in ["--nodes", "--shape", "--seed", "--queries", "--tags", "--types", "--ops", "--layer", "--format", "--input", "--input-format", "--sizes", "--min-time"] {
             #expect(run.stdout.contains(option), "\(option) missing from --help")
         }
+        // The quick run by default, the full run one option away.
+        let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("(default: 100000)") && help.contains("--nodes 1000000 is the full run"), "\(run.stdout)")
     }
 
     @Test(arguments: [
