@@ -49,10 +49,28 @@ enum BenchOperation: Hashable, CaseIterable, RawRepresentable, Sendable {
     }
 }
 
+/// The three implementations a run builds its tree in and asks the same questions.
+enum Implementation: String, CaseIterable, Sendable {
+    /// The naive core: the original's pointer walks (`NaiveView`).
+    case naive
+    /// `ViewTree` and `NodeID`: the arena with no object per node.
+    case core
+    /// `View`: the class facade over the arena.
+    case facade
+}
+
 /// Which implementation is compared with the naive core.
 enum BenchLayer: String, CaseIterable, Sendable {
     /// `ViewTree` and `NodeID`: the arena with no object per node.
     case core
     /// `View`: the class facade over the arena.
     case facade
+
+    /// The implementation this layer measures.
+    var implementation: Implementation {
+        switch self {
+        case .core: .core
+        case .facade: .facade
+        }
+    }
 }

@@ -88,10 +88,10 @@ extension OperationRunner {
     func churn(_ layer: BenchLayer, _ cache: inout NaiveCache) -> Measurement {
         let w = work
         let script = w.churnScript(steps: options.queryCount(for: .churn))
-        w.restore(layer.rawValue)
+        w.restore(layer.implementation)
         let arena = layer == .core ? churnCore(script) : churnFacade(script)
         let naive = naiveSide(.churn, &cache) {
-            w.restore("naive")
+            w.restore(.naive)
             return churnNaive(script)
         }
         return (arena, nil, naive)
@@ -159,7 +159,7 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag) { numberOfSlot[Int($0.index)] } }
             digests.append(answer)
         }
-        return churnSample("core", script, digests, latency, rest: rest)
+        return churnSample(.core, script, digests, latency, rest: rest)
     }
 
     private func churnFacade(_ script: ChurnScript) -> Sample {
@@ -241,17 +241,17 @@ extension OperationRunner {
             if let groups { answer = Answers.full(groups, Answers.tag, handle) }
             digests.append(answer)
         }
-        return (churnSample(Kind.traceName, script, digests, latency, rest: rest), added)
+        return (churnSample(Kind.implementation, script, digests, latency, rest: rest), added)
     }
 
     /// Appends one CSV line per step to the `--latency-trace` file, if one was asked for
     /// (after the replay, untimed): implementation, step, mutation, query ns, step ns.
-    private func appendTrace(_ implementation: String, _ script: ChurnScript, _ latency: (queries: [Double], steps: [Double])) {
+    private func appendTrace(_ implementation: Implementation, _ script: ChurnScript, _ latency: (queries: [Double], steps: [Double])) {
         guard let path = options.latencyTrace else { return }
         var text = ""
         text.reserveCapacity(latency.steps.count * 32)
         for (k, step) in script.steps.enumerated() where k < latency.steps.count {
-            text += "\(implementation),\(k),\(step.mutation.name),\(Int(latency.queries[k].rounded())),\(Int(latency.steps[k].rounded()))\n"
+            text += "\(implementation.rawValue),\(k),\(step.mutation.name),\(Int(latency.queries[k].rounded())),\(Int(latency.steps[k].rounded()))\n"
         }
         do {
             let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -266,7 +266,7 @@ extension OperationRunner {
     /// The sample of one implementation's replay (`implementation` names it in the trace),
     /// whose latencies also go to the `--latency-trace` file if one was asked for.
     private func churnSample(
-        _ implementation: String, _ script: ChurnScript, _ digests: [UInt64],
+        _ implementation: Implementation, _ script: ChurnScript, _ digests: [UInt64],
         _ latency: (queries: [Double], steps: [Double]), rest: [Double]
     ) -> Sample {
         appendTrace(implementation, script, latency)
@@ -281,8 +281,8 @@ extension OperationRunner {
 /// specialized for each kind and calls the views directly.
 protocol ChurnViewKind {
     associatedtype ViewType: AnyObject
-    /// The implementation's name in `--latency-trace` lines.
-    static var traceName: String { get }
+    /// The implementation (its name in `--latency-trace` lines).
+    static var implementation: Implementation { get }
     static func make(_ type: Int, tag: Int) -> ViewType
     static func add(_ view: ViewType, to parent: ViewType)
     static func insert(_ view: ViewType, into parent: ViewType, at index: Int)
@@ -295,7 +295,7 @@ protocol ChurnViewKind {
 
 /// `churn` on the facade's `View`s.
 enum FacadeChurn: ChurnViewKind {
-    static var traceName: String { "facade" }
+    static var implementation: Implementation { .facade }
 
     static func make(_ type: Int, tag: Int) -> View {
         let v = StockCatalog.makeView(type)
@@ -313,7 +313,7 @@ enum FacadeChurn: ChurnViewKind {
 
 /// `churn` on the naive core's `NaiveView`s.
 enum NaiveChurn: ChurnViewKind {
-    static var traceName: String { "naive" }
+    static var implementation: Implementation { .naive }
 
     static func make(_ type: Int, tag: Int) -> NaiveView {
         let v = StockCatalog.makeNaive(type)

@@ -131,7 +131,7 @@ struct OperationRunner {
         var runs: [Measurement] = []
         switch op {
         case .build:
-            guard let a = work.buildSamples[layer.rawValue], let b = work.buildSamples["naive"] else { preconditionFailure("build not measured") }
+            guard let a = work.buildSamples[layer.implementation], let b = work.buildSamples[.naive] else { preconditionFailure("build not measured") }
             let outcome: NaiveMeasurement.Outcome = work.naiveBuildStopped == nil ? .measured : .stoppedByBudget
             runs = [(a, nil, NaiveMeasurement(sample: b, firstAnswer: nil, outcome: outcome))]
         case .interleavedMutation:
@@ -253,8 +253,8 @@ struct OperationRunner {
 
         let (a, b) = query.inputs(w.inputs, count: n)
         if query == .convertPoint {
-            w.prepareGeometry(layer.rawValue)
-            if w.naiveBuildStopped == nil { w.prepareGeometry("naive") }
+            w.prepareGeometry(layer.implementation)
+            if w.naiveBuildStopped == nil { w.prepareGeometry(.naive) }
         }
 
         // Every implementation gets its own handles, gathered before timing. The full answer
@@ -428,7 +428,7 @@ struct OperationRunner {
     private func layout(_ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache) -> Measurement {
         let w = work
         let targets = BenchLayout.targets(count: w.count, seed: w.seed)
-        w.prepareGeometry(layer.rawValue)
+        w.prepareGeometry(layer.implementation)
         let arena: Sample
         if layer == .core {
             let ids = w.ids
@@ -442,7 +442,7 @@ struct OperationRunner {
             }
         }
         let naive = naiveSide(.layout, &cache) {
-            w.prepareGeometry("naive")
+            w.prepareGeometry(.naive)
             let naive = w.naive
             let sample = measure(count: n, minimum: minimum, cycle: false) { i in
                 BenchLayout.alignNaive(naive[i + 1], to: naive[Int(targets[i + 1])])
@@ -461,7 +461,7 @@ struct OperationRunner {
         let w = work
         let (x, y, qa, qb) = w.inputs.mutationSteps(n)
         let arena: Sample
-        w.restructured.insert(layer.rawValue)
+        w.restructured.insert(layer.implementation)
         if layer == .core {
             let ids = w.ids
             arena = measure(count: n, minimum: minimum, cycle: false) { i in
@@ -486,7 +486,7 @@ struct OperationRunner {
             }
         }
         let naive = naiveSide(.interleavedMutation, &cache) {
-            w.restructured.insert("naive")
+            w.restructured.insert(.naive)
             let naive = w.naive
             let sample = measure(count: n, minimum: minimum, cycle: false) { i in
                 let (vx, vy) = (naive[Int(x[i])], naive[Int(y[i])])

@@ -144,11 +144,11 @@ struct RelativeViewBench: ParsableCommand {
             }
             let work = Workload(source: source, seed: options.seed)
             let minimum = Duration.milliseconds(options.minTime)
-            for implementation in ["naive", "core", "facade"] {
-                progress.advance("\(grouped(spec.count)) nodes: building the \(implementation) tree")
-                if implementation == "facade" && !layers.contains(.facade) { continue }
+            for implementation in Implementation.allCases {
+                progress.advance("\(grouped(spec.count)) nodes: building the \(implementation.rawValue) tree")
+                if implementation == .facade && !layers.contains(.facade) { continue }
                 work.build(implementation, minimum: minimum, naiveBudget: .seconds(options.naiveBudget))
-                if implementation == "naive", let stopped = work.naiveBuildStopped {
+                if implementation == .naive, let stopped = work.naiveBuildStopped {
                     progress.note("the naive build was stopped by its budget (\(options.naiveBudget) s, --naive-budget) after \(grouped(stopped.built)) of \(grouped(spec.count)) nodes; the naive core is left out of this run")
                 }
             }
@@ -176,8 +176,8 @@ struct RelativeViewBench: ParsableCommand {
                 shape: options.input == nil ? options.shape.rawValue : "imported", tags: source.tags, types: source.typeNames,
                 tagsChosen: source.tagsChosen)
             memory = Report.Memory(
-                arenaBytesPerNode: work.bytesPerNode["core"] ?? 0, naiveBytesPerNode: work.bytesPerNode["naive"] ?? 0,
-                facadeBytesPerNode: work.bytesPerNode["facade"])
+                arenaBytesPerNode: work.bytesPerNode[.core] ?? 0, naiveBytesPerNode: work.bytesPerNode[.naive] ?? 0,
+                facadeBytesPerNode: work.bytesPerNode[.facade])
         }
         progress.finish()
         guard let lastTree else { return }

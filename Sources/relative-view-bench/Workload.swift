@@ -23,8 +23,8 @@ final class Workload {
     var naive: [NaiveView] = []
 
     /// Build time and bytes per node of each implementation.
-    var buildSamples: [String: Sample] = [:]
-    var bytesPerNode: [String: Double] = [:]
+    var buildSamples: [Implementation: Sample] = [:]
+    var bytesPerNode: [Implementation: Double] = [:]
     /// Set when the naive build ran out of its budget: the nodes it had built. Its tree is
     /// then dropped, and nothing is asked of the naive core.
     var naiveBuildStopped: (built: Int, elapsed: Duration)?
@@ -54,18 +54,18 @@ final class Workload {
 
     // MARK: Building
 
-    /// Builds the tree in `implementation` ("core", "facade" or "naive"): once to measure
+    /// Builds the tree in `implementation`: once to measure
     /// bytes per node (allocator statistics around the build), then timed, repeating until
     /// `minimum` has passed. A first build that alone took `minimum` or more is the timing
     /// (a slow build, such as the naive core's O(n²) chain, is not run twice). The last
     /// build is kept for the queries. The naive build stops when `naiveBudget` runs out
     /// (see ``naiveBuildStopped``): its time per node is then a lower bound.
-    func build(_ implementation: String, minimum: Duration, naiveBudget: Duration) {
+    func build(_ implementation: Implementation, minimum: Duration, naiveBudget: Duration) {
         release(implementation)
         let clock = ContinuousClock()
         let before = MemoryProbe.allocatedBytes()
         let start = clock.now
-        if implementation == "naive" {
+        if implementation == .naive {
             let deadline = start + naiveBudget
             if !spec.buildNaive(into: &naive, continueWhile: { clock.now < deadline }) {
                 let elapsed = clock.now - start
@@ -99,54 +99,54 @@ final class Workload {
             digests: [structureDigest(implementation)])
     }
 
-    private func buildOnce(_ implementation: String) {
+    private func buildOnce(_ implementation: Implementation) {
         switch implementation {
-        case "core":
+        case .core:
             tree = ViewTree(minimumCapacity: count)
             spec.buildCore(into: &tree, ids: &ids, typeIDs: typeIDs)
             // Appends under random parents scatter the index's blocks; what a program does
             // after a bulk build by mutations (see `ViewTree.compactIndex()`), timed as part
             // of the build.
             tree.compactIndex()
-        case "facade":
+        case .facade:
             spec.buildFacade(into: &views)
             // As the core's build: what a program does after a bulk build view by view.
             views.first?.compactIndex()
-        default:
+        case .naive:
             spec.buildNaive(into: &naive)
         }
     }
 
     /// Drops a previous build; the bench's own arrays are allocated before measuring memory.
-    private func release(_ implementation: String) {
+    private func release(_ implementation: Implementation) {
         switch implementation {
-        case "core":
+        case .core:
             tree = ViewTree()
             ids = []
             ids.reserveCapacity(count)
-        case "facade":
+        case .facade:
             Self.dropRootsLast(&views)
             views.reserveCapacity(count)
-        default:
+        case .naive:
             naive = []
             naive.reserveCapacity(count)
         }
     }
 
     /// A digest of the built structure (each node's parent and tag), equal across implementations.
-    private func structureDigest(_ implementation: String) -> UInt64 {
+    private func structureDigest(_ implementation: Implementation) -> UInt64 {
         var d: UInt64 = 0
         for i in 0 ..< count {
             let parent: Int
             let tag: Int
             switch implementation {
-            case "core":
+            case .core:
                 parent = tree.parent(of: ids[i]).map { Int($0.index) } ?? -1
                 tag = tree.tag(of: ids[i])
-            case "facade":
+            case .facade:
                 parent = views[i].superview.map { handleOfView[ObjectIdentifier($0)] ?? -2 } ?? -1
                 tag = views[i].tag
-            default:
+            case .naive:
                 parent = naive[i].superview.map { handleOfNaive[ObjectIdentifier($0)] ?? -2 } ?? -1
                 tag = naive[i].tag
             }
@@ -205,22 +205,22 @@ final class Workload {
     // MARK: Geometry (for convertPoint and layout)
 
     /// The implementations whose nodes have their frames.
-    private var framed: Set<String> = []
+    private var framed: Set<Implementation> = []
 
     /// Gives every node of `implementation` its seeded frame and bounds origin (once, untimed).
-    func prepareGeometry(_ implementation: String) {
+    func prepareGeometry(_ implementation: Implementation) {
         guard framed.insert(implementation).inserted else { return }
         let geometry = BenchLayout.geometry(count: count, seed: seed)
         for (i, g) in geometry.enumerated() {
             switch implementation {
-            case "core":
+            case .core:
                 tree.setFrameOrigin(g.origin, of: ids[i])
                 tree.setFrameSize(g.size, of: ids[i])
                 tree.setBoundsOrigin(g.bounds, of: ids[i])
-            case "facade":
+            case .facade:
                 views[i].frame = CGRect(x: g.origin.x, y: g.origin.y, width: g.size.x, height: g.size.y)
                 views[i].bounds.origin = CGPoint(x: g.bounds.x, y: g.bounds.y)
-            default:
+            case .naive:
                 naive[i].frame = CGRect(x: g.origin.x, y: g.origin.y, width: g.size.x, height: g.size.y)
                 naive[i].bounds.origin = CGPoint(x: g.bounds.x, y: g.bounds.y)
             }
@@ -234,18 +234,18 @@ final class Workload {
     /// The implementations whose tree structure an operation changed (`interleavedMutation`
     /// moves subtrees, and runs a time-bounded prefix of its steps, so each implementation
     /// may stop at a different step).
-    var restructured: Set<String> = []
+    var restructured: Set<Implementation> = []
 
     /// Builds `implementation`'s tree again from the spec if an operation changed its
     /// structure, so that `churn` starts every implementation from the same tree. Untimed.
-    func restore(_ implementation: String) {
+    func restore(_ implementation: Implementation) {
         guard restructured.remove(implementation) != nil else { return }
         release(implementation)
         buildOnce(implementation)
         switch implementation {
-        case "facade": handleOfView = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
-        case "naive": handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
-        default: break
+        case .facade: handleOfView = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
+        case .naive: handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
+        case .core: break
         }
     }
 
