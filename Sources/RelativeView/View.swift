@@ -212,7 +212,8 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
 
     /// Moves `view` to the front (last position) of the subviews; no effect if it is not a subview.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: a subtree move of `view` in the core (see `ViewTree.makeLastChild(_:)`):
+    ///   amortized O(B + s/B + log n) for a subtree of s views, B = 64.
     public func bringSubviewToFront(_ view: View) {
         guard let store = _store, view.superview === self else { return }
         store.tree.makeLastChild(view._node)
@@ -220,7 +221,8 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
 
     /// Moves `view` to the back (first position) of the subviews; no effect if it is not a subview.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: a subtree move of `view` in the core (see `ViewTree.makeFirstChild(_:)`):
+    ///   amortized O(B + s/B + log n) for a subtree of s views, B = 64.
     public func sendSubviewToBack(_ view: View) {
         guard let store = _store, view.superview === self else { return }
         store.tree.makeFirstChild(view._node)

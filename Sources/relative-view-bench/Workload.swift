@@ -44,7 +44,7 @@ final class Workload {
     /// Empties `views`, which lists views in spec order (each after its superview), from
     /// the end. In spec order each root would go while its subviews are still referenced
     /// here, and each subview's tree would move to a store of its own (seconds at 10^6
-    /// views, see the README); from the end, the store still holds every subview when its
+    /// views, see the RelativeView catalog's "Views in memory"); from the end, the store still holds every subview when its
     /// root goes, and frees them all with no move.
     private static func dropRootsLast(_ views: inout [View]) {
         while views.popLast() != nil {}

@@ -2,7 +2,7 @@ import RelativeViewFixtures
 @testable import RelativeViewSnapshot
 import Testing
 
-/// Version 3's checksum as the README defines it, written out here word by word: the
+/// Version 3's checksum as the snapshot format article (RelativeViewSnapshot.docc) defines it, written out here word by word: the
 /// loader's (C lanes, with AVX2 or without) must give the same value for every length,
 /// across block edges, and any one flipped bit must change it.
 @Suite struct ChecksumTests {
