@@ -4,11 +4,11 @@ import RelativeView
 import RelativeViewFixtures
 import RelativeViewNaive
 
-/// The geometry and the alignments of the `convertPoint` and `layout` operations.
+/// The alignments of the `layout` operation.
 ///
-/// Every node gets a seeded frame and bounds origin in whole points, the same in every
-/// implementation, so that conversions and alignments are exact and their answers compare
-/// bit for bit. `layout` aligns each view in node order (`1 ..< n`: a view after its
+/// Every node gets a seeded frame and bounds origin in whole points (`QueryGeometry`, shared
+/// with `Benchmarks/`), the same in every implementation, so that conversions and
+/// alignments are exact and their answers compare bit for bit. `layout` aligns each view in node order (`1 ..< n`: a view after its
 /// superview) to a random earlier view: `view.left --> 2.horizontalOffset + earlier.right`.
 /// The facade does it with RelativeLayout; the core and the naive core do the same
 /// arithmetic by hand (`alignCore`, `alignNaive`), each with its own coordinate conversion:
@@ -18,19 +18,8 @@ import RelativeViewNaive
 /// on the arena, as RelativeLayout does, and for every rounding on the naive core, as the
 /// original's `PixelRounder(for:)` does through `view.window`.
 enum BenchLayout {
-    /// The point converted by `convertPoint`.
-    static let probe = SIMD2<Double>(3, 5)
     /// The horizontal offset of each alignment.
     static let gap: Double = 2
-
-    /// Node `i`'s frame origin, size and bounds origin, drawn from `seed`.
-    static func geometry(count: Int, seed: UInt64) -> [(origin: SIMD2<Double>, size: SIMD2<Double>, bounds: SIMD2<Double>)] {
-        var rng = SplitMix64(seed: seed ^ SplitMix64.mix(31))
-        func draw(_ range: Range<Int>) -> Double { Double(Int.random(in: range, using: &rng)) }
-        return (0 ..< count).map { _ in
-            (SIMD2(draw(-64 ..< 64), draw(-64 ..< 64)), SIMD2(draw(1 ..< 64), draw(1 ..< 64)), SIMD2(draw(-4 ..< 5), draw(-4 ..< 5)))
-        }
-    }
 
     /// The earlier view each view `i` (from 1) is aligned to: `targets[i]` in `0 ..< i`.
     static func targets(count: Int, seed: UInt64) -> [Int32] {

@@ -311,7 +311,7 @@ struct OperationRunner {
                 ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], keyingTypes: coreTypes), Answers.name, w.handle) }
                 : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: viewTypes), Answers.name, w.handle) }
         case .convertPoint:
-            let p = BenchLayout.probe
+            let p = QueryGeometry.probe
             arena = core
                 ? measure(count: n, minimum: minimum) { i in
                     let q = tree.convert(p, from: ia[i], to: ib[i])
@@ -370,7 +370,7 @@ struct OperationRunner {
             let types = w.typeIndices.map { StockCatalog.naiveViews[$0] }
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: types), Answers.name, w.handle) }
         case .convertPoint:
-            let p = BenchLayout.probe
+            let p = QueryGeometry.probe
             sample = measure(count: n, minimum: minimum) { i in
                 let q = na[i].convert(CGPoint(x: p.x, y: p.y), to: nb[i])
                 return Answers.point(Double(q.x), Double(q.y))

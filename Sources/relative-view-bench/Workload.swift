@@ -210,7 +210,7 @@ final class Workload {
     /// Gives every node of `implementation` its seeded frame and bounds origin (once, untimed).
     func prepareGeometry(_ implementation: Implementation) {
         guard framed.insert(implementation).inserted else { return }
-        let geometry = BenchLayout.geometry(count: count, seed: seed)
+        let geometry = QueryGeometry.frames(count: count, seed: seed)
         for (i, g) in geometry.enumerated() {
             switch implementation {
             case .core:

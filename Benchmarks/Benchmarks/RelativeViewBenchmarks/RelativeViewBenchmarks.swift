@@ -7,8 +7,10 @@ import RelativeViewNaive
 // The operations of `relative-view-bench` (Sources/relative-view-bench), on the same tree and
 // the same queries as `relative-view-bench --nodes 100000` (random tree, seed 1, tags [7, 13],
 // types Button and Label), each on the arena core (`ViewTree`/`NodeID`), the `View` facade
-// and the naive core (`NaiveView`). Trees and query inputs are built in each benchmark's
-// setup closure, outside the measured region.
+// and the naive core (`NaiveView`): every op of the table the CLI reads (`BenchQuery`), by
+// an exhaustive switch, so that an op added there does not build here until it is measured.
+// Trees and query inputs are built in each benchmark's setup closure, outside the measured
+// region.
 
 // MARK: The workload
 
@@ -200,15 +202,46 @@ func buildBenchmarks() {
     }
 }
 
-/// The core's inputs: the tree and each query's `NodeID`s.
+// MARK: Queries: every op of the shared table (`BenchQuery`) on every implementation
+
+/// The three implementations, as the benchmarks' names give them.
+enum Implementation: String, CaseIterable {
+    case core, facade, naive
+}
+
+/// How many queries an iteration of `op` asks, and for how long: every case of the table is
+/// named, so that an op added to `BenchQuery` does not build until it has a configuration.
+func configuration(_ op: BenchQuery, _ implementation: Implementation) -> Benchmark.Configuration {
+    switch op {
+    case .groupDescendantsByTags, .groupDescendantsByTypes, .groupDescendantsByClosure:
+        implementation == .naive ? naiveWholeTree : wholeTree
+    case .isRelativeDescendant:
+        // The naive core searches the candidate ancestor's whole subtree: one query an iteration.
+        implementation == .naive ? slowQuery : fastQuery
+    case .isRelativeAncestor, .findFirstAncestorByTags, .groupAncestorsByTags, .isRelativeSibling,
+         .groupSiblingsByTags, .groupSiblingsByTypes, .convertPoint:
+        fastQuery
+    }
+}
+
+/// The core's inputs for `op`: the tree (with the seeded geometry for `convertPoint`, as the
+/// CLI gives it), each query's `NodeID`s and the grouped types' keys.
 struct CoreQueries {
     let core: CoreTree
     let a: [NodeID]
     let b: [NodeID]
+    let typeKeys = coreTypeKeys()
 
     init(_ op: BenchQuery) {
         let core = CoreTree()
         let ids = core.ids
+        if op == .convertPoint {
+            for (i, g) in QueryGeometry.frames(count: nodeCount, seed: treeSeed).enumerated() {
+                core.tree.setFrameOrigin(g.origin, of: ids[i])
+                core.tree.setFrameSize(g.size, of: ids[i])
+                core.tree.setBoundsOrigin(g.bounds, of: ids[i])
+            }
+        }
         let (na, nb) = queryInputs(op)
         self.core = core
         a = na.map { ids[Int($0)] }
@@ -217,67 +250,51 @@ struct CoreQueries {
 }
 
 func coreBenchmarks() {
-    Benchmark("\(BenchQuery.isRelativeAncestor)/core", configuration: fastQuery) { benchmark, q in
-        let (tree, a, b, base) = (q.core.tree, q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.isAncestor(a[base + k], of: b[base + k])) }
-    } setup: { CoreQueries(.isRelativeAncestor) }
-
-    Benchmark("\(BenchQuery.isRelativeDescendant)/core", configuration: fastQuery) { benchmark, q in
-        let (tree, a, b, base) = (q.core.tree, q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.isDescendant(a[base + k], of: b[base + k])) }
-    } setup: { CoreQueries(.isRelativeDescendant) }
-
-    Benchmark("\(BenchQuery.findFirstAncestorByTags)/core", configuration: fastQuery) { benchmark, q in
-        let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.firstAncestor(of: a[base + k], withTags: groupTags)) }
-    } setup: { CoreQueries(.findFirstAncestorByTags) }
-
-    Benchmark("\(BenchQuery.groupAncestorsByTags)/core", configuration: fastQuery) { benchmark, q in
-        let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.groupAncestors(of: a[base + k], byTags: groupTags)) }
-    } setup: { CoreQueries(.groupAncestorsByTags) }
-
-    Benchmark("\(BenchQuery.groupDescendantsByTags)/core", configuration: wholeTree) { benchmark, core in
-        let (tree, root) = (core.tree, core.ids[0])
-        for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root, byTags: groupTags)) }
-    } setup: { CoreTree() }
-
-    Benchmark("\(BenchQuery.groupDescendantsByTypes)/core", configuration: wholeTree) { benchmark, state in
-        let (core, coreTypes) = state
-        let (tree, root) = (core.tree, core.ids[0])
-        for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root, keyingTypes: coreTypes)) }
-    } setup: { (CoreTree(), coreTypeKeys()) }
-
-    Benchmark("\(BenchQuery.groupDescendantsByClosure)/core", configuration: wholeTree) { benchmark, core in
-        let (tree, root) = (core.tree, core.ids[0])
-        for _ in benchmark.scaledIterations { blackHole(tree.groupDescendants(of: root) { BenchQuery.closureKey(tree.tag(of: $0)) }) }
-    } setup: { CoreTree() }
-
-    Benchmark("\(BenchQuery.isRelativeSibling)/core", configuration: fastQuery) { benchmark, q in
-        let (tree, a, b, base) = (q.core.tree, q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.isSibling(a[base + k], of: b[base + k])) }
-    } setup: { CoreQueries(.isRelativeSibling) }
-
-    Benchmark("\(BenchQuery.groupSiblingsByTags)/core", configuration: fastQuery) { benchmark, q in
-        let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.groupSiblings(of: a[base + k], byTags: groupTags)) }
-    } setup: { CoreQueries(.groupSiblingsByTags) }
-
-    Benchmark("\(BenchQuery.groupSiblingsByTypes)/core", configuration: fastQuery) { benchmark, state in
-        let (q, coreTypes) = state
-        let (tree, a, base) = (q.core.tree, q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(tree.groupSiblings(of: a[base + k], keyingTypes: coreTypes)) }
-    } setup: { (CoreQueries(.groupSiblingsByTypes), coreTypeKeys()) }
+    for op in BenchQuery.allCases {
+        Benchmark("\(op)/core", configuration: configuration(op, .core)) { benchmark, q in
+            let (tree, root, a, b, base) = (q.core.tree, q.core.ids[0], q.a, q.b, firstInput(benchmark, queryCount))
+            let iterations = benchmark.scaledIterations
+            switch op {
+            case .isRelativeAncestor: for k in iterations { blackHole(tree.isAncestor(a[base + k], of: b[base + k])) }
+            case .isRelativeDescendant: for k in iterations { blackHole(tree.isDescendant(a[base + k], of: b[base + k])) }
+            case .findFirstAncestorByTags: for k in iterations { blackHole(tree.firstAncestor(of: a[base + k], withTags: groupTags)) }
+            case .groupAncestorsByTags: for k in iterations { blackHole(tree.groupAncestors(of: a[base + k], byTags: groupTags)) }
+            case .groupDescendantsByTags: for _ in iterations { blackHole(tree.groupDescendants(of: root, byTags: groupTags)) }
+            case .groupDescendantsByTypes: for _ in iterations { blackHole(tree.groupDescendants(of: root, keyingTypes: q.typeKeys)) }
+            case .groupDescendantsByClosure:
+                for _ in iterations { blackHole(tree.groupDescendants(of: root) { BenchQuery.closureKey(tree.tag(of: $0)) }) }
+            case .isRelativeSibling: for k in iterations { blackHole(tree.isSibling(a[base + k], of: b[base + k])) }
+            case .groupSiblingsByTags: for k in iterations { blackHole(tree.groupSiblings(of: a[base + k], byTags: groupTags)) }
+            case .groupSiblingsByTypes: for k in iterations { blackHole(tree.groupSiblings(of: a[base + k], keyingTypes: q.typeKeys)) }
+            case .convertPoint: for k in iterations { blackHole(tree.convert(QueryGeometry.probe, from: a[base + k], to: b[base + k])) }
+            }
+        } setup: { CoreQueries(op) }
+    }
 }
 
-/// The facade's inputs: every view of the tree (keeping it alive) and each query's views.
+/// Gives `views[i]` node `i`'s seeded frame and bounds origin (the CLI's geometry).
+func setFrames<V>(of views: [V], _ set: (V, CGRect, CGPoint) -> Void) {
+    for (i, g) in QueryGeometry.frames(count: nodeCount, seed: treeSeed).enumerated() {
+        set(views[i], CGRect(x: g.origin.x, y: g.origin.y, width: g.size.x, height: g.size.y), CGPoint(x: g.bounds.x, y: g.bounds.y))
+    }
+}
+
+/// The facade's inputs for `op`: every view of the tree (keeping it alive; with the seeded
+/// geometry for `convertPoint`), each query's views and the grouped classes.
 struct FacadeQueries {
     let views: [View]
     let a: [View]
     let b: [View]
+    let types = groupTypeIndices().map { StockCatalog.views[$0] }
 
     init(_ op: BenchQuery) {
         let views = buildFacadeViews()
+        if op == .convertPoint {
+            setFrames(of: views) { view, frame, bounds in
+                view.frame = frame
+                view.bounds.origin = bounds
+            }
+        }
         let (na, nb) = queryInputs(op)
         self.views = views
         a = na.map { views[Int($0)] }
@@ -286,67 +303,45 @@ struct FacadeQueries {
 }
 
 func facadeBenchmarks() {
-    Benchmark("\(BenchQuery.isRelativeAncestor)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
-    } setup: { FacadeQueries(.isRelativeAncestor) }
-
-    Benchmark("\(BenchQuery.isRelativeDescendant)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
-    } setup: { FacadeQueries(.isRelativeDescendant) }
-
-    Benchmark("\(BenchQuery.findFirstAncestorByTags)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
-    } setup: { FacadeQueries(.findFirstAncestorByTags) }
-
-    Benchmark("\(BenchQuery.groupAncestorsByTags)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
-    } setup: { FacadeQueries(.groupAncestorsByTags) }
-
-    Benchmark("\(BenchQuery.groupDescendantsByTags)/facade", configuration: wholeTree) { benchmark, views in
-        let root = views[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: groupTags)) }
-    } setup: { buildFacadeViews() }
-
-    Benchmark("\(BenchQuery.groupDescendantsByTypes)/facade", configuration: wholeTree) { benchmark, state in
-        let (views, viewTypes) = state
-        let root = views[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: viewTypes)) }
-    } setup: { (buildFacadeViews(), groupTypeIndices().map { StockCatalog.views[$0] }) }
-
-    Benchmark("\(BenchQuery.groupDescendantsByClosure)/facade", configuration: wholeTree) { benchmark, views in
-        let root = views[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
-    } setup: { buildFacadeViews() }
-
-    Benchmark("\(BenchQuery.isRelativeSibling)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
-    } setup: { FacadeQueries(.isRelativeSibling) }
-
-    Benchmark("\(BenchQuery.groupSiblingsByTags)/facade", configuration: fastQuery) { benchmark, q in
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
-    } setup: { FacadeQueries(.groupSiblingsByTags) }
-
-    Benchmark("\(BenchQuery.groupSiblingsByTypes)/facade", configuration: fastQuery) { benchmark, state in
-        let (q, types) = state
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: types)) }
-    } setup: { (FacadeQueries(.groupSiblingsByTypes), groupTypeIndices().map { StockCatalog.views[$0] }) }
+    for op in BenchQuery.allCases {
+        Benchmark("\(op)/facade", configuration: configuration(op, .facade)) { benchmark, q in
+            let (root, a, b, base) = (q.views[0], q.a, q.b, firstInput(benchmark, queryCount))
+            let iterations = benchmark.scaledIterations
+            switch op {
+            case .isRelativeAncestor: for k in iterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
+            case .isRelativeDescendant: for k in iterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
+            case .findFirstAncestorByTags: for k in iterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
+            case .groupAncestorsByTags: for k in iterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
+            case .groupDescendantsByTags: for _ in iterations { blackHole(root.groupDescendants(by: groupTags)) }
+            case .groupDescendantsByTypes: for _ in iterations { blackHole(root.groupDescendants(by: q.types)) }
+            case .groupDescendantsByClosure: for _ in iterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
+            case .isRelativeSibling: for k in iterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
+            case .groupSiblingsByTags: for k in iterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
+            case .groupSiblingsByTypes: for k in iterations { blackHole(a[base + k].groupSiblings(by: q.types)) }
+            case .convertPoint:
+                let p = CGPoint(x: QueryGeometry.probe.x, y: QueryGeometry.probe.y)
+                for k in iterations { blackHole(a[base + k].convert(p, to: b[base + k])) }
+            }
+        } setup: { FacadeQueries(op) }
+    }
 }
 
-/// The naive core's inputs: every view of the tree (keeping it alive) and each query's views.
+/// The naive core's inputs for `op`: every view of the tree (keeping it alive; with the
+/// seeded geometry for `convertPoint`), each query's views and the grouped classes.
 struct NaiveQueries {
     let naive: [NaiveView]
     let a: [NaiveView]
     let b: [NaiveView]
+    let types = groupTypeIndices().map { StockCatalog.naiveViews[$0] }
 
     init(_ op: BenchQuery) {
         let naive = buildNaiveViews()
+        if op == .convertPoint {
+            setFrames(of: naive) { view, frame, bounds in
+                view.frame = frame
+                view.bounds.origin = bounds
+            }
+        }
         let (na, nb) = queryInputs(op)
         self.naive = naive
         a = na.map { naive[Int($0)] }
@@ -355,58 +350,27 @@ struct NaiveQueries {
 }
 
 func naiveBenchmarks() {
-    Benchmark("\(BenchQuery.isRelativeAncestor)/naive", configuration: fastQuery) { benchmark, q in
-        let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
-    } setup: { NaiveQueries(.isRelativeAncestor) }
-
-    // Searches the candidate ancestor's whole subtree: one query per iteration.
-    Benchmark("\(BenchQuery.isRelativeDescendant)/naive", configuration: slowQuery) { benchmark, q in
-        let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
-    } setup: { NaiveQueries(.isRelativeDescendant) }
-
-    Benchmark("\(BenchQuery.findFirstAncestorByTags)/naive", configuration: fastQuery) { benchmark, q in
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
-    } setup: { NaiveQueries(.findFirstAncestorByTags) }
-
-    Benchmark("\(BenchQuery.groupAncestorsByTags)/naive", configuration: fastQuery) { benchmark, q in
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
-    } setup: { NaiveQueries(.groupAncestorsByTags) }
-
-    Benchmark("\(BenchQuery.groupDescendantsByTags)/naive", configuration: naiveWholeTree) { benchmark, naive in
-        let root = naive[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: groupTags)) }
-    } setup: { buildNaiveViews() }
-
-    Benchmark("\(BenchQuery.groupDescendantsByTypes)/naive", configuration: naiveWholeTree) { benchmark, state in
-        let (naive, types) = state
-        let root = naive[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants(by: types)) }
-    } setup: { (buildNaiveViews(), groupTypeIndices().map { StockCatalog.naiveViews[$0] }) }
-
-    Benchmark("\(BenchQuery.groupDescendantsByClosure)/naive", configuration: naiveWholeTree) { benchmark, naive in
-        let root = naive[0]
-        for _ in benchmark.scaledIterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
-    } setup: { buildNaiveViews() }
-
-    Benchmark("\(BenchQuery.isRelativeSibling)/naive", configuration: fastQuery) { benchmark, q in
-        let (a, b, base) = (q.a, q.b, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
-    } setup: { NaiveQueries(.isRelativeSibling) }
-
-    Benchmark("\(BenchQuery.groupSiblingsByTags)/naive", configuration: fastQuery) { benchmark, q in
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
-    } setup: { NaiveQueries(.groupSiblingsByTags) }
-
-    Benchmark("\(BenchQuery.groupSiblingsByTypes)/naive", configuration: fastQuery) { benchmark, state in
-        let (q, types) = state
-        let (a, base) = (q.a, firstInput(benchmark, queryCount))
-        for k in benchmark.scaledIterations { blackHole(a[base + k].groupSiblings(by: types)) }
-    } setup: { (NaiveQueries(.groupSiblingsByTypes), groupTypeIndices().map { StockCatalog.naiveViews[$0] }) }
+    for op in BenchQuery.allCases {
+        Benchmark("\(op)/naive", configuration: configuration(op, .naive)) { benchmark, q in
+            let (root, a, b, base) = (q.naive[0], q.a, q.b, firstInput(benchmark, queryCount))
+            let iterations = benchmark.scaledIterations
+            switch op {
+            case .isRelativeAncestor: for k in iterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
+            case .isRelativeDescendant: for k in iterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
+            case .findFirstAncestorByTags: for k in iterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
+            case .groupAncestorsByTags: for k in iterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
+            case .groupDescendantsByTags: for _ in iterations { blackHole(root.groupDescendants(by: groupTags)) }
+            case .groupDescendantsByTypes: for _ in iterations { blackHole(root.groupDescendants(by: q.types)) }
+            case .groupDescendantsByClosure: for _ in iterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
+            case .isRelativeSibling: for k in iterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
+            case .groupSiblingsByTags: for k in iterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
+            case .groupSiblingsByTypes: for k in iterations { blackHole(a[base + k].groupSiblings(by: q.types)) }
+            case .convertPoint:
+                let p = CGPoint(x: QueryGeometry.probe.x, y: QueryGeometry.probe.y)
+                for k in iterations { blackHole(a[base + k].convert(p, to: b[base + k])) }
+            }
+        } setup: { NaiveQueries(op) }
+    }
 }
 
 // MARK: Interleaved mutation
