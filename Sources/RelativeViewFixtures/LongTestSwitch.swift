@@ -14,6 +14,8 @@ import Darwin
 /// cores. `.ci/run` runs every test with it set.
 public enum LongTestSwitch {
     /// The environment variable that turns the long suites on.
+    ///
+    /// - Complexity: O(1)
     public static let variable = "RELATIVE_VIEW_LONG_TESTS"
 
     /// Whether the long suites run: the variable is set to `1`.

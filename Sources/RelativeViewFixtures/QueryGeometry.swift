@@ -4,6 +4,8 @@
 /// and their answers compare bit for bit.
 public enum QueryGeometry {
     /// The point `convertPoint` converts.
+    ///
+    /// - Complexity: O(1)
     public static let probe = SIMD2<Double>(3, 5)
 
     /// Node `i`'s frame origin, size and bounds origin, drawn from `seed`.
