@@ -48,4 +48,33 @@ extension View {
         guard let store = _store else { return [:] }
         return store.views(store.tree._descendantSlots(of: _node, byTags: tags))
     }
+
+    /// The first descendant in depth-first pre-order (`subviews` order) for which `matches`
+    /// returns true. The walk is over the tree as it was when the call began (see
+    /// ``findFirstAncestor(by:)-((View)->Bool)``).
+    ///
+    /// - Complexity: O(descendants visited) calls of `matches`; the naive core is the same.
+    public func findFirstDescendant(by matches: (View) -> Bool) -> View? {
+        guard let store = _store else { return nil }
+        let tree = store.tree
+        return tree.firstDescendant(of: _node) { matches(store.view($0)) }.map(store.view)
+    }
+
+    /// The first descendant in pre-order whose type is exactly one of `viewTypes`.
+    ///
+    /// - Complexity: O(descendants visited + viewTypes.count); the naive core is
+    ///   O(descendants visited × viewTypes.count).
+    public func findFirstDescendant(by viewTypes: [View.Type]) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree._firstDescendant(of: _node, matching: store.typeKeys(viewTypes)).map(store.view)
+    }
+
+    /// The first descendant in pre-order whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(descendants visited + tags.count); the naive core is
+    ///   O(descendants visited × tags.count).
+    public func findFirstDescendant(by tags: [Int]) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree.firstDescendant(of: _node, withTags: tags).map(store.view)
+    }
 }

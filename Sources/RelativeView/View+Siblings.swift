@@ -45,4 +45,33 @@ extension View {
         guard let store = _store else { return [:] }
         return store.views(store.tree._siblingSlots(of: _node, byTags: tags))
     }
+
+    /// The first sibling in `subviews` order for which `matches` returns true; `nil` with no
+    /// superview. The walk is over the tree as it was when the call began (see
+    /// ``findFirstAncestor(by:)-((View)->Bool)``).
+    ///
+    /// - Complexity: O(siblings visited) calls of `matches`; the naive core is the same.
+    public func findFirstSibling(by matches: (View) -> Bool) -> View? {
+        guard let store = _store else { return nil }
+        let tree = store.tree
+        return tree.firstSibling(of: _node) { matches(store.view($0)) }.map(store.view)
+    }
+
+    /// The first sibling whose type is exactly one of `viewTypes`.
+    ///
+    /// - Complexity: O(siblings visited + viewTypes.count); the naive core is
+    ///   O(siblings visited × viewTypes.count).
+    public func findFirstSibling(by viewTypes: [View.Type]) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree._firstSibling(of: _node, matching: store.typeKeys(viewTypes)).map(store.view)
+    }
+
+    /// The first sibling whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(siblings visited + tags.count); the naive core is
+    ///   O(siblings visited × tags.count).
+    public func findFirstSibling(by tags: [Int]) -> View? {
+        guard let store = _store else { return nil }
+        return store.tree.firstSibling(of: _node, withTags: tags).map(store.view)
+    }
 }

@@ -100,6 +100,42 @@ extension ViewTree {
         }
     }
 
+    // MARK: Search
+
+    /// The first descendant of `node` in depth-first pre-order that `matches`.
+    ///
+    /// - Complexity: O(descendants visited) calls of `matches`: the search stops at the first match.
+    @inlinable
+    public func firstDescendant(of node: NodeID, where matches: (NodeID) throws -> Bool) rethrows -> NodeID? {
+        for descendant in descendants(of: node) where try matches(descendant) { return descendant }
+        return nil
+    }
+
+    /// The first descendant of `node` in pre-order whose type is one of `types` (exactly).
+    ///
+    /// - Complexity: O(descendants visited + types.count)
+    public func firstDescendant(of node: NodeID, withTypes types: [TypeID]) -> NodeID? {
+        _firstDescendant(of: node, matching: _TypeKeys(types: types))
+    }
+
+    /// ``firstDescendant(of:withTypes:)`` with the keys made already (the facade keeps them).
+    package func _firstDescendant<Key>(of node: NodeID, matching match: _TypeKeys<Key>) -> NodeID? {
+        let s = _storage
+        return firstDescendant(of: node) { match.slot(of: s.typeID[Int($0.index)]) != nil }
+    }
+
+    /// The first descendant of `node` in pre-order whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(descendants visited × min(tags.count, 8) + tags.count)
+    public func firstDescendant(of node: NodeID, withTags tags: [Int]) -> NodeID? {
+        let s = _storage
+        if tags.count <= 8 {
+            return firstDescendant(of: node) { tags.contains(s.tag(at: $0.index)) }
+        }
+        let match = _TagKeys(tags)
+        return firstDescendant(of: node) { match.slot(ofTagAt: $0.index, in: s) != nil }
+    }
+
     // MARK: Group
 
     /// Groups the descendants of `node` by the key `key` gives each; `nil` leaves one out.

@@ -86,6 +86,42 @@ extension ViewTree {
         public func makeIterator() -> Iterator { Iterator(storage: storage, current: first, skipping: skipping) }
     }
 
+    // MARK: Search
+
+    /// The first sibling of `node` in child order that `matches`; `nil` for a root.
+    ///
+    /// - Complexity: O(siblings visited) calls of `matches`.
+    @inlinable
+    public func firstSibling(of node: NodeID, where matches: (NodeID) throws -> Bool) rethrows -> NodeID? {
+        for sibling in siblings(of: node) where try matches(sibling) { return sibling }
+        return nil
+    }
+
+    /// The first sibling of `node` in child order whose type is one of `types` (exactly).
+    ///
+    /// - Complexity: O(siblings visited + types.count)
+    public func firstSibling(of node: NodeID, withTypes types: [TypeID]) -> NodeID? {
+        _firstSibling(of: node, matching: _TypeKeys(types: types))
+    }
+
+    /// ``firstSibling(of:withTypes:)`` with the keys made already (the facade keeps them).
+    package func _firstSibling<Key>(of node: NodeID, matching match: _TypeKeys<Key>) -> NodeID? {
+        let s = _storage
+        return firstSibling(of: node) { match.slot(of: s.typeID[Int($0.index)]) != nil }
+    }
+
+    /// The first sibling of `node` in child order whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(siblings visited × min(tags.count, 8) + tags.count)
+    public func firstSibling(of node: NodeID, withTags tags: [Int]) -> NodeID? {
+        let s = _storage
+        if tags.count <= 8 {
+            return firstSibling(of: node) { tags.contains(s.tag(at: $0.index)) }
+        }
+        let match = _TagKeys(tags)
+        return firstSibling(of: node) { match.slot(ofTagAt: $0.index, in: s) != nil }
+    }
+
     // MARK: Group
 
     /// Groups the siblings of `node` by the key `key` gives each; `nil` leaves one out.

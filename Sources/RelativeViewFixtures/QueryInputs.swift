@@ -72,3 +72,13 @@ public struct QueryInputs: Sendable {
         return (a, b)
     }
 }
+
+extension QueryInputs {
+    /// The steps of the interleaved mutation: step `i` moves node `x[i]` under node `y[i]`
+    /// (unless that would make a cycle), then asks whether `qa[i]` is an ancestor of `qb[i]`.
+    ///
+    /// - Complexity: O(count)
+    public func mutationSteps(_ count: Int) -> (x: [Int32], y: [Int32], qa: [Int32], qb: [Int32]) {
+        (randomNodes(count, salt: 11), randomNodes(count, salt: 12), randomNodes(count, salt: 13), randomNodes(count, salt: 14))
+    }
+}

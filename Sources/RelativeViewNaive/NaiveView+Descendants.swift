@@ -30,6 +30,49 @@ extension NaiveView {
         return !depthFirstTraverse(view) { $0 !== self }
     }
 
+    /// Returns the first descendant in depth-first pre-order for which `matches`
+    /// returns `true`, or `nil` if there is none. The original has no such
+    /// search; this one stops its traversal (`depthFirstTraverse`) at the
+    /// first match, as a search written with it would.
+    ///
+    /// - Complexity: O(n) calls to `matches`, where `n` is the number of
+    ///   descendants visited before the match.
+    public func findFirstDescendant(by matches: (NaiveView) -> Bool) -> NaiveView? {
+        var found: NaiveView?
+        _ = depthFirstTraverse(self) { descendant in
+            guard matches(descendant) else { return true }
+            found = descendant
+            return false
+        }
+        return found
+    }
+
+    /// Returns the first descendant in pre-order whose dynamic type is
+    /// exactly one of `viewTypes`, or `nil` if there is none.
+    ///
+    /// - Complexity: O(n × viewTypes.count); see `findFirstDescendant(by:)`.
+    public func findFirstDescendant(by viewTypes: [NaiveView.Type]) -> NaiveView? {
+        findFirstDescendant { descendant in
+            for viewType in viewTypes {
+                if viewType == type(of: descendant) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Returns the first descendant in pre-order whose `tag` is one of
+    /// `tags`, or `nil` if there is none.
+    ///
+    /// - Complexity: O(n × tags.count); see `findFirstDescendant(by:)`.
+    public func findFirstDescendant(by tags: [Int]) -> NaiveView? {
+        findFirstDescendant { descendant in
+            for tag in tags {
+                if tag == descendant.tag { return true }
+            }
+            return false
+        }
+    }
+
     /// Groups the descendants of this view by the key `groupKey` returns;
     /// descendants for which it returns `nil` are left out.
     ///

@@ -14,6 +14,47 @@ extension NaiveView {
         return true
     }
 
+    /// Returns the first sibling in `subviews` order for which `matches`
+    /// returns `true`, or `nil` if there is none (or no superview). The
+    /// original has no such search; this one scans the superview's
+    /// `subviews` as its sibling grouping does.
+    ///
+    /// - Complexity: O(s) calls to `matches`, where `s` is the number of
+    ///   subviews of the superview.
+    public func findFirstSibling(by matches: (NaiveView) -> Bool) -> NaiveView? {
+        guard let superview = superview else { return nil }
+        for sibling in superview.subviews where sibling !== self {
+            if matches(sibling) { return sibling }
+        }
+        return nil
+    }
+
+    /// Returns the first sibling whose dynamic type is exactly one of
+    /// `viewTypes`, or `nil` if there is none.
+    ///
+    /// - Complexity: O(s × viewTypes.count)
+    public func findFirstSibling(by viewTypes: [NaiveView.Type]) -> NaiveView? {
+        findFirstSibling { sibling in
+            for viewType in viewTypes {
+                if viewType == type(of: sibling) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Returns the first sibling whose `tag` is one of `tags`, or `nil` if
+    /// there is none.
+    ///
+    /// - Complexity: O(s × tags.count)
+    public func findFirstSibling(by tags: [Int]) -> NaiveView? {
+        findFirstSibling { sibling in
+            for tag in tags {
+                if tag == sibling.tag { return true }
+            }
+            return false
+        }
+    }
+
     /// Groups the siblings of this view (the other subviews of its superview)
     /// by the key `groupKey` returns; siblings for which it returns `nil` are
     /// left out. Returns `[:]` if the view has no superview.

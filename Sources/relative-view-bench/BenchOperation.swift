@@ -1,17 +1,17 @@
 import RelativeViewFixtures
 
 /// The operations the benchmark measures, by the names reports and scripts use: building
-/// the tree, each query of the table shared with `Benchmarks/` (``BenchQuery``, in its
+/// the tree, each query of the table shared with `Benchmarks/` (``RelativeQuery``, in its
 /// order), then the operations that change the tree.
 enum BenchOperation: Hashable, CaseIterable, RawRepresentable, Sendable {
     case build
-    case query(BenchQuery)
+    case query(RelativeQuery)
     case layout
     case interleavedMutation
     case churn
 
     static var allCases: [BenchOperation] {
-        [.build] + BenchQuery.allCases.map(BenchOperation.query) + [.layout, .interleavedMutation, .churn]
+        [.build] + RelativeQuery.allCases.map(BenchOperation.query) + [.layout, .interleavedMutation, .churn]
     }
 
     init?(rawValue: String) {
@@ -30,7 +30,7 @@ enum BenchOperation: Hashable, CaseIterable, RawRepresentable, Sendable {
     }
 
     /// The query this operation times, or `nil` for the operations that build or change the tree.
-    var query: BenchQuery? {
+    var query: RelativeQuery? {
         if case .query(let query) = self { return query }
         return nil
     }

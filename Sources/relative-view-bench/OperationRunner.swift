@@ -201,30 +201,10 @@ struct OperationRunner {
     /// The nodes the core finds in answer to the first ``matchSample`` queries of a grouping
     /// or a search (the whole tree's, once, for a whole-tree grouping), untimed; `nil` for a
     /// query that finds no nodes (yes-or-no questions, conversions).
-    private func matches(_ query: BenchQuery, _ n: Int) -> Int? {
-        let w = work
-        let (tree, ids, tags) = (w.tree, w.ids, w.tags)
-        let coreTypes = Dictionary(w.typeIndices.map { (w.typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
-        let a = query.inputs(w.inputs, count: min(n, Self.matchSample)).a.map { ids[Int($0)] }
-        func members<K>(_ groups: [K: [NodeID]]) -> Int { groups.values.reduce(0) { $0 + $1.count } }
-        switch query {
-        case .isRelativeAncestor, .isRelativeDescendant, .isRelativeSibling, .convertPoint:
-            return nil
-        case .findFirstAncestorByTags:
-            return a.count { tree.firstAncestor(of: $0, withTags: tags) != nil }
-        case .groupAncestorsByTags:
-            return a.reduce(0) { $0 + members(tree.groupAncestors(of: $1, byTags: tags)) }
-        case .groupSiblingsByTags:
-            return a.reduce(0) { $0 + members(tree.groupSiblings(of: $1, byTags: tags)) }
-        case .groupSiblingsByTypes:
-            return a.reduce(0) { $0 + members(tree.groupSiblings(of: $1, keyingTypes: coreTypes)) }
-        case .groupDescendantsByTags:
-            return members(tree.groupDescendants(of: ids[0], byTags: tags))
-        case .groupDescendantsByTypes:
-            return members(tree.groupDescendants(of: ids[0], keyingTypes: coreTypes))
-        case .groupDescendantsByClosure:
-            return members(tree.groupDescendants(of: ids[0]) { BenchQuery.closureKey(tree.tag(of: $0)) })
-        }
+    private func matches(_ query: RelativeQuery, _ n: Int) -> Int? {
+        // A whole-tree grouping is asked of the root each time: its answer once.
+        let (a, b) = query.inputs(work.inputs, count: query.isWholeTree ? 1 : min(n, Self.matchSample))
+        return work.coreArm(query, a, b).nodesFound(query)
     }
 
     /// The naive side of `op`, measured once per run and shared by both layers; nothing when
@@ -242,85 +222,21 @@ struct OperationRunner {
 
     // MARK: Queries
 
-    private func query(_ query: BenchQuery, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache, run: Int) -> Measurement {
+    private func query(_ query: RelativeQuery, _ n: Int, _ layer: BenchLayer, _ cache: inout NaiveCache, run: Int) -> Measurement {
         let op = BenchOperation.query(query)
         let w = work
-        let tags = w.tags
-        let typeIndices = w.typeIndices
-        let coreTypes = Dictionary(typeIndices.map { (w.typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
-        let viewTypes = typeIndices.map { StockCatalog.views[$0] }
-        let root = 0
-
         let (a, b) = query.inputs(w.inputs, count: n)
         if query == .convertPoint {
             w.prepareGeometry(layer.implementation)
             if w.naiveBuildStopped == nil { w.prepareGeometry(.naive) }
         }
-
-        // Every implementation gets its own handles, gathered before timing. The full answer
-        // to the first query is kept (not digested inside the timing) to be compared after.
-        let core = layer == .core
-        // Read after the geometry is set: a copy taken before would share the columns and be
-        // copied on the first write.
-        let (tree, ids, views) = (w.tree, w.ids, w.views)
-        let (ia, ib) = core ? (a.map { ids[Int($0)] }, b.map { ids[Int($0)] }) : ([], [])
-        let (va, vb) = core ? ([], []) : (a.map { views[Int($0)] }, b.map { views[Int($0)] })
-        var first = FirstAnswer()
-
-        let arena: Sample
-        switch query {
-        case .isRelativeAncestor:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in tree.isAncestor(ia[i], of: ib[i]) ? 1 : 0 }
-                : measure(count: n, minimum: minimum) { i in va[i].isRelativeAncestor(of: vb[i]) ? 1 : 0 }
-        case .isRelativeDescendant:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in tree.isDescendant(ia[i], of: ib[i]) ? 1 : 0 }
-                : measure(count: n, minimum: minimum) { i in va[i].isRelativeDescendant(of: vb[i]) ? 1 : 0 }
-        case .isRelativeSibling:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in tree.isSibling(ia[i], of: ib[i]) ? 1 : 0 }
-                : measure(count: n, minimum: minimum) { i in va[i].isRelativeSibling(of: vb[i]) ? 1 : 0 }
-        case .findFirstAncestorByTags:
-            // Answers are digested as the found node's number.
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in Answers.node(tree.firstAncestor(of: ia[i], withTags: tags).map(w.handle)) }
-                : w.numberingIdentities(measure(count: n, minimum: minimum) { i in Answers.identity(va[i].findFirstAncestor(by: tags)) }, naive: false)
-        case .groupAncestorsByTags:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupAncestors(of: ia[i], byTags: tags), Answers.tag, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupAncestors(by: tags), Answers.tag, w.handle) }
-        case .groupDescendantsByTags:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root], byTags: tags), Answers.tag, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants(by: tags), Answers.tag, w.handle) }
-        case .groupDescendantsByTypes:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root], keyingTypes: coreTypes), Answers.name, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants(by: viewTypes), Answers.name, w.handle) }
-        case .groupDescendantsByClosure:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupDescendants(of: ids[root]) { BenchQuery.closureKey(tree.tag(of: $0)) }, Answers.tag, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, views[root].groupDescendants { BenchQuery.closureKey($0.tag) }, Answers.tag, w.handle) }
-        case .groupSiblingsByTags:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], byTags: tags), Answers.tag, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: tags), Answers.tag, w.handle) }
-        case .groupSiblingsByTypes:
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in first.keep(i, tree.groupSiblings(of: ia[i], keyingTypes: coreTypes), Answers.name, w.handle) }
-                : measure(count: n, minimum: minimum) { i in first.keep(i, va[i].groupSiblings(by: viewTypes), Answers.name, w.handle) }
-        case .convertPoint:
-            let p = QueryGeometry.probe
-            arena = core
-                ? measure(count: n, minimum: minimum) { i in
-                    let q = tree.convert(p, from: ia[i], to: ib[i])
-                    return Answers.point(q.x, q.y)
-                }
-                : measure(count: n, minimum: minimum) { i in
-                    let q = va[i].convert(CGPoint(x: p.x, y: p.y), to: vb[i])
-                    return Answers.point(Double(q.x), Double(q.y))
-                }
+        // Every implementation gets its own handles, gathered before timing (after the
+        // geometry is set: a copy of the tree taken before would share the columns and be
+        // copied on the first write). The full answer to the first query is kept, not
+        // digested inside the timing, to be compared after.
+        let (arena, first) = switch layer {
+        case .core: w.coreArm(query, a, b).time(query, count: n, minimum: minimum)
+        case .facade: w.facadeArm(query, a, b).time(query, count: n, minimum: minimum)
         }
 
         let naive = naiveSide(op, &cache, run: run) {
@@ -340,82 +256,44 @@ struct OperationRunner {
             }
             return naive
         }
-        return (arena, first.digest, naive)
+        return (arena, first, naive)
     }
 
     // MARK: The naive core's side of each query
 
     /// The naive core's answers to the queries with small answers, timed in this process.
-    static func naiveQuery(_ query: BenchQuery, work w: Workload, a: [Int32], b: [Int32], minimum: Duration) -> NaiveMeasurement {
-        let naive = w.naive
-        let (na, nb) = (a.map { naive[Int($0)] }, b.map { naive[Int($0)] })
-        let tags = w.tags
-        let n = na.count
-        var first = FirstAnswer()
-        let sample: Sample
-        switch query {
-        case .isRelativeAncestor:
-            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeAncestor(of: nb[i]) ? 1 : 0 }
-        case .isRelativeDescendant:
-            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeDescendant(of: nb[i]) ? 1 : 0 }
-        case .isRelativeSibling:
-            sample = measure(count: n, minimum: minimum) { i in na[i].isRelativeSibling(of: nb[i]) ? 1 : 0 }
-        case .findFirstAncestorByTags:
-            sample = w.numberingIdentities(measure(count: n, minimum: minimum) { i in Answers.identity(na[i].findFirstAncestor(by: tags)) }, naive: true)
-        case .groupAncestorsByTags:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupAncestors(by: tags), Answers.tag, w.handle) }
-        case .groupSiblingsByTags:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: tags), Answers.tag, w.handle) }
-        case .groupSiblingsByTypes:
-            let types = w.typeIndices.map { StockCatalog.naiveViews[$0] }
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, na[i].groupSiblings(by: types), Answers.name, w.handle) }
-        case .convertPoint:
-            let p = QueryGeometry.probe
-            sample = measure(count: n, minimum: minimum) { i in
-                let q = na[i].convert(CGPoint(x: p.x, y: p.y), to: nb[i])
-                return Answers.point(Double(q.x), Double(q.y))
-            }
-        case .groupDescendantsByTags, .groupDescendantsByTypes, .groupDescendantsByClosure:
-            preconditionFailure("\(query.rawValue) is measured in a child process (naiveWholeTree)")
-        }
-        return NaiveMeasurement(sample: sample, firstAnswer: first.digest, outcome: .measured)
+    static func naiveQuery(_ query: RelativeQuery, work w: Workload, a: [Int32], b: [Int32], minimum: Duration) -> NaiveMeasurement {
+        precondition(!query.isWholeTree, "\(query) is measured in a child process (naiveWholeTree)")
+        let (sample, first) = w.naiveArm(query, a, b).time(query, count: a.count, minimum: minimum)
+        return NaiveMeasurement(sample: sample, firstAnswer: first, outcome: .measured)
     }
 
     /// The naive core's whole-tree grouping `query` from `root`, timed (in the child process
     /// of ``NaiveWorker``), with the digest of its first whole answer.
     static func naiveWholeTree(
-        _ query: BenchQuery, root: NaiveView, tags: [Int], types: [NaiveView.Type], handle: @escaping (NaiveView) -> Int, count n: Int, minimum: Duration
+        _ query: RelativeQuery, root: NaiveView, tags: [Int], types: [NaiveView.Type], handle: @escaping (NaiveView) -> Int, count n: Int, minimum: Duration
     ) -> (Sample, UInt64?) {
-        var first = FirstAnswer()
-        let sample: Sample
-        switch query {
-        case .groupDescendantsByTags:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: tags), Answers.tag, handle) }
-        case .groupDescendantsByTypes:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants(by: types), Answers.name, handle) }
-        case .groupDescendantsByClosure:
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, root.groupDescendants { BenchQuery.closureKey($0.tag) }, Answers.tag, handle) }
-        default:
-            preconditionFailure("\(query.rawValue) is not a whole-tree grouping")
-        }
-        return (sample, first.digest)
+        precondition(query.isWholeTree, "\(query) is not a whole-tree grouping")
+        let arm = QueryArm(
+            implementation: NaiveQuerying(), a: Array(repeating: root, count: n), b: [], tags: tags, types: types,
+            handle: handle, found: Answers.identity, numberFound: { $0 })
+        return arm.time(query, count: n, minimum: minimum)
     }
 
     /// The key under which the naive core's whole-tree grouping `query` puts a view
     /// (digested as ``Answers`` digests keys), or `nil`: the reference walk's key
     /// (``NaiveWorker/referenceAnswer(_:work:)``).
-    static func naiveReferenceKey(_ query: BenchQuery, work w: Workload) -> (NaiveView) -> UInt64? {
-        switch query {
-        case .groupDescendantsByTags:
+    static func naiveReferenceKey(_ query: RelativeQuery, work w: Workload) -> (NaiveView) -> UInt64? {
+        guard case .group(.descendants, let key) = query else { preconditionFailure("\(query) is not a whole-tree grouping") }
+        switch key {
+        case .tags:
             let tags = w.tags
             return { tags.contains($0.tag) ? Answers.tag($0.tag) : nil }
-        case .groupDescendantsByTypes:
+        case .types:
             let types = w.typeIndices.map { ObjectIdentifier(StockCatalog.naiveViews[$0]) }
             return { types.contains(ObjectIdentifier(type(of: $0))) ? Answers.name(String(describing: type(of: $0))) : nil }
-        case .groupDescendantsByClosure:
-            return { BenchQuery.closureKey($0.tag).map(Answers.tag) }
-        default:
-            preconditionFailure("\(query.rawValue) is not a whole-tree grouping")
+        case .closure:
+            return { RelativeQuery.closureKey($0.tag).map(Answers.tag) }
         }
     }
 

@@ -135,6 +135,33 @@ final class CoreQueryOther {}
         for x in f.all { expectBoth(t, oracleDescendants(t, x)) { Array($0.descendants(of: x)) } }
     }
 
+    @Test func searchesOfDescendantsAndSiblingsFindTheFirstInOrder() {
+        let f = Fixture()
+        let t = f.tree
+        // Tags 1: a, a11, b1 in pre-order under R; 3: a2, c.
+        expectBoth(t, f.a) { $0.firstDescendant(of: f.R, withTags: [1]) }
+        expectBoth(t, f.a2, "the first in pre-order, whichever tag is asked first") { $0.firstDescendant(of: f.R, withTags: [3, 9]) }
+        expectBoth(t, f.a11) { $0.firstDescendant(of: f.a, withTags: [1]) }
+        expectBoth(t, nil, "never the node itself") { $0.firstDescendant(of: f.a11, withTags: [1]) }
+        expectBoth(t, nil, "b is of type C, but not its own descendant") { $0.firstDescendant(of: f.b, withTypes: [Ty.c]) }
+        expectBoth(t, f.a11) { $0.firstDescendant(of: f.R, withTypes: [Ty.c]) }
+        expectBoth(t, f.b1) { tree in tree.firstDescendant(of: f.b) { tree.tag(of: $0) == 1 } }
+        // A long tag list takes the table path.
+        expectBoth(t, f.a2) { $0.firstDescendant(of: f.R, withTags: Array(3 ..< 20)) }
+        expectBoth(t, f.c) { $0.firstSibling(of: f.a, withTags: [3]) }
+        expectBoth(t, f.a, "never the node itself") { $0.firstSibling(of: f.c, withTags: [1, 3]) }
+        expectBoth(t, f.b) { $0.firstSibling(of: f.a, withTypes: [Ty.c, Ty.a]) }
+        expectBoth(t, f.c) { $0.firstSibling(of: f.a, withTags: Array(3 ..< 20)) }
+        expectBoth(t, nil, "a root has no siblings") { tree in tree.firstSibling(of: f.R) { _ in true } }
+        // Against the walks they stop early on.
+        for x in f.all {
+            for tag in 0 ... 3 {
+                expectBoth(t, oracleDescendants(t, x).first { t.tag(of: $0) == tag }) { $0.firstDescendant(of: x, withTags: [tag]) }
+                expectBoth(t, Array(t.siblings(of: x)).first { t.tag(of: $0) == tag }) { $0.firstSibling(of: x, withTags: [tag]) }
+            }
+        }
+    }
+
     @Test func siblingsInOrderWithoutSelf() {
         let f = Fixture()
         let t = f.tree

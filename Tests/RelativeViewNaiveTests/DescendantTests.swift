@@ -35,6 +35,23 @@ private func expectSameViews(_ actual: [NaiveView], _ expected: [NaiveView], sou
 }
 
 @Suite struct DescendantTests {
+    @Test func findFirstDescendantIsTheFirstMatchInPreOrder() {
+        let tree = SampleTree()
+        tree.a11.tag = 4
+        tree.a2.tag = 4
+        tree.b1.tag = 5
+        #expect(tree.root.findFirstDescendant(by: [4]) === tree.a11)
+        #expect(tree.root.findFirstDescendant(by: [5, 4]) === tree.a11, "the first in pre-order, not the first tag asked")
+        #expect(tree.b.findFirstDescendant(by: [4]) == nil, "only the view's own subtree")
+        #expect(tree.a11.findFirstDescendant(by: [4]) == nil, "never the view itself")
+        #expect(tree.root.findFirstDescendant(by: [NaiveView.self]) === tree.a)
+        #expect(tree.root.findFirstDescendant(by: [NaiveView.Label.self]) == nil, "exact classes only")
+        var visited: [NaiveView] = []
+        let found = tree.root.findFirstDescendant { visited.append($0); return $0 === tree.a2 }
+        #expect(found === tree.a2)
+        expectSameViews(visited, [tree.a, tree.a1, tree.a11, tree.a2])
+    }
+
     @Test func groupDescendantsIsDepthFirstPreOrder() {
         let tree = SampleTree()
         let groups = tree.root.groupDescendants { _ in "all" }

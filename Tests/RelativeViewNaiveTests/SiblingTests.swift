@@ -29,6 +29,20 @@ private func expectSameViews(_ actual: [NaiveView], _ expected: [NaiveView], sou
         #expect(!root.isRelativeSibling(of: a))
     }
 
+    @Test func findFirstSiblingIsTheFirstOtherSubviewThatMatches() {
+        let root = NaiveView()
+        let (a, b, c, d) = (NaiveView(), NaiveView.Label(), NaiveView(), NaiveView.Label())
+        for view in [a, b, c, d] { root.addSubview(view) }
+        a.tag = 3
+        c.tag = 3
+        #expect(a.findFirstSibling(by: [3]) === c, "never the view itself")
+        #expect(b.findFirstSibling(by: [3]) === a)
+        #expect(b.findFirstSibling(by: [NaiveView.Label.self]) === d)
+        #expect(b.findFirstSibling(by: [9]) == nil)
+        #expect(root.findFirstSibling { _ in true } == nil, "no superview, no siblings")
+        #expect(d.findFirstSibling { $0.tag == 0 } === b)
+    }
+
     @Test func viewsWithoutASuperviewHaveNoSiblings() {
         let lonely = NaiveView()
         let other = NaiveView()

@@ -7,8 +7,9 @@ import RelativeViewNaive
 // The operations of `relative-view-bench` (Sources/relative-view-bench), on the same tree and
 // the same queries as `relative-view-bench --nodes 100000` (random tree, seed 1, tags [7, 13],
 // types Button and Label), each on the arena core (`ViewTree`/`NodeID`), the `View` facade
-// and the naive core (`NaiveView`): every op of the table the CLI reads (`BenchQuery`), by
-// an exhaustive switch, so that an op added there does not build here until it is measured.
+// and the naive core (`NaiveView`): every op of the table the CLI reads (`RelativeQuery`), through
+// one generic registration (`registerQuery`) whose switch is exhaustive, so that an op
+// added there does not build here until it is measured.
 // Trees and query inputs are built in each benchmark's setup closure, outside the measured
 // region.
 
@@ -32,7 +33,7 @@ let treeSpec = TreeSpec(shape: .random, nodes: nodeCount, seed: treeSeed)
 let inputs = QueryInputs(spec: treeSpec, seed: treeSeed)
 
 /// The two inputs of each query of `op`, as node numbers, from the table the CLI reads too.
-func queryInputs(_ op: BenchQuery) -> (a: [Int32], b: [Int32]) {
+func queryInputs(_ op: RelativeQuery) -> (a: [Int32], b: [Int32]) {
     op.inputs(inputs, count: queryCount)
 }
 
@@ -44,12 +45,6 @@ func mutationInputs() -> (x: [Int32], y: [Int32], qa: [Int32], qb: [Int32]) {
 /// The catalog indices of the grouped types.
 func groupTypeIndices() -> [Int] {
     groupTypeNames.compactMap(StockCatalog.index(named:))
-}
-
-/// The core type ids of the grouped types, keyed by the facade's class names (as the CLI does).
-func coreTypeKeys() -> [TypeID: String] {
-    let typeIDs = StockCatalog.typeIDs()
-    return Dictionary(groupTypeIndices().map { (typeIDs[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a })
 }
 
 /// The first input of this iteration: iterations take consecutive windows of
@@ -136,9 +131,7 @@ var mutationConfiguration: Benchmark.Configuration {
 let benchmarks: @Sendable () -> Void = {
     importBenchmarks()
     buildBenchmarks()
-    coreBenchmarks()
-    facadeBenchmarks()
-    naiveBenchmarks()
+    queryBenchmarks()
     mutationBenchmarks()
 }
 
@@ -202,73 +195,25 @@ func buildBenchmarks() {
     }
 }
 
-// MARK: Queries: every op of the shared table (`BenchQuery`) on every implementation
+// MARK: Queries: every op of the shared table (`RelativeQuery`) on every implementation
 
 /// The three implementations, as the benchmarks' names give them.
 enum Implementation: String, CaseIterable {
     case core, facade, naive
 }
 
-/// How many queries an iteration of `op` asks, and for how long: every case of the table is
-/// named, so that an op added to `BenchQuery` does not build until it has a configuration.
-func configuration(_ op: BenchQuery, _ implementation: Implementation) -> Benchmark.Configuration {
+/// How many queries an iteration of `op` asks, and for how long: every form of the table is
+/// named, so that an op added to `RelativeQuery` does not build until it has a configuration.
+func configuration(_ op: RelativeQuery, _ implementation: Implementation) -> Benchmark.Configuration {
     switch op {
-    case .groupDescendantsByTags, .groupDescendantsByTypes, .groupDescendantsByClosure:
+    case .group(.descendants, _):
         implementation == .naive ? naiveWholeTree : wholeTree
-    case .isRelativeDescendant:
-        // The naive core searches the candidate ancestor's whole subtree: one query an iteration.
+    case .isRelative(.descendants), .findFirst(.descendants, _):
+        // The naive core searches a whole subtree: one query an iteration.
         implementation == .naive ? slowQuery : fastQuery
-    case .isRelativeAncestor, .findFirstAncestorByTags, .groupAncestorsByTags, .isRelativeSibling,
-         .groupSiblingsByTags, .groupSiblingsByTypes, .convertPoint:
+    case .isRelative(.ancestors), .isRelative(.siblings), .findFirst(.ancestors, _), .findFirst(.siblings, _),
+         .group(.ancestors, _), .group(.siblings, _), .convertPoint:
         fastQuery
-    }
-}
-
-/// The core's inputs for `op`: the tree (with the seeded geometry for `convertPoint`, as the
-/// CLI gives it), each query's `NodeID`s and the grouped types' keys.
-struct CoreQueries {
-    let core: CoreTree
-    let a: [NodeID]
-    let b: [NodeID]
-    let typeKeys = coreTypeKeys()
-
-    init(_ op: BenchQuery) {
-        let core = CoreTree()
-        let ids = core.ids
-        if op == .convertPoint {
-            for (i, g) in QueryGeometry.frames(count: nodeCount, seed: treeSeed).enumerated() {
-                core.tree.setFrameOrigin(g.origin, of: ids[i])
-                core.tree.setFrameSize(g.size, of: ids[i])
-                core.tree.setBoundsOrigin(g.bounds, of: ids[i])
-            }
-        }
-        let (na, nb) = queryInputs(op)
-        self.core = core
-        a = na.map { ids[Int($0)] }
-        b = nb.map { ids[Int($0)] }
-    }
-}
-
-func coreBenchmarks() {
-    for op in BenchQuery.allCases {
-        Benchmark("\(op)/core", configuration: configuration(op, .core)) { benchmark, q in
-            let (tree, root, a, b, base) = (q.core.tree, q.core.ids[0], q.a, q.b, firstInput(benchmark, queryCount))
-            let iterations = benchmark.scaledIterations
-            switch op {
-            case .isRelativeAncestor: for k in iterations { blackHole(tree.isAncestor(a[base + k], of: b[base + k])) }
-            case .isRelativeDescendant: for k in iterations { blackHole(tree.isDescendant(a[base + k], of: b[base + k])) }
-            case .findFirstAncestorByTags: for k in iterations { blackHole(tree.firstAncestor(of: a[base + k], withTags: groupTags)) }
-            case .groupAncestorsByTags: for k in iterations { blackHole(tree.groupAncestors(of: a[base + k], byTags: groupTags)) }
-            case .groupDescendantsByTags: for _ in iterations { blackHole(tree.groupDescendants(of: root, byTags: groupTags)) }
-            case .groupDescendantsByTypes: for _ in iterations { blackHole(tree.groupDescendants(of: root, keyingTypes: q.typeKeys)) }
-            case .groupDescendantsByClosure:
-                for _ in iterations { blackHole(tree.groupDescendants(of: root) { BenchQuery.closureKey(tree.tag(of: $0)) }) }
-            case .isRelativeSibling: for k in iterations { blackHole(tree.isSibling(a[base + k], of: b[base + k])) }
-            case .groupSiblingsByTags: for k in iterations { blackHole(tree.groupSiblings(of: a[base + k], byTags: groupTags)) }
-            case .groupSiblingsByTypes: for k in iterations { blackHole(tree.groupSiblings(of: a[base + k], keyingTypes: q.typeKeys)) }
-            case .convertPoint: for k in iterations { blackHole(tree.convert(QueryGeometry.probe, from: a[base + k], to: b[base + k])) }
-            }
-        } setup: { CoreQueries(op) }
     }
 }
 
@@ -279,97 +224,86 @@ func setFrames<V>(of views: [V], _ set: (V, CGRect, CGPoint) -> Void) {
     }
 }
 
-/// The facade's inputs for `op`: every view of the tree (keeping it alive; with the seeded
-/// geometry for `convertPoint`), each query's views and the grouped classes.
-struct FacadeQueries {
-    let views: [View]
-    let a: [View]
-    let b: [View]
-    let types = groupTypeIndices().map { StockCatalog.views[$0] }
+/// One implementation's inputs for `op`: its adaptor, each query's nodes (the root for a
+/// whole-tree grouping), the grouped types' keys, and what keeps the tree alive.
+struct QueryInputsOf<I: RelativeQuerying> {
+    let implementation: I
+    let a: [I.Node]
+    let b: [I.Node]
+    let types: I.TypeKeys
+    let keepAlive: Any
 
-    init(_ op: BenchQuery) {
-        let views = buildFacadeViews()
-        if op == .convertPoint {
-            setFrames(of: views) { view, frame, bounds in
-                view.frame = frame
-                view.bounds.origin = bounds
-            }
-        }
+    init(_ op: RelativeQuery, _ implementation: I, nodes: [I.Node], keepAlive: Any) {
         let (na, nb) = queryInputs(op)
-        self.views = views
-        a = na.map { views[Int($0)] }
-        b = nb.map { views[Int($0)] }
-    }
-}
-
-func facadeBenchmarks() {
-    for op in BenchQuery.allCases {
-        Benchmark("\(op)/facade", configuration: configuration(op, .facade)) { benchmark, q in
-            let (root, a, b, base) = (q.views[0], q.a, q.b, firstInput(benchmark, queryCount))
-            let iterations = benchmark.scaledIterations
-            switch op {
-            case .isRelativeAncestor: for k in iterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
-            case .isRelativeDescendant: for k in iterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
-            case .findFirstAncestorByTags: for k in iterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
-            case .groupAncestorsByTags: for k in iterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
-            case .groupDescendantsByTags: for _ in iterations { blackHole(root.groupDescendants(by: groupTags)) }
-            case .groupDescendantsByTypes: for _ in iterations { blackHole(root.groupDescendants(by: q.types)) }
-            case .groupDescendantsByClosure: for _ in iterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
-            case .isRelativeSibling: for k in iterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
-            case .groupSiblingsByTags: for k in iterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
-            case .groupSiblingsByTypes: for k in iterations { blackHole(a[base + k].groupSiblings(by: q.types)) }
-            case .convertPoint:
-                let p = CGPoint(x: QueryGeometry.probe.x, y: QueryGeometry.probe.y)
-                for k in iterations { blackHole(a[base + k].convert(p, to: b[base + k])) }
-            }
-        } setup: { FacadeQueries(op) }
-    }
-}
-
-/// The naive core's inputs for `op`: every view of the tree (keeping it alive; with the
-/// seeded geometry for `convertPoint`), each query's views and the grouped classes.
-struct NaiveQueries {
-    let naive: [NaiveView]
-    let a: [NaiveView]
-    let b: [NaiveView]
-    let types = groupTypeIndices().map { StockCatalog.naiveViews[$0] }
-
-    init(_ op: BenchQuery) {
-        let naive = buildNaiveViews()
-        if op == .convertPoint {
-            setFrames(of: naive) { view, frame, bounds in
-                view.frame = frame
-                view.bounds.origin = bounds
-            }
+        func pick(_ numbers: [Int32]) -> [I.Node] {
+            op.isWholeTree ? Array(repeating: nodes[0], count: numbers.count) : numbers.map { nodes[Int($0)] }
         }
-        let (na, nb) = queryInputs(op)
-        self.naive = naive
-        a = na.map { naive[Int($0)] }
-        b = nb.map { naive[Int($0)] }
+        self.implementation = implementation
+        a = pick(na)
+        b = pick(nb)
+        types = implementation.typeKeys(groupTypeIndices())
+        self.keepAlive = keepAlive
     }
 }
 
-func naiveBenchmarks() {
-    for op in BenchQuery.allCases {
-        Benchmark("\(op)/naive", configuration: configuration(op, .naive)) { benchmark, q in
-            let (root, a, b, base) = (q.naive[0], q.a, q.b, firstInput(benchmark, queryCount))
-            let iterations = benchmark.scaledIterations
-            switch op {
-            case .isRelativeAncestor: for k in iterations { blackHole(a[base + k].isRelativeAncestor(of: b[base + k])) }
-            case .isRelativeDescendant: for k in iterations { blackHole(a[base + k].isRelativeDescendant(of: b[base + k])) }
-            case .findFirstAncestorByTags: for k in iterations { blackHole(a[base + k].findFirstAncestor(by: groupTags)) }
-            case .groupAncestorsByTags: for k in iterations { blackHole(a[base + k].groupAncestors(by: groupTags)) }
-            case .groupDescendantsByTags: for _ in iterations { blackHole(root.groupDescendants(by: groupTags)) }
-            case .groupDescendantsByTypes: for _ in iterations { blackHole(root.groupDescendants(by: q.types)) }
-            case .groupDescendantsByClosure: for _ in iterations { blackHole(root.groupDescendants { BenchQuery.closureKey($0.tag) }) }
-            case .isRelativeSibling: for k in iterations { blackHole(a[base + k].isRelativeSibling(of: b[base + k])) }
-            case .groupSiblingsByTags: for k in iterations { blackHole(a[base + k].groupSiblings(by: groupTags)) }
-            case .groupSiblingsByTypes: for k in iterations { blackHole(a[base + k].groupSiblings(by: q.types)) }
-            case .convertPoint:
-                let p = CGPoint(x: QueryGeometry.probe.x, y: QueryGeometry.probe.y)
-                for k in iterations { blackHole(a[base + k].convert(p, to: b[base + k])) }
+/// Registers `op` on one implementation: one code path for the three, specialized for each
+/// adaptor, the answers handed to `blackHole`.
+func registerQuery<I: RelativeQuerying>(_ op: RelativeQuery, _ name: Implementation, setup: @escaping () -> QueryInputsOf<I>) {
+    Benchmark("\(op)/\(name.rawValue)", configuration: configuration(op, name)) { benchmark, q in
+        let (impl, a, b, types, base) = (q.implementation, q.a, q.b, q.types, firstInput(benchmark, queryCount))
+        let iterations = benchmark.scaledIterations
+        switch op {
+        case .isRelative(let r): for k in iterations { blackHole(impl.isRelative(r, a[base + k], of: b[base + k])) }
+        case .findFirst(let r, .tags): for k in iterations { blackHole(impl.findFirst(r, of: a[base + k], byTags: groupTags)) }
+        case .findFirst(let r, .types): for k in iterations { blackHole(impl.findFirst(r, of: a[base + k], byTypes: types)) }
+        case .findFirst(let r, .closure):
+            for k in iterations { blackHole(impl.findFirst(r, of: a[base + k]) { RelativeQuery.closureMatches(impl.tag(of: $0)) }) }
+        case .group(let r, .tags): for k in iterations { blackHole(impl.group(r, of: a[base + k], byTags: groupTags)) }
+        case .group(let r, .types): for k in iterations { blackHole(impl.group(r, of: a[base + k], byTypes: types)) }
+        case .group(let r, .closure):
+            for k in iterations { blackHole(impl.group(r, of: a[base + k]) { RelativeQuery.closureKey(impl.tag(of: $0)) }) }
+        case .convertPoint: for k in iterations { blackHole(impl.convert(QueryGeometry.probe, from: a[base + k], to: b[base + k])) }
+        }
+    } setup: {
+        setup()
+    }
+}
+
+/// Every op of the table on the core, the facade and the naive core, each on its own tree
+/// (with the seeded geometry for `convertPoint`, as the CLI gives it).
+func queryBenchmarks() {
+    for op in RelativeQuery.allCases {
+        registerQuery(op, .core) {
+            let core = CoreTree()
+            if op == .convertPoint {
+                for (i, g) in QueryGeometry.frames(count: nodeCount, seed: treeSeed).enumerated() {
+                    core.tree.setFrameOrigin(g.origin, of: core.ids[i])
+                    core.tree.setFrameSize(g.size, of: core.ids[i])
+                    core.tree.setBoundsOrigin(g.bounds, of: core.ids[i])
+                }
             }
-        } setup: { NaiveQueries(op) }
+            return QueryInputsOf(op, CoreQuerying(core.tree), nodes: core.ids, keepAlive: core)
+        }
+        registerQuery(op, .facade) {
+            let views = buildFacadeViews()
+            if op == .convertPoint {
+                setFrames(of: views) { view, frame, bounds in
+                    view.frame = frame
+                    view.bounds.origin = bounds
+                }
+            }
+            return QueryInputsOf(op, FacadeQuerying(), nodes: views, keepAlive: views)
+        }
+        registerQuery(op, .naive) {
+            let naive = buildNaiveViews()
+            if op == .convertPoint {
+                setFrames(of: naive) { view, frame, bounds in
+                    view.frame = frame
+                    view.bounds.origin = bounds
+                }
+            }
+            return QueryInputsOf(op, NaiveQuerying(), nodes: naive, keepAlive: naive)
+        }
     }
 }
 

@@ -1,0 +1,646 @@
+import RelativeView
+import RelativeViewNaive
+
+/// Who a query asks about, relative to a node.
+public enum Relation: String, CaseIterable, Hashable, Sendable {
+    /// The node's parent, its parent's parent, and so on, nearest first.
+    case ancestors
+    /// The node's subtree without the node, in depth-first pre-order.
+    case descendants
+    /// The other children of the node's parent, in child order.
+    case siblings
+
+    /// The relation's name for one node, as the API's method names spell it ("Ancestor").
+    ///
+    /// - Complexity: O(1)
+    public var singular: String {
+        switch self {
+        case .ancestors: "Ancestor"
+        case .descendants: "Descendant"
+        case .siblings: "Sibling"
+        }
+    }
+
+    /// The relation's name for several nodes, as the API's method names spell it ("Ancestors").
+    ///
+    /// - Complexity: O(1)
+    public var plural: String { singular + "s" }
+}
+
+/// What a search or a grouping keys the nodes by.
+public enum QueryKey: String, CaseIterable, Hashable, Sendable {
+    /// A node's tag, among the asked tags.
+    case tags
+    /// A node's exact type, among the asked types.
+    case types
+    /// The key a closure gives a node (`nil` leaves it out).
+    case closure
+
+    /// The key's part of a method name ("ByTags").
+    ///
+    /// - Complexity: O(1)
+    public var suffix: String {
+        switch self {
+        case .tags: "ByTags"
+        case .types: "ByTypes"
+        case .closure: "ByClosure"
+        }
+    }
+}
+
+/// One query of the relative-view API: the table of queries that the benchmark CLI, the
+/// `Benchmarks/` suite and the conformance tests all enumerate (``allCases``), each asked of
+/// every implementation through ``RelativeQuerying``.
+///
+/// A query is a form (a yes-or-no question, a search, a grouping) of a ``Relation`` with a
+/// ``QueryKey``; its ``rawValue`` is the name reports and scripts use
+/// (`groupDescendantsByTags`).
+public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, CustomStringConvertible {
+    /// Whether one node is a relative of the other (`isRelativeAncestor`: `a` is an
+    /// ancestor of `b`).
+    case isRelative(Relation)
+    /// The first relative of a node that the key matches (the nearest ancestor; the first
+    /// descendant in pre-order).
+    case findFirst(Relation, by: QueryKey)
+    /// A node's relatives grouped by the key.
+    case group(Relation, by: QueryKey)
+    /// A point converted between the coordinate spaces of two views.
+    case convertPoint
+
+    /// The table, in the order reports list it.
+    ///
+    /// - Complexity: O(1)
+    public static let allCases: [RelativeQuery] =
+        Relation.allCases.map(isRelative)
+        + Relation.allCases.flatMap { r in QueryKey.allCases.map { findFirst(r, by: $0) } }
+        + Relation.allCases.flatMap { r in QueryKey.allCases.map { group(r, by: $0) } }
+        + [.convertPoint]
+
+    /// The query named `rawValue`, or `nil` if the table has none of that name.
+    ///
+    /// - Complexity: O(number of queries)
+    public init?(rawValue: String) {
+        guard let query = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = query
+    }
+
+    /// The name reports and scripts use: the API's method name and the key
+    /// (`isRelativeAncestor`, `findFirstAncestorByTags`, `groupSiblingsByTypes`).
+    ///
+    /// - Complexity: O(1)
+    public var rawValue: String {
+        switch self {
+        case .isRelative(let r): "isRelative" + r.singular
+        case .findFirst(let r, let key): "findFirst" + r.singular + key.suffix
+        case .group(let r, let key): "group" + r.plural + key.suffix
+        case .convertPoint: "convertPoint"
+        }
+    }
+
+    /// ``rawValue``.
+    ///
+    /// - Complexity: O(1)
+    public var description: String { rawValue }
+
+    /// Whether one query visits the whole tree: it is asked of the root, and few are asked.
+    ///
+    /// - Complexity: O(1)
+    public var isWholeTree: Bool {
+        if case .group(.descendants, _) = self { return true }
+        return false
+    }
+
+    /// Whether a query is about two nodes (`b` of ``inputs(_:count:)`` is used).
+    ///
+    /// - Complexity: O(1)
+    public var isPairwise: Bool {
+        switch self {
+        case .isRelative, .convertPoint: true
+        case .findFirst, .group: false
+        }
+    }
+
+    /// Whether the answer is nodes found (a search or a grouping), as opposed to a yes or
+    /// no or a point.
+    ///
+    /// - Complexity: O(1)
+    public var findsNodes: Bool { !isPairwise }
+
+    /// The nodes `count` queries are asked about, as node numbers: query `i` is about `a[i]`
+    /// (and `b[i]` when ``isPairwise``; `b` is empty otherwise). A whole-tree query is asked
+    /// of the root whatever `a` holds.
+    ///
+    /// - Complexity: O(count), plus O(nodes) for the pairs of the descendant and sibling queries.
+    public func inputs(_ q: QueryInputs, count: Int) -> (a: [Int32], b: [Int32]) {
+        switch self {
+        case .isRelative(.ancestors): return (q.randomNodes(count, salt: 1), q.randomNodes(count, salt: 2))
+        case .isRelative(.descendants):
+            let (descendants, ancestors) = q.descendantPairs(count)
+            return (descendants, ancestors)
+        case .isRelative(.siblings):
+            let (a, b) = q.siblingPairs(count)
+            return (a, b)
+        case .convertPoint: return (q.randomNodes(count, salt: 21), q.randomNodes(count, salt: 22))
+        case .findFirst, .group: return (q.randomNodes(count, salt: 5), [])
+        }
+    }
+
+    /// The key `groupDescendantsByClosure` groups by: every tenth tag value, the others left out.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public static func closureKey(_ tag: Int) -> Int? {
+        tag % 10 == 0 ? tag / 10 : nil
+    }
+
+    /// The test the searches by closure make: a tag that ``closureKey(_:)`` keys.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public static func closureMatches(_ tag: Int) -> Bool {
+        closureKey(tag) != nil
+    }
+}
+
+/// The questions of ``RelativeQuery`` asked of one implementation (the naive core, the core,
+/// the facade), one relation at a time: the one place per implementation where a relation
+/// meets its methods, each switch exhaustive. Generic code over it (the CLI's measurements,
+/// the `Benchmarks/` suite, the conformance tests) is written once for all three.
+///
+/// An adaptor per implementation rather than a protocol the node types adopt: the core's
+/// nodes are `NodeID`s, which need their tree, and a node that carried its tree would
+/// retain and release it on every query.
+public protocol RelativeQuerying {
+    /// A node of this implementation.
+    ///
+    /// - Complexity: O(1) to pass around.
+    associatedtype Node
+    /// What this implementation's groupings and searches by type take.
+    ///
+    /// - Complexity: O(1) to pass around.
+    associatedtype TypeKeys
+
+    /// The keys for the stock types at `catalogIndices` (``StockCatalog``), made once,
+    /// outside any timing.
+    ///
+    /// - Complexity: O(catalogIndices.count)
+    func typeKeys(_ catalogIndices: [Int]) -> TypeKeys
+    /// The tag of `node`.
+    ///
+    /// - Complexity: O(1)
+    func tag(of node: Node) -> Int
+    /// Whether `a` is a relative of `b` (`.ancestors`: `a` is an ancestor of `b`).
+    ///
+    /// - Complexity: the implementation's.
+    func isRelative(_ relation: Relation, _ a: Node, of b: Node) -> Bool
+    /// The first relative of `node` whose tag is one of `tags`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirst(_ relation: Relation, of node: Node, byTags tags: [Int]) -> Node?
+    /// The first relative of `node` whose type is one of `types`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirst(_ relation: Relation, of node: Node, byTypes types: TypeKeys) -> Node?
+    /// The first relative of `node` that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirst(_ relation: Relation, of node: Node, where matches: (Node) -> Bool) -> Node?
+    /// The relatives of `node` whose tag is one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func group(_ relation: Relation, of node: Node, byTags tags: [Int]) -> [Int: [Node]]
+    /// The relatives of `node` whose type is one of `types`, by type name (as
+    /// ``canonicalTypeName(_:)`` makes it the same for every implementation).
+    ///
+    /// - Complexity: the implementation's.
+    func group(_ relation: Relation, of node: Node, byTypes types: TypeKeys) -> [String: [Node]]
+    /// The relatives of `node` by the key `key` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func group<Key: Hashable>(_ relation: Relation, of node: Node, by key: (Node) -> Key?) -> [Key: [Node]]
+    /// `point` of `a`'s space in `b`'s.
+    ///
+    /// - Complexity: the implementation's.
+    func convert(_ point: SIMD2<Double>, from a: Node, to b: Node) -> SIMD2<Double>
+    /// A grouping's type key as the facade names it (the naive core names its base class
+    /// "NaiveView"; the others "View").
+    ///
+    /// - Complexity: O(1)
+    static func canonicalTypeName(_ key: String) -> String
+}
+
+extension RelativeQuerying {
+    /// The key unchanged.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public static func canonicalTypeName(_ key: String) -> String { key }
+}
+
+/// The core's questions: `ViewTree`'s methods on `NodeID`s.
+public struct CoreQuerying: RelativeQuerying {
+    /// The tree asked.
+    ///
+    /// - Complexity: O(1)
+    public let tree: ViewTree
+    /// The type id that stands for each stock class (``StockCatalog``), index for index.
+    ///
+    /// - Complexity: O(1)
+    public let catalogTypeIDs: [TypeID]
+
+    /// Asks `tree`, whose nodes have the types `catalogTypeIDs` gives the stock classes
+    /// (their ids in the shared registry unless given).
+    ///
+    /// - Complexity: O(number of stock classes)
+    public init(_ tree: ViewTree, catalogTypeIDs: [TypeID] = StockCatalog.typeIDs()) {
+        self.tree = tree
+        self.catalogTypeIDs = catalogTypeIDs
+    }
+
+    /// The type ids to match and the names to key them by.
+    public struct TypeKeys: Sendable {
+        /// The type ids, for the searches.
+        ///
+        /// - Complexity: O(1)
+        public let ids: [TypeID]
+        /// The names keyed by type id, for the groupings (the facade's names).
+        ///
+        /// - Complexity: O(1)
+        public let names: [TypeID: String]
+    }
+
+    /// The stock types' ids (``catalogTypeIDs``) and their facade names.
+    ///
+    /// - Complexity: O(catalogIndices.count)
+    public func typeKeys(_ catalogIndices: [Int]) -> TypeKeys {
+        let all = catalogTypeIDs
+        let ids = catalogIndices.map { all[$0] }
+        return TypeKeys(ids: ids, names: Dictionary(catalogIndices.map { (all[$0], StockCatalog.names[$0]) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// `tree.tag(of:)`.
+    ///
+    /// - Complexity: O(1)
+    @inlinable public func tag(of node: NodeID) -> Int { tree.tag(of: node) }
+
+    /// `isAncestor`, `isDescendant` or `isSibling`.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func isRelative(_ relation: Relation, _ a: NodeID, of b: NodeID) -> Bool {
+        switch relation {
+        case .ancestors: tree.isAncestor(a, of: b)
+        case .descendants: tree.isDescendant(a, of: b)
+        case .siblings: tree.isSibling(a, of: b)
+        }
+    }
+
+    /// `firstAncestor(of:withTags:)` and its kin.
+    ///
+    /// - Complexity: O(relatives visited + tags.count)
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: NodeID, byTags tags: [Int]) -> NodeID? {
+        switch relation {
+        case .ancestors: tree.firstAncestor(of: node, withTags: tags)
+        case .descendants: tree.firstDescendant(of: node, withTags: tags)
+        case .siblings: tree.firstSibling(of: node, withTags: tags)
+        }
+    }
+
+    /// `firstAncestor(of:withTypes:)` and its kin.
+    ///
+    /// - Complexity: O(relatives visited + types.count)
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: NodeID, byTypes types: TypeKeys) -> NodeID? {
+        switch relation {
+        case .ancestors: tree.firstAncestor(of: node, withTypes: types.ids)
+        case .descendants: tree.firstDescendant(of: node, withTypes: types.ids)
+        case .siblings: tree.firstSibling(of: node, withTypes: types.ids)
+        }
+    }
+
+    /// `firstAncestor(of:where:)` and its kin.
+    ///
+    /// - Complexity: O(relatives visited) calls of `matches`.
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: NodeID, where matches: (NodeID) -> Bool) -> NodeID? {
+        switch relation {
+        case .ancestors: tree.firstAncestor(of: node, where: matches)
+        case .descendants: tree.firstDescendant(of: node, where: matches)
+        case .siblings: tree.firstSibling(of: node, where: matches)
+        }
+    }
+
+    /// `groupAncestors(of:byTags:)` and its kin.
+    ///
+    /// - Complexity: O(relatives + tags.count)
+    @inlinable
+    public func group(_ relation: Relation, of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
+        switch relation {
+        case .ancestors: tree.groupAncestors(of: node, byTags: tags)
+        case .descendants: tree.groupDescendants(of: node, byTags: tags)
+        case .siblings: tree.groupSiblings(of: node, byTags: tags)
+        }
+    }
+
+    /// `groupAncestors(of:keyingTypes:)` and its kin, keyed by the types' names.
+    ///
+    /// - Complexity: O(relatives + types)
+    @inlinable
+    public func group(_ relation: Relation, of node: NodeID, byTypes types: TypeKeys) -> [String: [NodeID]] {
+        switch relation {
+        case .ancestors: tree.groupAncestors(of: node, keyingTypes: types.names)
+        case .descendants: tree.groupDescendants(of: node, keyingTypes: types.names)
+        case .siblings: tree.groupSiblings(of: node, keyingTypes: types.names)
+        }
+    }
+
+    /// `groupAncestors(of:by:)` and its kin.
+    ///
+    /// - Complexity: O(relatives) calls of `key`.
+    @inlinable
+    public func group<Key: Hashable>(_ relation: Relation, of node: NodeID, by key: (NodeID) -> Key?) -> [Key: [NodeID]] {
+        switch relation {
+        case .ancestors: tree.groupAncestors(of: node, by: key)
+        case .descendants: tree.groupDescendants(of: node, by: key)
+        case .siblings: tree.groupSiblings(of: node, by: key)
+        }
+    }
+
+    /// `tree.convert(_:from:to:)`.
+    ///
+    /// - Complexity: O(depth of both)
+    @inlinable
+    public func convert(_ point: SIMD2<Double>, from a: NodeID, to b: NodeID) -> SIMD2<Double> {
+        tree.convert(point, from: a, to: b)
+    }
+}
+
+/// The facade's questions: `View`'s methods.
+public struct FacadeQuerying: RelativeQuerying {
+    /// Asks views.
+    ///
+    /// - Complexity: O(1)
+    public init() {}
+
+    /// The stock classes.
+    ///
+    /// - Complexity: O(catalogIndices.count)
+    public func typeKeys(_ catalogIndices: [Int]) -> [View.Type] { catalogIndices.map { StockCatalog.views[$0] } }
+
+    /// `node.tag`.
+    ///
+    /// - Complexity: O(1)
+    @inlinable public func tag(of node: View) -> Int { node.tag }
+
+    /// `isRelativeAncestor(of:)` and its kin.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public func isRelative(_ relation: Relation, _ a: View, of b: View) -> Bool {
+        switch relation {
+        case .ancestors: a.isRelativeAncestor(of: b)
+        case .descendants: a.isRelativeDescendant(of: b)
+        case .siblings: a.isRelativeSibling(of: b)
+        }
+    }
+
+    /// `findFirstAncestor(by:)` and its kin.
+    ///
+    /// - Complexity: O(relatives visited + tags.count)
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: View, byTags tags: [Int]) -> View? {
+        switch relation {
+        case .ancestors: node.findFirstAncestor(by: tags)
+        case .descendants: node.findFirstDescendant(by: tags)
+        case .siblings: node.findFirstSibling(by: tags)
+        }
+    }
+
+    /// `findFirstAncestor(by:)` and its kin, by class.
+    ///
+    /// - Complexity: O(relatives visited + types.count)
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: View, byTypes types: [View.Type]) -> View? {
+        switch relation {
+        case .ancestors: node.findFirstAncestor(by: types)
+        case .descendants: node.findFirstDescendant(by: types)
+        case .siblings: node.findFirstSibling(by: types)
+        }
+    }
+
+    /// `findFirstAncestor(by:)` and its kin, by closure.
+    ///
+    /// - Complexity: O(relatives visited) calls of `matches`.
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: View, where matches: (View) -> Bool) -> View? {
+        switch relation {
+        case .ancestors: node.findFirstAncestor(by: matches)
+        case .descendants: node.findFirstDescendant(by: matches)
+        case .siblings: node.findFirstSibling(by: matches)
+        }
+    }
+
+    /// `groupAncestors(by:)` and its kin, by tags.
+    ///
+    /// - Complexity: O(relatives + tags.count)
+    @inlinable
+    public func group(_ relation: Relation, of node: View, byTags tags: [Int]) -> [Int: [View]] {
+        switch relation {
+        case .ancestors: node.groupAncestors(by: tags)
+        case .descendants: node.groupDescendants(by: tags)
+        case .siblings: node.groupSiblings(by: tags)
+        }
+    }
+
+    /// `groupAncestors(by:)` and its kin, by class.
+    ///
+    /// - Complexity: O(relatives + types.count)
+    @inlinable
+    public func group(_ relation: Relation, of node: View, byTypes types: [View.Type]) -> [String: [View]] {
+        switch relation {
+        case .ancestors: node.groupAncestors(by: types)
+        case .descendants: node.groupDescendants(by: types)
+        case .siblings: node.groupSiblings(by: types)
+        }
+    }
+
+    /// `groupAncestors(by:)` and its kin, by closure.
+    ///
+    /// - Complexity: O(relatives) calls of `key`.
+    @inlinable
+    public func group<Key: Hashable>(_ relation: Relation, of node: View, by key: (View) -> Key?) -> [Key: [View]] {
+        switch relation {
+        case .ancestors: node.groupAncestors(by: key)
+        case .descendants: node.groupDescendants(by: key)
+        case .siblings: node.groupSiblings(by: key)
+        }
+    }
+
+    /// `a.convert(_:to:)`.
+    ///
+    /// - Complexity: O(depth of both)
+    @inlinable
+    public func convert(_ point: SIMD2<Double>, from a: View, to b: View) -> SIMD2<Double> {
+        let q = a.convert(CGPoint(x: point.x, y: point.y), to: b)
+        return SIMD2(Double(q.x), Double(q.y))
+    }
+}
+
+/// The naive core's questions: `NaiveView`'s methods, the original's pointer walks.
+public struct NaiveQuerying: RelativeQuerying {
+    /// Asks naive views.
+    ///
+    /// - Complexity: O(1)
+    public init() {}
+
+    /// The stock classes.
+    ///
+    /// - Complexity: O(catalogIndices.count)
+    public func typeKeys(_ catalogIndices: [Int]) -> [NaiveView.Type] { catalogIndices.map { StockCatalog.naiveViews[$0] } }
+
+    /// `node.tag`.
+    ///
+    /// - Complexity: O(1)
+    @inlinable public func tag(of node: NaiveView) -> Int { node.tag }
+
+    /// `isRelativeAncestor(of:)` and its kin.
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func isRelative(_ relation: Relation, _ a: NaiveView, of b: NaiveView) -> Bool {
+        switch relation {
+        case .ancestors: a.isRelativeAncestor(of: b)
+        case .descendants: a.isRelativeDescendant(of: b)
+        case .siblings: a.isRelativeSibling(of: b)
+        }
+    }
+
+    /// `findFirstAncestor(by:)` and its kin.
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: NaiveView, byTags tags: [Int]) -> NaiveView? {
+        switch relation {
+        case .ancestors: node.findFirstAncestor(by: tags)
+        case .descendants: node.findFirstDescendant(by: tags)
+        case .siblings: node.findFirstSibling(by: tags)
+        }
+    }
+
+    /// `findFirstAncestor(by:)` and its kin, by class.
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: NaiveView, byTypes types: [NaiveView.Type]) -> NaiveView? {
+        switch relation {
+        case .ancestors: node.findFirstAncestor(by: types)
+        case .descendants: node.findFirstDescendant(by: types)
+        case .siblings: node.findFirstSibling(by: types)
+        }
+    }
+
+    /// `findFirstAncestor(by:)` and its kin, by closure.
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func findFirst(_ relation: Relation, of node: NaiveView, where matches: (NaiveView) -> Bool) -> NaiveView? {
+        switch relation {
+        case .ancestors: node.findFirstAncestor(by: matches)
+        case .descendants: node.findFirstDescendant(by: matches)
+        case .siblings: node.findFirstSibling(by: matches)
+        }
+    }
+
+    /// `groupAncestors(by:)` and its kin, by tags.
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func group(_ relation: Relation, of node: NaiveView, byTags tags: [Int]) -> [Int: [NaiveView]] {
+        switch relation {
+        case .ancestors: node.groupAncestors(by: tags)
+        case .descendants: node.groupDescendants(by: tags)
+        case .siblings: node.groupSiblings(by: tags)
+        }
+    }
+
+    /// `groupAncestors(by:)` and its kin, by class (the base class's key is "NaiveView").
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func group(_ relation: Relation, of node: NaiveView, byTypes types: [NaiveView.Type]) -> [String: [NaiveView]] {
+        switch relation {
+        case .ancestors: node.groupAncestors(by: types)
+        case .descendants: node.groupDescendants(by: types)
+        case .siblings: node.groupSiblings(by: types)
+        }
+    }
+
+    /// `groupAncestors(by:)` and its kin, by closure.
+    ///
+    /// - Complexity: the naive core's.
+    @inlinable
+    public func group<Key: Hashable>(_ relation: Relation, of node: NaiveView, by key: (NaiveView) -> Key?) -> [Key: [NaiveView]] {
+        switch relation {
+        case .ancestors: node.groupAncestors(by: key)
+        case .descendants: node.groupDescendants(by: key)
+        case .siblings: node.groupSiblings(by: key)
+        }
+    }
+
+    /// `a.convert(_:to:)`.
+    ///
+    /// - Complexity: O(depth of both)
+    @inlinable
+    public func convert(_ point: SIMD2<Double>, from a: NaiveView, to b: NaiveView) -> SIMD2<Double> {
+        let q = a.convert(CGPoint(x: point.x, y: point.y), to: b)
+        return SIMD2(Double(q.x), Double(q.y))
+    }
+
+    /// "View" for the naive base class's "NaiveView"; the stock subclasses share names.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public static func canonicalTypeName(_ key: String) -> String { StockCatalog.facadeName(ofNaiveKey: key) }
+}
+
+/// An implementation's answer to one ``RelativeQuery``, its nodes as handles (node
+/// numbers), so that two implementations' answers compare element by element.
+public enum QueryAnswer: Hashable, Sendable {
+    /// A yes or no.
+    case yes(Bool)
+    /// The node found, or `nil`.
+    case node(Int?)
+    /// Groups keyed by tag or by a closure's key.
+    case groups([Int: [Int]])
+    /// Groups keyed by type name (the facade's names).
+    case named([String: [Int]])
+    /// A converted point.
+    case point(SIMD2<Double>)
+}
+
+extension RelativeQuerying {
+    /// The answer to `query` about `a` (and `b`), its nodes as `handle` numbers them; the
+    /// searches and groupings by closure use `closureKey` of a node's tag (a search finds
+    /// the first relative it keys).
+    ///
+    /// - Complexity: the query's own cost, plus O(nodes in the answer).
+    public func answer(
+        _ query: RelativeQuery, _ a: Node, _ b: Node, tags: [Int], types: TypeKeys,
+        closureKey: (Int) -> Int? = RelativeQuery.closureKey, handle: (Node) -> Int
+    ) -> QueryAnswer {
+        func numbered<K>(_ groups: [K: [Node]]) -> [K: [Int]] { groups.mapValues { $0.map(handle) } }
+        switch query {
+        case .isRelative(let r): return .yes(isRelative(r, a, of: b))
+        case .findFirst(let r, .tags): return .node(findFirst(r, of: a, byTags: tags).map(handle))
+        case .findFirst(let r, .types): return .node(findFirst(r, of: a, byTypes: types).map(handle))
+        case .findFirst(let r, .closure): return .node(findFirst(r, of: a) { closureKey(tag(of: $0)) != nil }.map(handle))
+        case .group(let r, .tags): return .groups(numbered(group(r, of: a, byTags: tags)))
+        case .group(let r, .types):
+            let groups = group(r, of: a, byTypes: types)
+            return .named(Dictionary(uniqueKeysWithValues: groups.map { (Self.canonicalTypeName($0.key), $0.value.map(handle)) }))
+        case .group(let r, .closure): return .groups(numbered(group(r, of: a) { closureKey(tag(of: $0)) }))
+        case .convertPoint: return .point(convert(QueryGeometry.probe, from: a, to: b))
+        }
+    }
+}
