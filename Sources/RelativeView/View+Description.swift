@@ -27,7 +27,7 @@ extension View {
     ///    | <Label: frame = (10 10; 100 20); tag = 3; node = #1.0>
     /// ```
     ///
-    /// This is `ViewTree.recursiveDescription(of:maxLines:registry:)` on the view's tree,
+    /// This is `ViewTree.recursiveDescription(of:maxLines:)` on the view's tree,
     /// with class names for types: the line format, the frame (shown once the tree has any
     /// geometry), the indentation (`[depth d] ` past 64 levels) and the last line
     /// `… N more nodes` after `maxLines` lines are the core's. A view with neither superview

@@ -142,12 +142,6 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
         store.keepSpans()
     }
 
-    /// Does nothing: the index of a view's tree is live, kept up to date by every change.
-    ///
-    /// - Complexity: O(1)
-    @available(*, deprecated, message: "the index is live: there is nothing to prepare")
-    public func prepareIndex() {}
-
     // MARK: Hierarchy
 
     /// The view's superview, or `nil`.

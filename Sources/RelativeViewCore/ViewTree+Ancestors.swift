@@ -160,6 +160,21 @@ extension ViewTree {
         _ancestorSlots(of: node, keyingTypes: typeKeys).keyed(_storage.nodeID)
     }
 
+    /// Groups the ancestors of `node` whose type name is one of `names` (every class or bare
+    /// name registered with that name), keyed by name, each nearest first.
+    ///
+    /// - Complexity: O(depth + names.count)
+    public func groupAncestors(of node: NodeID, byTypeNames names: [String]) -> [String: [NodeID]] {
+        groupAncestors(of: node, keyingTypes: Self._typeKeys(named: names))
+    }
+
+    /// The nearest ancestor of `node` whose type name is one of `names`.
+    ///
+    /// - Complexity: O(depth + names.count)
+    public func firstAncestor(of node: NodeID, withTypeNames names: [String]) -> NodeID? {
+        _firstAncestor(of: node, matching: _TypeKeys(Self._typeKeys(named: names)))
+    }
+
     /// Groups the ancestors of `node` whose tag is one of `tags`, keyed by tag, nearest first.
     ///
     /// - Complexity: O(depth + tags.count)

@@ -283,14 +283,22 @@ extension ViewTree {
     /// bare name registered with that name), keyed by name, each group in pre-order.
     ///
     /// - Complexity: O(size of the subtree + names.count).
-    public func groupDescendants(of node: NodeID, byTypeNames names: [String], registry: TypeRegistry = .shared) -> [String: [NodeID]] {
-        groupDescendants(of: node, keyingTypes: Self._typeKeys(named: names, in: registry))
+    public func groupDescendants(of node: NodeID, byTypeNames names: [String]) -> [String: [NodeID]] {
+        groupDescendants(of: node, keyingTypes: Self._typeKeys(named: names))
     }
 
-    static func _typeKeys(named names: [String], in registry: TypeRegistry) -> [TypeID: String] {
+    /// The first descendant of `node` in pre-order whose type name is one of `names`.
+    ///
+    /// - Complexity: O(descendants visited + names.count)
+    public func firstDescendant(of node: NodeID, withTypeNames names: [String]) -> NodeID? {
+        _firstDescendant(of: node, matching: _TypeKeys(Self._typeKeys(named: names)))
+    }
+
+    /// Every type id registered under one of `names`, keyed by its name.
+    static func _typeKeys(named names: [String]) -> [TypeID: String] {
         var keys: [TypeID: String] = [:]
         for name in names {
-            for id in registry.typeIDs(named: name) { keys[id] = name }
+            for id in TypeRegistry.shared.typeIDs(named: name) { keys[id] = name }
         }
         return keys
     }

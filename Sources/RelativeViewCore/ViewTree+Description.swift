@@ -54,12 +54,12 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
     /// - Parameters:
     ///   - node: The top of the subtree; it is the first line, at depth 0.
     ///   - maxLines: The most node lines to write, at least 1.
-    ///   - registry: Where the type names come from: the registry the tree's types are in.
     /// - Returns: The listing, at most `maxLines + 1` lines.
     /// - Complexity: O(lines written), plus the subtree's size when lines are left out:
     ///   O(size / 32) to count them.
     @inline(never)
-    public func recursiveDescription(of node: NodeID, maxLines: Int = 1_000, registry: TypeRegistry = .shared) -> String {
+    public func recursiveDescription(of node: NodeID, maxLines: Int = 1_000) -> String {
+        let registry = TypeRegistry.shared
         let s = _storage
         s.check(node)
         Self._checkMaxLines(maxLines)

@@ -179,20 +179,6 @@ extension ViewTree {
         _move(node.index, under: parent.index, before: _TreeStorage.none)
     }
 
-    /// Makes `node` its parent's first child. Renamed ``makeFirstChild(_:)``: "front" meant
-    /// the opposite of UIKit's, where the front is the last subview.
-    ///
-    /// - Complexity: a subtree move (see ``ViewTree``).
-    @available(*, deprecated, renamed: "makeFirstChild(_:)")
-    public mutating func moveToFront(_ node: NodeID) { makeFirstChild(node) }
-
-    /// Makes `node` its parent's last child. Renamed ``makeLastChild(_:)``: "back" meant the
-    /// opposite of UIKit's, where the back is the first subview.
-    ///
-    /// - Complexity: a subtree move (see ``ViewTree``).
-    @available(*, deprecated, renamed: "makeLastChild(_:)")
-    public mutating func moveToBack(_ node: NodeID) { makeLastChild(node) }
-
     /// Exchanges the children of `parent` at positions `i` and `j`.
     ///
     /// Traps if either index is out of range.

@@ -12,8 +12,8 @@ extension ViewTree {
     /// The nodes of ``recursiveSubviews(of:)`` whose type is `base` or a subclass of it, in that order.
     ///
     /// - Complexity: O(size of the subtree + registered types).
-    public func recursiveSubviews<Base: AnyObject>(of node: NodeID, subclassOf base: Base.Type, registry: TypeRegistry = .shared) -> [NodeID] {
-        let table = registry.subclassTable(of: base)
+    public func recursiveSubviews<Base: AnyObject>(of node: NodeID, subclassOf base: Base.Type) -> [NodeID] {
+        let table = TypeRegistry.shared.subclassTable(of: base)
         let s = _storage
         return recursiveSubviews(of: node) { id in
             let t = Int(s.typeID[Int(id.index)])

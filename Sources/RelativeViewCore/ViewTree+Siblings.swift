@@ -49,10 +49,6 @@ extension ViewTree {
         preconditionFailure("child index \(index) out of range (\(k) children)")
     }
 
-    /// Renamed ``Siblings``: ``siblings(of:)`` returned a type called `Children`.
-    @available(*, deprecated, renamed: "Siblings")
-    public typealias Children = Siblings
-
     /// Nodes with the same parent, in order: the children of a node (``children(of:)``), or
     /// a node's siblings, the one node left out (``siblings(of:)``).
     public struct Siblings: Sequence, Sendable {
@@ -176,6 +172,21 @@ extension ViewTree {
             if let k = match.slot(of: type) { result.append(c, to: k) }
         }
         return result
+    }
+
+    /// Groups the siblings of `node` whose type name is one of `names` (every class or bare
+    /// name registered with that name), keyed by name, in child order.
+    ///
+    /// - Complexity: O(number of siblings + names.count)
+    public func groupSiblings(of node: NodeID, byTypeNames names: [String]) -> [String: [NodeID]] {
+        groupSiblings(of: node, keyingTypes: Self._typeKeys(named: names))
+    }
+
+    /// The first sibling of `node` in child order whose type name is one of `names`.
+    ///
+    /// - Complexity: O(siblings visited + names.count)
+    public func firstSibling(of node: NodeID, withTypeNames names: [String]) -> NodeID? {
+        _firstSibling(of: node, matching: _TypeKeys(Self._typeKeys(named: names)))
     }
 
     /// ``groupSiblings(of:byTags:)`` as slots, for each layer to make its elements from.

@@ -128,18 +128,6 @@ public struct ViewTree: Sendable {
         return s.nodeID(Int32(index))
     }
 
-    /// Always `true`: the index is live, kept up to date by every mutation.
-    ///
-    /// - Complexity: O(1)
-    @available(*, deprecated, message: "the index is live: it is never stale")
-    @inlinable public var isIndexFresh: Bool { true }
-
-    /// Does nothing: the index is live, kept up to date by every mutation.
-    ///
-    /// - Complexity: O(1)
-    @available(*, deprecated, message: "the index is live: there is nothing to prepare")
-    public func prepareIndex() {}
-
     // MARK: Node properties
 
     /// The tag of a node (`Int`, as in UIKit).
@@ -160,13 +148,31 @@ public struct ViewTree: Sendable {
         return TypeID(rawValue: _storage.typeID[Int(node.index)])
     }
 
-    /// The type of a node. Renamed ``typeID(of:)``: this name shadowed Swift's `type(of:)`
-    /// inside `ViewTree` extensions.
+    /// The name of a node's type: `String(describing:)` of its class, or the bare name it
+    /// was registered under (an element's, a JSON value's kind).
     ///
     /// - Complexity: O(1)
-    @available(*, deprecated, renamed: "typeID(of:)")
-    @inlinable
-    public func type(of node: NodeID) -> TypeID { typeID(of: node) }
+    public func typeName(of node: NodeID) -> String {
+        TypeRegistry.shared.name(of: typeID(of: node))
+    }
+
+    /// The names of the types the tree's nodes have, each once, in the order of each
+    /// name's first node in document order (roots in order, each subtree in pre-order).
+    ///
+    /// - Complexity: O(n)
+    public func typeNames() -> [String] {
+        var seen = Set<Int32>()
+        var names: [String] = []
+        func visit(_ node: NodeID) {
+            let id = typeID(of: node)
+            if seen.insert(id.rawValue).inserted { names.append(TypeRegistry.shared.name(of: id)) }
+        }
+        for root in roots {
+            visit(root)
+            for node in descendants(of: root) { visit(node) }
+        }
+        return names
+    }
 
     /// Sets the tag of a node (and its copy in the index).
     ///

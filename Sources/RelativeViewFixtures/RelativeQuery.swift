@@ -167,9 +167,10 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
 /// meets its methods, each switch exhaustive. Generic code over it (the CLI's measurements,
 /// the `Benchmarks/` suite, the conformance tests) is written once for all three.
 ///
-/// An adaptor per implementation rather than a protocol the node types adopt: the core's
-/// nodes are `NodeID`s, which need their tree, and a node that carried its tree would
-/// retain and release it on every query.
+/// The view classes adopt ``RelativeViewAPI`` and share one adaptor (``ViewQuerying``); the
+/// core has an adaptor of its own, not a protocol its nodes adopt: its nodes are `NodeID`s,
+/// which need their tree, and a node that carried its tree would retain and release it on
+/// every query.
 public protocol RelativeQuerying {
     /// A node of this implementation.
     ///
@@ -218,6 +219,18 @@ public protocol RelativeQuerying {
     ///
     /// - Complexity: the implementation's.
     func group<Key: Hashable>(_ relation: Relation, of node: Node, by key: (Node) -> Key?) -> [Key: [Node]]
+    /// The first relative of `node` that ``RelativeQuery/closureKey(_:)`` keys by its tag,
+    /// asked with a closure literal written here, in the adaptor's own code, as a caller
+    /// writes one: a closure that generic code passes on goes through a thunk on every
+    /// node, and cost the whole-tree grouping by closure 1.9x its time.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstByClosureKey(_ relation: Relation, of node: Node) -> Node?
+    /// The relatives of `node` grouped by ``RelativeQuery/closureKey(_:)`` of their tags,
+    /// with a closure literal (see ``findFirstByClosureKey(_:of:)``).
+    ///
+    /// - Complexity: the implementation's.
+    func groupByClosureKey(_ relation: Relation, of node: Node) -> [Int: [Node]]
     /// `point` of `a`'s space in `b`'s.
     ///
     /// - Complexity: the implementation's.
@@ -322,7 +335,7 @@ public struct CoreQuerying: RelativeQuerying {
     /// `firstAncestor(of:where:)` and its kin.
     ///
     /// - Complexity: O(relatives visited) calls of `matches`.
-    @inlinable
+    @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: NodeID, where matches: (NodeID) -> Bool) -> NodeID? {
         switch relation {
         case .ancestors: tree.firstAncestor(of: node, where: matches)
@@ -355,16 +368,35 @@ public struct CoreQuerying: RelativeQuerying {
         }
     }
 
-    /// `groupAncestors(of:by:)` and its kin.
+    /// `groupAncestors(of:by:)` and its kin. Always inlined, as the searches by closure are,
+    /// so that a closure literal of the caller's is inlined into the core's walk.
     ///
     /// - Complexity: O(relatives) calls of `key`.
-    @inlinable
+    @inlinable @inline(__always)
     public func group<Key: Hashable>(_ relation: Relation, of node: NodeID, by key: (NodeID) -> Key?) -> [Key: [NodeID]] {
         switch relation {
         case .ancestors: tree.groupAncestors(of: node, by: key)
         case .descendants: tree.groupDescendants(of: node, by: key)
         case .siblings: tree.groupSiblings(of: node, by: key)
         }
+    }
+
+    /// ``findFirst(_:of:where:)`` with ``RelativeQuery/closureMatches(_:)`` of the tag, a literal.
+    ///
+    /// - Complexity: O(relatives visited)
+    @inlinable
+    public func findFirstByClosureKey(_ relation: Relation, of node: NodeID) -> NodeID? {
+        let tree = self.tree
+        return findFirst(relation, of: node) { RelativeQuery.closureMatches(tree.tag(of: $0)) }
+    }
+
+    /// ``group(_:of:by:)`` with ``RelativeQuery/closureKey(_:)`` of the tag, a literal.
+    ///
+    /// - Complexity: O(relatives)
+    @inlinable
+    public func groupByClosureKey(_ relation: Relation, of node: NodeID) -> [Int: [NodeID]] {
+        let tree = self.tree
+        return group(relation, of: node) { RelativeQuery.closureKey(tree.tag(of: $0)) }
     }
 
     /// `tree.convert(_:from:to:)`.
@@ -376,139 +408,139 @@ public struct CoreQuerying: RelativeQuerying {
     }
 }
 
-/// The facade's questions: `View`'s methods.
-public struct FacadeQuerying: RelativeQuerying {
-    /// Asks views.
+/// The relative-view API of a view class, as `View` (the facade) and `NaiveView` (the naive
+/// core) both declare it, method for method: what ``ViewQuerying`` asks.
+public protocol RelativeViewAPI: AnyObject {
+    /// The class whose views the answers are (`View`, `NaiveView`).
+    ///
+    /// - Complexity: O(1) to pass around.
+    associatedtype Relative: AnyObject
+
+    /// The view's tag.
     ///
     /// - Complexity: O(1)
-    public init() {}
-
-    /// The stock classes.
+    var tag: Int { get }
+    /// Whether this view is a proper ancestor of `view`.
     ///
-    /// - Complexity: O(catalogIndices.count)
-    public func typeKeys(_ catalogIndices: [Int]) -> [View.Type] { catalogIndices.map { StockCatalog.views[$0] } }
-
-    /// `node.tag`.
+    /// - Complexity: the implementation's.
+    func isRelativeAncestor(of view: Relative) -> Bool
+    /// Whether this view is a proper descendant of `view`.
     ///
-    /// - Complexity: O(1)
-    @inlinable public func tag(of node: View) -> Int { node.tag }
-
-    /// `isRelativeAncestor(of:)` and its kin.
+    /// - Complexity: the implementation's.
+    func isRelativeDescendant(of view: Relative) -> Bool
+    /// Whether this view and `view` are distinct subviews of one superview.
     ///
-    /// - Complexity: O(1)
-    @inlinable
-    public func isRelative(_ relation: Relation, _ a: View, of b: View) -> Bool {
-        switch relation {
-        case .ancestors: a.isRelativeAncestor(of: b)
-        case .descendants: a.isRelativeDescendant(of: b)
-        case .siblings: a.isRelativeSibling(of: b)
-        }
-    }
-
-    /// `findFirstAncestor(by:)` and its kin.
+    /// - Complexity: the implementation's.
+    func isRelativeSibling(of view: Relative) -> Bool
+    /// The nearest ancestor with one of `tags`.
     ///
-    /// - Complexity: O(relatives visited + tags.count)
-    @inlinable
-    public func findFirst(_ relation: Relation, of node: View, byTags tags: [Int]) -> View? {
-        switch relation {
-        case .ancestors: node.findFirstAncestor(by: tags)
-        case .descendants: node.findFirstDescendant(by: tags)
-        case .siblings: node.findFirstSibling(by: tags)
-        }
-    }
-
-    /// `findFirstAncestor(by:)` and its kin, by class.
+    /// - Complexity: the implementation's.
+    func findFirstAncestor(by tags: [Int]) -> Relative?
+    /// The nearest ancestor of one of `viewTypes` (exactly).
     ///
-    /// - Complexity: O(relatives visited + types.count)
-    @inlinable
-    public func findFirst(_ relation: Relation, of node: View, byTypes types: [View.Type]) -> View? {
-        switch relation {
-        case .ancestors: node.findFirstAncestor(by: types)
-        case .descendants: node.findFirstDescendant(by: types)
-        case .siblings: node.findFirstSibling(by: types)
-        }
-    }
-
-    /// `findFirstAncestor(by:)` and its kin, by closure.
+    /// - Complexity: the implementation's.
+    func findFirstAncestor(by viewTypes: [Relative.Type]) -> Relative?
+    /// The nearest ancestor that `matches`.
     ///
-    /// - Complexity: O(relatives visited) calls of `matches`.
-    @inlinable
-    public func findFirst(_ relation: Relation, of node: View, where matches: (View) -> Bool) -> View? {
-        switch relation {
-        case .ancestors: node.findFirstAncestor(by: matches)
-        case .descendants: node.findFirstDescendant(by: matches)
-        case .siblings: node.findFirstSibling(by: matches)
-        }
-    }
-
-    /// `groupAncestors(by:)` and its kin, by tags.
+    /// - Complexity: the implementation's.
+    func findFirstAncestor(by matches: (Relative) -> Bool) -> Relative?
+    /// The first descendant in pre-order with one of `tags`.
     ///
-    /// - Complexity: O(relatives + tags.count)
-    @inlinable
-    public func group(_ relation: Relation, of node: View, byTags tags: [Int]) -> [Int: [View]] {
-        switch relation {
-        case .ancestors: node.groupAncestors(by: tags)
-        case .descendants: node.groupDescendants(by: tags)
-        case .siblings: node.groupSiblings(by: tags)
-        }
-    }
-
-    /// `groupAncestors(by:)` and its kin, by class.
+    /// - Complexity: the implementation's.
+    func findFirstDescendant(by tags: [Int]) -> Relative?
+    /// The first descendant in pre-order of one of `viewTypes` (exactly).
     ///
-    /// - Complexity: O(relatives + types.count)
-    @inlinable
-    public func group(_ relation: Relation, of node: View, byTypes types: [View.Type]) -> [String: [View]] {
-        switch relation {
-        case .ancestors: node.groupAncestors(by: types)
-        case .descendants: node.groupDescendants(by: types)
-        case .siblings: node.groupSiblings(by: types)
-        }
-    }
-
-    /// `groupAncestors(by:)` and its kin, by closure.
+    /// - Complexity: the implementation's.
+    func findFirstDescendant(by viewTypes: [Relative.Type]) -> Relative?
+    /// The first descendant in pre-order that `matches`.
     ///
-    /// - Complexity: O(relatives) calls of `key`.
-    @inlinable
-    public func group<Key: Hashable>(_ relation: Relation, of node: View, by key: (View) -> Key?) -> [Key: [View]] {
-        switch relation {
-        case .ancestors: node.groupAncestors(by: key)
-        case .descendants: node.groupDescendants(by: key)
-        case .siblings: node.groupSiblings(by: key)
-        }
-    }
-
-    /// `a.convert(_:to:)`.
+    /// - Complexity: the implementation's.
+    func findFirstDescendant(by matches: (Relative) -> Bool) -> Relative?
+    /// The first sibling with one of `tags`.
     ///
-    /// - Complexity: O(depth of both)
-    @inlinable
-    public func convert(_ point: SIMD2<Double>, from a: View, to b: View) -> SIMD2<Double> {
-        let q = a.convert(CGPoint(x: point.x, y: point.y), to: b)
-        return SIMD2(Double(q.x), Double(q.y))
-    }
+    /// - Complexity: the implementation's.
+    func findFirstSibling(by tags: [Int]) -> Relative?
+    /// The first sibling of one of `viewTypes` (exactly).
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstSibling(by viewTypes: [Relative.Type]) -> Relative?
+    /// The first sibling that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstSibling(by matches: (Relative) -> Bool) -> Relative?
+    /// The ancestors with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupAncestors(by tags: [Int]) -> [Int: [Relative]]
+    /// The ancestors of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupAncestors(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The ancestors by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupAncestors<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// The descendants with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupDescendants(by tags: [Int]) -> [Int: [Relative]]
+    /// The descendants of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupDescendants(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The descendants by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupDescendants<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// The siblings with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupSiblings(by tags: [Int]) -> [Int: [Relative]]
+    /// The siblings of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupSiblings(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The siblings by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupSiblings<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// `point` of this view's space in `view`'s.
+    ///
+    /// - Complexity: the implementation's.
+    func convert(_ point: CGPoint, to view: Relative?) -> CGPoint
 }
 
-/// The naive core's questions: `NaiveView`'s methods, the original's pointer walks.
-public struct NaiveQuerying: RelativeQuerying {
-    /// Asks naive views.
+extension View: RelativeViewAPI {}
+extension NaiveView: RelativeViewAPI {}
+
+/// The questions of a view class (the facade's `View`, the naive core's `NaiveView`): its
+/// relative-view methods.
+public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relative == V {
+    /// The stock classes of the implementation, index for index with ``StockCatalog/names``.
     ///
     /// - Complexity: O(1)
-    public init() {}
+    public let catalog: [V.Type]
 
-    /// The stock classes.
+    /// Asks views of the class `V`, whose stock classes are `catalog`.
+    ///
+    /// - Complexity: O(1)
+    public init(catalog: [V.Type]) { self.catalog = catalog }
+
+    /// The stock classes at `catalogIndices`.
     ///
     /// - Complexity: O(catalogIndices.count)
-    public func typeKeys(_ catalogIndices: [Int]) -> [NaiveView.Type] { catalogIndices.map { StockCatalog.naiveViews[$0] } }
+    public func typeKeys(_ catalogIndices: [Int]) -> [V.Type] { catalogIndices.map { catalog[$0] } }
 
     /// `node.tag`.
     ///
     /// - Complexity: O(1)
-    @inlinable public func tag(of node: NaiveView) -> Int { node.tag }
+    @inlinable public func tag(of node: V) -> Int { node.tag }
 
     /// `isRelativeAncestor(of:)` and its kin.
     ///
-    /// - Complexity: the naive core's.
+    /// - Complexity: the implementation's.
     @inlinable
-    public func isRelative(_ relation: Relation, _ a: NaiveView, of b: NaiveView) -> Bool {
+    public func isRelative(_ relation: Relation, _ a: V, of b: V) -> Bool {
         switch relation {
         case .ancestors: a.isRelativeAncestor(of: b)
         case .descendants: a.isRelativeDescendant(of: b)
@@ -516,11 +548,11 @@ public struct NaiveQuerying: RelativeQuerying {
         }
     }
 
-    /// `findFirstAncestor(by:)` and its kin.
+    /// `findFirstAncestor(by:)` and its kin, by tags.
     ///
-    /// - Complexity: the naive core's.
+    /// - Complexity: the implementation's.
     @inlinable
-    public func findFirst(_ relation: Relation, of node: NaiveView, byTags tags: [Int]) -> NaiveView? {
+    public func findFirst(_ relation: Relation, of node: V, byTags tags: [Int]) -> V? {
         switch relation {
         case .ancestors: node.findFirstAncestor(by: tags)
         case .descendants: node.findFirstDescendant(by: tags)
@@ -530,9 +562,9 @@ public struct NaiveQuerying: RelativeQuerying {
 
     /// `findFirstAncestor(by:)` and its kin, by class.
     ///
-    /// - Complexity: the naive core's.
+    /// - Complexity: the implementation's.
     @inlinable
-    public func findFirst(_ relation: Relation, of node: NaiveView, byTypes types: [NaiveView.Type]) -> NaiveView? {
+    public func findFirst(_ relation: Relation, of node: V, byTypes types: [V.Type]) -> V? {
         switch relation {
         case .ancestors: node.findFirstAncestor(by: types)
         case .descendants: node.findFirstDescendant(by: types)
@@ -542,9 +574,9 @@ public struct NaiveQuerying: RelativeQuerying {
 
     /// `findFirstAncestor(by:)` and its kin, by closure.
     ///
-    /// - Complexity: the naive core's.
-    @inlinable
-    public func findFirst(_ relation: Relation, of node: NaiveView, where matches: (NaiveView) -> Bool) -> NaiveView? {
+    /// - Complexity: the implementation's.
+    @inlinable @inline(__always)
+    public func findFirst(_ relation: Relation, of node: V, where matches: (V) -> Bool) -> V? {
         switch relation {
         case .ancestors: node.findFirstAncestor(by: matches)
         case .descendants: node.findFirstDescendant(by: matches)
@@ -554,9 +586,9 @@ public struct NaiveQuerying: RelativeQuerying {
 
     /// `groupAncestors(by:)` and its kin, by tags.
     ///
-    /// - Complexity: the naive core's.
+    /// - Complexity: the implementation's.
     @inlinable
-    public func group(_ relation: Relation, of node: NaiveView, byTags tags: [Int]) -> [Int: [NaiveView]] {
+    public func group(_ relation: Relation, of node: V, byTags tags: [Int]) -> [Int: [V]] {
         switch relation {
         case .ancestors: node.groupAncestors(by: tags)
         case .descendants: node.groupDescendants(by: tags)
@@ -564,11 +596,11 @@ public struct NaiveQuerying: RelativeQuerying {
         }
     }
 
-    /// `groupAncestors(by:)` and its kin, by class (the base class's key is "NaiveView").
+    /// `groupAncestors(by:)` and its kin, by class (the naive base class's key is "NaiveView").
     ///
-    /// - Complexity: the naive core's.
+    /// - Complexity: the implementation's.
     @inlinable
-    public func group(_ relation: Relation, of node: NaiveView, byTypes types: [NaiveView.Type]) -> [String: [NaiveView]] {
+    public func group(_ relation: Relation, of node: V, byTypes types: [V.Type]) -> [String: [V]] {
         switch relation {
         case .ancestors: node.groupAncestors(by: types)
         case .descendants: node.groupDescendants(by: types)
@@ -578,9 +610,9 @@ public struct NaiveQuerying: RelativeQuerying {
 
     /// `groupAncestors(by:)` and its kin, by closure.
     ///
-    /// - Complexity: the naive core's.
-    @inlinable
-    public func group<Key: Hashable>(_ relation: Relation, of node: NaiveView, by key: (NaiveView) -> Key?) -> [Key: [NaiveView]] {
+    /// - Complexity: the implementation's.
+    @inlinable @inline(__always)
+    public func group<Key: Hashable>(_ relation: Relation, of node: V, by key: (V) -> Key?) -> [Key: [V]] {
         switch relation {
         case .ancestors: node.groupAncestors(by: key)
         case .descendants: node.groupDescendants(by: key)
@@ -588,20 +620,56 @@ public struct NaiveQuerying: RelativeQuerying {
         }
     }
 
+    /// ``findFirst(_:of:where:)`` with ``RelativeQuery/closureMatches(_:)`` of the tag, a literal.
+    ///
+    /// - Complexity: the implementation's.
+    @inlinable
+    public func findFirstByClosureKey(_ relation: Relation, of node: V) -> V? {
+        findFirst(relation, of: node) { RelativeQuery.closureMatches($0.tag) }
+    }
+
+    /// ``group(_:of:by:)`` with ``RelativeQuery/closureKey(_:)`` of the tag, a literal.
+    ///
+    /// - Complexity: the implementation's.
+    @inlinable
+    public func groupByClosureKey(_ relation: Relation, of node: V) -> [Int: [V]] {
+        group(relation, of: node) { RelativeQuery.closureKey($0.tag) }
+    }
+
     /// `a.convert(_:to:)`.
     ///
     /// - Complexity: O(depth of both)
     @inlinable
-    public func convert(_ point: SIMD2<Double>, from a: NaiveView, to b: NaiveView) -> SIMD2<Double> {
+    public func convert(_ point: SIMD2<Double>, from a: V, to b: V) -> SIMD2<Double> {
         let q = a.convert(CGPoint(x: point.x, y: point.y), to: b)
         return SIMD2(Double(q.x), Double(q.y))
     }
 
-    /// "View" for the naive base class's "NaiveView"; the stock subclasses share names.
+    /// The facade's name for a grouping's type key ("View" for the naive base class's
+    /// "NaiveView"; the stock subclasses share names).
     ///
     /// - Complexity: O(1)
     @inlinable
     public static func canonicalTypeName(_ key: String) -> String { StockCatalog.facadeName(ofNaiveKey: key) }
+}
+
+/// The facade's questions: `View`'s methods.
+public typealias FacadeQuerying = ViewQuerying<View>
+/// The naive core's questions: `NaiveView`'s methods, the original's pointer walks.
+public typealias NaiveQuerying = ViewQuerying<NaiveView>
+
+extension ViewQuerying where V == View {
+    /// Asks facade views.
+    ///
+    /// - Complexity: O(1)
+    public init() { self.init(catalog: StockCatalog.views) }
+}
+
+extension ViewQuerying where V == NaiveView {
+    /// Asks naive views.
+    ///
+    /// - Complexity: O(1)
+    public init() { self.init(catalog: StockCatalog.naiveViews) }
 }
 
 /// An implementation's answer to one ``RelativeQuery``, its nodes as handles (node

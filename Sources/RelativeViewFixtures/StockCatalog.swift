@@ -73,7 +73,7 @@ public enum StockCatalog {
     /// The core type id of each stock class: the id of the facade class, so core and facade trees agree.
     ///
     /// - Complexity: O(number of stock classes)
-    public static func typeIDs(registry: TypeRegistry = .shared) -> [TypeID] {
-        views.map { registry.typeID(for: $0) }
+    public static func typeIDs() -> [TypeID] {
+        views.map { TypeRegistry.shared.typeID(for: $0) }
     }
 }

@@ -18,10 +18,11 @@ public struct DirectoryTreeReader: Sendable {
     private let symlink: TypeID
     private let other: TypeID
 
-    /// A reader registering its four type names in `registry`.
+    /// A reader registering its four type names in the process's registry.
     ///
     /// - Complexity: O(1)
-    public init(registry: TypeRegistry = .shared) {
+    public init() {
+        let registry = TypeRegistry.shared
         directory = registry.typeID(named: "directory")
         file = registry.typeID(named: "file")
         symlink = registry.typeID(named: "symlink")

@@ -21,11 +21,11 @@ internal import CByteCount
 public struct JSONTreeReader: Sendable {
     private let types: [TypeID]
 
-    /// A reader that registers its six type names in `registry`.
+    /// A reader that registers its six type names in the process's registry.
     ///
     /// - Complexity: O(1)
-    public init(registry: TypeRegistry = .shared) {
-        types = ["object", "array", "string", "number", "bool", "null"].map(registry.typeID(named:))
+    public init() {
+        types = ["object", "array", "string", "number", "bool", "null"].map(TypeRegistry.shared.typeID(named:))
     }
 
     /// Reads the JSON document in `bytes` into `builder`, as one root and its descendants.

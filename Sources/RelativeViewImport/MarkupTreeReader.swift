@@ -50,10 +50,8 @@ public struct MarkupTreeReader: Sendable {
         case html
     }
 
-    /// The registry that element names are registered in.
-    ///
-    /// - Complexity: O(1)
-    public let registry: TypeRegistry
+    /// The registry that element names are registered in: the process's one.
+    let registry = TypeRegistry.shared
 
     /// Whether XML goes through the reader's own scanner first (see above); when false,
     /// libxml2 reads every document. The trees are the same either way (tested); only the
@@ -62,12 +60,11 @@ public struct MarkupTreeReader: Sendable {
     /// - Complexity: O(1)
     public let fastPath: Bool
 
-    /// A reader registering element names in `registry`, reading XML through its own
-    /// scanner first unless `fastPath` is false.
+    /// A reader registering element names in the process's registry, reading XML through
+    /// its own scanner first unless `fastPath` is false.
     ///
     /// - Complexity: O(1)
-    public init(registry: TypeRegistry = .shared, fastPath: Bool = true) {
-        self.registry = registry
+    public init(fastPath: Bool = true) {
         self.fastPath = fastPath
     }
 

@@ -12,17 +12,13 @@ import RelativeViewCore
 /// Bad input never traps: every failure is an ``ImportError`` naming the file, and the
 /// line and column where the reader knows them.
 public struct TreeImporter: Sendable {
-    /// The registry that the imported type names are registered in.
-    ///
-    /// - Complexity: O(1)
-    public let registry: TypeRegistry
+    /// The registry that the imported type names are registered in: the process's one.
+    let registry = TypeRegistry.shared
 
-    /// An importer registering type names in `registry`.
+    /// An importer registering type names in the process's registry (`TypeRegistry.shared`).
     ///
     /// - Complexity: O(1)
-    public init(registry: TypeRegistry = .shared) {
-        self.registry = registry
-    }
+    public init() {}
 
     /// The tree at `path`, read as `format`, or as ``ImportFormat/detect(path:)`` says.
     ///
@@ -60,15 +56,15 @@ public struct TreeImporter: Sendable {
         case .xml, .html:
             let (bound, size) = try Self.nodeBound(path, MarkupTreeReader.nodeBound(of:))
             builder = ViewTreeBuilder(minimumCapacity: bound)
-            try MarkupTreeReader(registry: registry).read(
+            try MarkupTreeReader().read(
                 contentsOf: path, dialect: format == .xml ? .xml : .html, into: &builder, progress: { progress($0, size) })
         case .json:
             let (bound, size) = try Self.nodeBound(path, JSONTreeReader.nodeBound(of:))
             builder = ViewTreeBuilder(minimumCapacity: bound)
-            try JSONTreeReader(registry: registry).read(contentsOf: path, into: &builder, progress: { progress($0, size) })
+            try JSONTreeReader().read(contentsOf: path, into: &builder, progress: { progress($0, size) })
         case .directory:
             builder = ViewTreeBuilder()
-            try DirectoryTreeReader(registry: registry).read(contentsOf: path, into: &builder)
+            try DirectoryTreeReader().read(contentsOf: path, into: &builder)
         }
         return try finish(builder, path: path)
     }
@@ -83,10 +79,10 @@ public struct TreeImporter: Sendable {
         switch format {
         case .xml, .html:
             builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(MarkupTreeReader.nodeBound(of:)))
-            try MarkupTreeReader(registry: registry).read(bytes, path: path, dialect: format == .xml ? .xml : .html, into: &builder)
+            try MarkupTreeReader().read(bytes, path: path, dialect: format == .xml ? .xml : .html, into: &builder)
         case .json:
             builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(JSONTreeReader.nodeBound(of:)))
-            try JSONTreeReader(registry: registry).read(bytes, path: path, into: &builder)
+            try JSONTreeReader().read(bytes, path: path, into: &builder)
         case .directory: preconditionFailure("a directory tree is read from the file system: use importTree(contentsOf:format:)")
         }
         return try finish(builder, path: path)

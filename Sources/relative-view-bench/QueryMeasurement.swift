@@ -34,17 +34,13 @@ struct QueryArm<I: RelativeQuerying> {
         case .findFirst(let r, .types):
             sample = numberFound(measure(count: n, minimum: minimum) { i in found(impl.findFirst(r, of: a[i], byTypes: types)) })
         case .findFirst(let r, .closure):
-            sample = numberFound(measure(count: n, minimum: minimum) { i in
-                found(impl.findFirst(r, of: a[i]) { RelativeQuery.closureMatches(impl.tag(of: $0)) })
-            })
+            sample = numberFound(measure(count: n, minimum: minimum) { i in found(impl.findFirstByClosureKey(r, of: a[i])) })
         case .group(let r, .tags):
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, impl.group(r, of: a[i], byTags: tags), Answers.tag, handle) }
         case .group(let r, .types):
             sample = measure(count: n, minimum: minimum) { i in first.keep(i, impl.group(r, of: a[i], byTypes: types), Answers.name, handle) }
         case .group(let r, .closure):
-            sample = measure(count: n, minimum: minimum) { i in
-                first.keep(i, impl.group(r, of: a[i]) { RelativeQuery.closureKey(impl.tag(of: $0)) }, Answers.tag, handle)
-            }
+            sample = measure(count: n, minimum: minimum) { i in first.keep(i, impl.groupByClosureKey(r, of: a[i]), Answers.tag, handle) }
         case .convertPoint:
             let p = QueryGeometry.probe
             sample = measure(count: n, minimum: minimum) { i in
@@ -64,12 +60,10 @@ struct QueryArm<I: RelativeQuerying> {
         case .isRelative, .convertPoint: return nil
         case .findFirst(let r, .tags): return a.count { impl.findFirst(r, of: $0, byTags: tags) != nil }
         case .findFirst(let r, .types): return a.count { impl.findFirst(r, of: $0, byTypes: types) != nil }
-        case .findFirst(let r, .closure):
-            return a.count { impl.findFirst(r, of: $0) { RelativeQuery.closureMatches(impl.tag(of: $0)) } != nil }
+        case .findFirst(let r, .closure): return a.count { impl.findFirstByClosureKey(r, of: $0) != nil }
         case .group(let r, .tags): return a.reduce(0) { $0 + members(impl.group(r, of: $1, byTags: tags)) }
         case .group(let r, .types): return a.reduce(0) { $0 + members(impl.group(r, of: $1, byTypes: types)) }
-        case .group(let r, .closure):
-            return a.reduce(0) { $0 + members(impl.group(r, of: $1) { RelativeQuery.closureKey(impl.tag(of: $0)) }) }
+        case .group(let r, .closure): return a.reduce(0) { $0 + members(impl.groupByClosureKey(r, of: $1)) }
         }
     }
 }

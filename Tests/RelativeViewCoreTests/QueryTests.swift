@@ -318,6 +318,27 @@ final class CoreQueryOther {}
         expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTypeNames: ["CoreTests.NeverRegistered"]) }
     }
 
+    /// Every relation takes type names, for its grouping and its search; a node's type name
+    /// is one call, and the names in a tree can be listed.
+    @Test func everyRelationTakesTypeNames() {
+        let f = Fixture()
+        let t = f.tree
+        // R (A) ─ a (B) ─ a1 (A) ─ a11 (C); a ─ a2 (B); R ─ b (C) ─ b1 (A); R ─ c (A); S (A) ─ s1 (B)
+        expectBoth(t, ["CoreTests.A": [f.a1, f.R], "CoreTests.B": [f.a]]) {
+            $0.groupAncestors(of: f.a11, byTypeNames: ["CoreTests.A", "CoreTests.B"])
+        }
+        expectBoth(t, ["CoreTests.C": [f.b], "CoreTests.A": [f.c]]) { $0.groupSiblings(of: f.a, byTypeNames: ["CoreTests.C", "CoreTests.A"]) }
+        expectBoth(t, [:]) { $0.groupSiblings(of: f.R, byTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, f.a) { $0.firstAncestor(of: f.a11, withTypeNames: ["CoreTests.B"]) }
+        expectBoth(t, f.a11) { $0.firstDescendant(of: f.R, withTypeNames: ["CoreTests.C"]) }
+        expectBoth(t, f.c) { $0.firstSibling(of: f.b, withTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, nil) { $0.firstSibling(of: f.b, withTypeNames: ["CoreTests.NeverRegistered"]) }
+        #expect(t.typeName(of: f.a11) == "CoreTests.C")
+        #expect(f.all.allSatisfy { t.typeName(of: $0) == TypeRegistry.shared.name(of: t.typeID(of: $0)) })
+        #expect(t.typeNames() == ["CoreTests.A", "CoreTests.B", "CoreTests.C"], "each once, by first node in document order")
+        #expect(ViewTree().typeNames().isEmpty)
+    }
+
     @Test func groupDescendantsByTypeNamesMatchesAClassAndABareNameSharingTheName() {
         let classID = TypeRegistry.shared.typeID(for: CoreQueryOther.self)
         let name = String(describing: CoreQueryOther.self)

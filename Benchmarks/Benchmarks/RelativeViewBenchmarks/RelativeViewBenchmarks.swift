@@ -256,12 +256,10 @@ func registerQuery<I: RelativeQuerying>(_ op: RelativeQuery, _ name: Implementat
         case .isRelative(let r): for k in iterations { blackHole(impl.isRelative(r, a[base + k], of: b[base + k])) }
         case .findFirst(let r, .tags): for k in iterations { blackHole(impl.findFirst(r, of: a[base + k], byTags: groupTags)) }
         case .findFirst(let r, .types): for k in iterations { blackHole(impl.findFirst(r, of: a[base + k], byTypes: types)) }
-        case .findFirst(let r, .closure):
-            for k in iterations { blackHole(impl.findFirst(r, of: a[base + k]) { RelativeQuery.closureMatches(impl.tag(of: $0)) }) }
+        case .findFirst(let r, .closure): for k in iterations { blackHole(impl.findFirstByClosureKey(r, of: a[base + k])) }
         case .group(let r, .tags): for k in iterations { blackHole(impl.group(r, of: a[base + k], byTags: groupTags)) }
         case .group(let r, .types): for k in iterations { blackHole(impl.group(r, of: a[base + k], byTypes: types)) }
-        case .group(let r, .closure):
-            for k in iterations { blackHole(impl.group(r, of: a[base + k]) { RelativeQuery.closureKey(impl.tag(of: $0)) }) }
+        case .group(let r, .closure): for k in iterations { blackHole(impl.groupByClosureKey(r, of: a[base + k])) }
         case .convertPoint: for k in iterations { blackHole(impl.convert(QueryGeometry.probe, from: a[base + k], to: b[base + k])) }
         }
     } setup: {
