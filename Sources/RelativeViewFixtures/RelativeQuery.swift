@@ -110,6 +110,18 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
         return false
     }
 
+    /// Whether the naive core answers one query by walking a whole subtree (a descendant
+    /// test searches the candidate ancestor's subtree; a descendant search walks until its
+    /// match), so that few such queries are asked of it at a time.
+    ///
+    /// - Complexity: O(1)
+    public var naiveWalksASubtree: Bool {
+        switch self {
+        case .isRelative(let r), .findFirst(let r, _), .group(let r, _): r == .descendants
+        case .convertPoint: false
+        }
+    }
+
     /// Whether a query is about two nodes (`b` of ``inputs(_:count:)`` is used).
     ///
     /// - Complexity: O(1)

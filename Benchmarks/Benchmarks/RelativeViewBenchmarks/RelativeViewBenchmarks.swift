@@ -202,19 +202,12 @@ enum Implementation: String, CaseIterable {
     case core, facade, naive
 }
 
-/// How many queries an iteration of `op` asks, and for how long: every form of the table is
-/// named, so that an op added to `RelativeQuery` does not build until it has a configuration.
+/// How many queries an iteration of `op` asks, and for how long, from what the table says
+/// of each query: a whole-tree grouping is slow on every implementation, a query whose naive
+/// answer walks a subtree is slow on the naive core.
 func configuration(_ op: RelativeQuery, _ implementation: Implementation) -> Benchmark.Configuration {
-    switch op {
-    case .group(.descendants, _):
-        implementation == .naive ? naiveWholeTree : wholeTree
-    case .isRelative(.descendants), .findFirst(.descendants, _):
-        // The naive core searches a whole subtree: one query an iteration.
-        implementation == .naive ? slowQuery : fastQuery
-    case .isRelative(.ancestors), .isRelative(.siblings), .findFirst(.ancestors, _), .findFirst(.siblings, _),
-         .group(.ancestors, _), .group(.siblings, _), .convertPoint:
-        fastQuery
-    }
+    if op.isWholeTree { return implementation == .naive ? naiveWholeTree : wholeTree }
+    return implementation == .naive && op.naiveWalksASubtree ? slowQuery : fastQuery
 }
 
 /// Gives `views[i]` node `i`'s seeded frame and bounds origin (the CLI's geometry).
