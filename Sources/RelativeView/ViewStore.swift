@@ -78,12 +78,12 @@ final class ViewStore {
     /// Which relatives of a node a closure grouping visits.
     @usableFromInline
     enum Relatives {
-        case ancestors, descendants, siblings
+        case ancestors, descendants, siblings, children
     }
 
     /// Groups the `relatives` of `node` under the keys `groupKey` gives their views (`nil`
     /// leaves one out), each group in the walk's order (ancestors nearest first, descendants
-    /// in pre-order, siblings in child order): one pass from the index's slots to the views,
+    /// in pre-order, siblings and children in child order): one pass from the index's slots to the views,
     /// with no answer in node ids in between.
     @inlinable
     func group<Key: Hashable>(_ relatives: Relatives, of node: NodeID, by groupKey: (View) -> Key?) -> [Key: [View]] {
@@ -99,6 +99,7 @@ final class ViewStore {
             case .ancestors: tree._forEachAncestor(of: node) { grouping.visit($0, self, groupKey) }
             case .descendants: tree._forEachDescendant(of: node) { grouping.visit($0, self, groupKey) }
             case .siblings: tree._forEachSibling(of: node) { sibling, _, _ in grouping.visit(sibling, self, groupKey) }
+            case .children: tree._forEachChild(of: node) { child, _, _ in grouping.visit(child, self, groupKey) }
             }
             grouping.flush(self, groupKey)
             return grouping.groups

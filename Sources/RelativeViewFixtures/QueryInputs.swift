@@ -48,6 +48,17 @@ public struct QueryInputs: Sendable {
         return (a, b)
     }
 
+    /// `count` pairs for `isRelativeChild(of:)`: in half, `b` is `a`'s parent; the others
+    /// are uniform.
+    ///
+    /// - Complexity: O(count)
+    public func childPairs(_ count: Int) -> ([Int32], [Int32]) {
+        let parents = spec.parents
+        let (a, uniform) = (randomNodes(count, salt: 31), randomNodes(count, salt: 32))
+        let b = a.indices.map { i in i % 2 == 0 && parents[Int(a[i])] >= 0 ? parents[Int(a[i])] : uniform[i] }
+        return (a, b)
+    }
+
     /// `count` pairs for `isRelativeSibling(of:)`: half share a parent, half are uniform.
     ///
     /// - Complexity: O(spec.count + count)

@@ -9,6 +9,8 @@ public enum Relation: String, CaseIterable, Hashable, Sendable {
     case descendants
     /// The other children of the node's parent, in child order.
     case siblings
+    /// The node's children, in child order.
+    case children
 
     /// The relation's name for one node, as the API's method names spell it ("Ancestor").
     ///
@@ -18,13 +20,14 @@ public enum Relation: String, CaseIterable, Hashable, Sendable {
         case .ancestors: "Ancestor"
         case .descendants: "Descendant"
         case .siblings: "Sibling"
+        case .children: "Child"
         }
     }
 
     /// The relation's name for several nodes, as the API's method names spell it ("Ancestors").
     ///
     /// - Complexity: O(1)
-    public var plural: String { singular + "s" }
+    public var plural: String { self == .children ? "Children" : singular + "s" }
 }
 
 /// What a search or a grouping keys the nodes by.
@@ -151,6 +154,9 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
             return (descendants, ancestors)
         case .isRelative(.siblings):
             let (a, b) = q.siblingPairs(count)
+            return (a, b)
+        case .isRelative(.children):
+            let (a, b) = q.childPairs(count)
             return (a, b)
         case .convertPoint: return (q.randomNodes(count, salt: 21), q.randomNodes(count, salt: 22))
         case .findFirst, .group: return (q.randomNodes(count, salt: 5), [])
@@ -317,6 +323,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.isAncestor(a, of: b)
         case .descendants: tree.isDescendant(a, of: b)
         case .siblings: tree.isSibling(a, of: b)
+        case .children: tree.isChild(a, of: b)
         }
     }
 
@@ -329,6 +336,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.firstAncestor(of: node, withTags: tags)
         case .descendants: tree.firstDescendant(of: node, withTags: tags)
         case .siblings: tree.firstSibling(of: node, withTags: tags)
+        case .children: tree.firstChild(of: node, withTags: tags)
         }
     }
 
@@ -341,6 +349,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.firstAncestor(of: node, withTypes: types.ids)
         case .descendants: tree.firstDescendant(of: node, withTypes: types.ids)
         case .siblings: tree.firstSibling(of: node, withTypes: types.ids)
+        case .children: tree.firstChild(of: node, withTypes: types.ids)
         }
     }
 
@@ -353,6 +362,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.firstAncestor(of: node, where: matches)
         case .descendants: tree.firstDescendant(of: node, where: matches)
         case .siblings: tree.firstSibling(of: node, where: matches)
+        case .children: tree.firstChild(of: node, where: matches)
         }
     }
 
@@ -365,6 +375,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.groupAncestors(of: node, byTags: tags)
         case .descendants: tree.groupDescendants(of: node, byTags: tags)
         case .siblings: tree.groupSiblings(of: node, byTags: tags)
+        case .children: tree.groupChildren(of: node, byTags: tags)
         }
     }
 
@@ -377,6 +388,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.groupAncestors(of: node, keyingTypes: types.names)
         case .descendants: tree.groupDescendants(of: node, keyingTypes: types.names)
         case .siblings: tree.groupSiblings(of: node, keyingTypes: types.names)
+        case .children: tree.groupChildren(of: node, keyingTypes: types.names)
         }
     }
 
@@ -390,6 +402,7 @@ public struct CoreQuerying: RelativeQuerying {
         case .ancestors: tree.groupAncestors(of: node, by: key)
         case .descendants: tree.groupDescendants(of: node, by: key)
         case .siblings: tree.groupSiblings(of: node, by: key)
+        case .children: tree.groupChildren(of: node, by: key)
         }
     }
 
@@ -516,6 +529,34 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func groupSiblings<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// Whether this view is a subview of `view`.
+    ///
+    /// - Complexity: the implementation's.
+    func isRelativeChild(of view: Relative) -> Bool
+    /// The first subview with one of `tags`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstChild(by tags: [Int]) -> Relative?
+    /// The first subview of one of `viewTypes` (exactly).
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstChild(by viewTypes: [Relative.Type]) -> Relative?
+    /// The first subview that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstChild(by matches: (Relative) -> Bool) -> Relative?
+    /// The subviews with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupChildren(by tags: [Int]) -> [Int: [Relative]]
+    /// The subviews of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupChildren(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The subviews by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupChildren<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
     /// `point` of this view's space in `view`'s.
     ///
     /// - Complexity: the implementation's.
@@ -557,6 +598,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: a.isRelativeAncestor(of: b)
         case .descendants: a.isRelativeDescendant(of: b)
         case .siblings: a.isRelativeSibling(of: b)
+        case .children: a.isRelativeChild(of: b)
         }
     }
 
@@ -569,6 +611,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: node.findFirstAncestor(by: tags)
         case .descendants: node.findFirstDescendant(by: tags)
         case .siblings: node.findFirstSibling(by: tags)
+        case .children: node.findFirstChild(by: tags)
         }
     }
 
@@ -581,6 +624,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: node.findFirstAncestor(by: types)
         case .descendants: node.findFirstDescendant(by: types)
         case .siblings: node.findFirstSibling(by: types)
+        case .children: node.findFirstChild(by: types)
         }
     }
 
@@ -593,6 +637,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: node.findFirstAncestor(by: matches)
         case .descendants: node.findFirstDescendant(by: matches)
         case .siblings: node.findFirstSibling(by: matches)
+        case .children: node.findFirstChild(by: matches)
         }
     }
 
@@ -605,6 +650,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: node.groupAncestors(by: tags)
         case .descendants: node.groupDescendants(by: tags)
         case .siblings: node.groupSiblings(by: tags)
+        case .children: node.groupChildren(by: tags)
         }
     }
 
@@ -617,6 +663,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: node.groupAncestors(by: types)
         case .descendants: node.groupDescendants(by: types)
         case .siblings: node.groupSiblings(by: types)
+        case .children: node.groupChildren(by: types)
         }
     }
 
@@ -629,6 +676,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         case .ancestors: node.groupAncestors(by: key)
         case .descendants: node.groupDescendants(by: key)
         case .siblings: node.groupSiblings(by: key)
+        case .children: node.groupChildren(by: key)
         }
     }
 

@@ -162,6 +162,35 @@ final class CoreQueryOther {}
         }
     }
 
+    /// Children: a relation of its own, with every form and key.
+    @Test func childrenAreARelationWithEveryFormAndKey() {
+        let f = Fixture()
+        let t = f.tree
+        // R ─ a (1, B), b (2, C), c (3, A); a ─ a1 (2, A), a2 (3, B)
+        #expect(t.isChild(f.a, of: f.R) && t.isChild(f.a2, of: f.a))
+        #expect(!t.isChild(f.a1, of: f.R), "a grandchild is not a child")
+        #expect(!t.isChild(f.R, of: f.a) && !t.isChild(f.R, of: f.R) && !t.isChild(f.S, of: f.R))
+        expectBoth(t, f.b) { $0.firstChild(of: f.R, withTags: [2, 3]) }
+        expectBoth(t, f.c) { $0.firstChild(of: f.R, withTypes: [Ty.a]) }
+        expectBoth(t, f.c) { $0.firstChild(of: f.R, withTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, f.c) { $0.firstChild(of: f.R, withTags: Array(3 ..< 20)) }
+        expectBoth(t, nil) { $0.firstChild(of: f.a11, withTags: [1]) }
+        expectBoth(t, f.a2) { tree in tree.firstChild(of: f.a) { tree.tag(of: $0) == 3 } }
+        expectBoth(t, [2: [f.b], 3: [f.c]]) { $0.groupChildren(of: f.R, byTags: [2, 3, 9]) }
+        expectBoth(t, [Ty.b: [f.a], Ty.a: [f.c]]) { $0.groupChildren(of: f.R, byTypes: [Ty.a, Ty.b]) }
+        expectBoth(t, ["CoreTests.A": [f.a1], "CoreTests.B": [f.a2]]) { $0.groupChildren(of: f.a, byTypeNames: ["CoreTests.A", "CoreTests.B"]) }
+        expectBoth(t, [1: [f.a, f.b, f.c]]) { $0.groupChildren(of: f.R) { _ in 1 } }
+        expectBoth(t, [:]) { $0.groupChildren(of: f.a11, byTags: [1]) }
+        // Against the list of children, for every node and tag.
+        for x in f.all {
+            for tag in 0 ... 3 {
+                let expected = Array(t.children(of: x)).filter { t.tag(of: $0) == tag }
+                expectBoth(t, expected.isEmpty ? [:] : [tag: expected]) { $0.groupChildren(of: x, byTags: [tag]) }
+                expectBoth(t, expected.first) { $0.firstChild(of: x, withTags: [tag]) }
+            }
+        }
+    }
+
     @Test func siblingsInOrderWithoutSelf() {
         let f = Fixture()
         let t = f.tree
