@@ -99,24 +99,14 @@ extension ViewTree {
 
     /// ``groupChildren(of:keyingTypes:)`` as slots, for each layer to make its elements from.
     package func _childSlots<Key: Hashable>(of node: NodeID, matching match: _TypeKeys<Key>) -> _SlotGroups<Key> {
-        var result = _SlotGroups(keys: match.keys)
-        guard !match.keys.isEmpty else { _storage.check(node); return result }
-        _forEachChild(of: node) { c, _, type in
-            if let k = match.slot(of: type) { result.append(c, to: k) }
-        }
-        return result
+        _storage.check(node)
+        return _memberSlots(ofParent: node.index, skipping: _TreeStorage.none, matching: match)
     }
 
     /// ``groupChildren(of:byTags:)`` as slots, for each layer to make its elements from.
     package func _childSlots(of node: NodeID, byTags tags: [Int]) -> _SlotGroups<Int> {
-        let match = _TagKeys(tags)
-        let s = _storage
-        var result = _SlotGroups(keys: match.keys)
-        guard !match.keys.isEmpty else { s.check(node); return result }
-        _forEachChild(of: node) { c, tag, _ in
-            if let k = match.slot(ofNarrow: tag, at: c, in: s) { result.append(c, to: k) }
-        }
-        return result
+        _storage.check(node)
+        return _memberSlots(ofParent: node.index, skipping: _TreeStorage.none, byTags: tags)
     }
 
     /// Calls `body` with the slot of each child of `node` in child order and the copies of

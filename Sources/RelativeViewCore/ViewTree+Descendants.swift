@@ -334,3 +334,80 @@ extension ViewTree {
         return deepest
     }
 }
+
+extension ViewTree.Descendants: Collection {
+    /// A place in the walk: the position of a descendant's enter token in the index and how
+    /// many descendants come before it; ``endIndex`` is the root's exit token.
+    public struct Index: Comparable, Sendable {
+        let ordinal: Int
+        let position: UInt32
+        let isEnd: Bool
+
+        /// Whether both are the end, or the same place.
+        ///
+        /// - Complexity: O(1)
+        public static func == (a: Index, b: Index) -> Bool {
+            a.isEnd || b.isEnd ? a.isEnd == b.isEnd : a.ordinal == b.ordinal
+        }
+
+        /// Whether `a` comes before `b` in pre-order (the end after every node).
+        ///
+        /// - Complexity: O(1)
+        public static func < (a: Index, b: Index) -> Bool {
+            if a.isEnd { return false }
+            return b.isEnd || a.ordinal < b.ordinal
+        }
+    }
+
+    /// The first descendant's place (the end for a leaf).
+    ///
+    /// - Complexity: O(1)
+    public var startIndex: Index {
+        let span = tree._storage.tour.span[Int(root)]
+        return enter(from: tree._storage.tour.after(span.enter)!, ordinal: 0, end: span.exit)
+    }
+
+    /// The place after the last descendant.
+    ///
+    /// - Complexity: O(1)
+    public var endIndex: Index { Index(ordinal: 0, position: tree._storage.tour.span[Int(root)].exit, isEnd: true) }
+
+    /// The place after `i`.
+    ///
+    /// - Complexity: amortized O(1)
+    public func index(after i: Index) -> Index {
+        precondition(!i.isEnd, "cannot advance past the end of the descendants")
+        let tour = tree._storage.tour
+        return enter(from: tour.after(i.position)!, ordinal: i.ordinal + 1, end: tour.span[Int(root)].exit)
+    }
+
+    /// The descendant at `i`.
+    ///
+    /// - Complexity: O(1)
+    public subscript(i: Index) -> NodeID {
+        precondition(!i.isEnd, "the end index has no node")
+        let s = tree._storage
+        return s.nodeID(s.tour.token(at: i.position))
+    }
+
+    /// How many descendants the root has.
+    ///
+    /// - Complexity: O(blocks of the index the subtree spans): about size / 32.
+    public var count: Int { tree._storage.tour.runLength(of: root) / 2 - 1 }
+
+    /// Whether the root is a leaf.
+    ///
+    /// - Complexity: O(1)
+    public var isEmpty: Bool { startIndex.isEnd }
+
+    /// The first enter token at or after position `p`, or the end at `end`.
+    private func enter(from p: UInt32, ordinal: Int, end: UInt32) -> Index {
+        let tour = tree._storage.tour
+        var p = p
+        while p != end {
+            if tour.token(at: p) >= 0 { return Index(ordinal: ordinal, position: p, isEnd: false) }
+            p = tour.after(p)!
+        }
+        return Index(ordinal: ordinal, position: end, isEnd: true)
+    }
+}

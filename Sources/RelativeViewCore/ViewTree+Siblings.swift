@@ -166,10 +166,32 @@ extension ViewTree {
     @inlinable
     package func _siblingSlots<Key: Hashable>(of node: NodeID, matching match: _TypeKeys<Key>) -> _SlotGroups<Key> {
         let s = _storage
+        s.check(node)
+        return _memberSlots(ofParent: s.parent[Int(node.index)], skipping: node.index, matching: match)
+    }
+
+    /// The slots of the children of slot `p` (none for ``_TreeStorage/none``) but
+    /// `skipping`, grouped by the keys of their types, in child order: a node's siblings
+    /// (its parent's children but itself) or its children (skipping nothing).
+    @inlinable
+    package func _memberSlots<Key: Hashable>(ofParent p: Int32, skipping: Int32, matching match: _TypeKeys<Key>) -> _SlotGroups<Key> {
+        let s = _storage
         var result = _SlotGroups(keys: match.keys)
-        guard !match.keys.isEmpty else { s.check(node); return result }
-        _forEachSibling(of: node) { c, _, type in
-            if let k = match.slot(of: type) { result.append(c, to: k) }
+        guard !match.keys.isEmpty, p != _TreeStorage.none else { return result }
+        s.forEachChild(of: p) { c, slot in
+            if c != skipping, let k = match.slot(of: s.tour.type[slot]) { result.append(c, to: k) }
+        }
+        return result
+    }
+
+    /// ``_memberSlots(ofParent:skipping:matching:)`` by tags.
+    package func _memberSlots(ofParent p: Int32, skipping: Int32, byTags tags: [Int]) -> _SlotGroups<Int> {
+        let match = _TagKeys(tags)
+        let s = _storage
+        var result = _SlotGroups(keys: match.keys)
+        guard !match.keys.isEmpty, p != _TreeStorage.none else { return result }
+        s.forEachChild(of: p) { c, slot in
+            if c != skipping, let k = match.slot(ofNarrow: s.tour.tag[slot], at: c, in: s) { result.append(c, to: k) }
         }
         return result
     }
@@ -191,14 +213,9 @@ extension ViewTree {
 
     /// ``groupSiblings(of:byTags:)`` as slots, for each layer to make its elements from.
     package func _siblingSlots(of node: NodeID, byTags tags: [Int]) -> _SlotGroups<Int> {
-        let match = _TagKeys(tags)
         let s = _storage
-        var result = _SlotGroups(keys: match.keys)
-        guard !match.keys.isEmpty else { s.check(node); return result }
-        _forEachSibling(of: node) { c, tag, _ in
-            if let k = match.slot(ofNarrow: tag, at: c, in: s) { result.append(c, to: k) }
-        }
-        return result
+        s.check(node)
+        return _memberSlots(ofParent: s.parent[Int(node.index)], skipping: node.index, byTags: tags)
     }
 
     /// Calls `body` with the slot of each sibling of `node` in child order and the copies
@@ -260,5 +277,65 @@ extension _TreeStorage {
             while j < end && tour.token[j] != ~t { j += 1 }
             exit = j < end ? UInt32(j) : tour.span[Int(t)].exit
         }
+    }
+}
+
+extension ViewTree.Siblings: Collection {
+    /// A place in the run: the node there and how many come before it; ``endIndex`` is
+    /// after the last.
+    public struct Index: Comparable, Sendable {
+        let ordinal: Int
+        let slot: Int32
+
+        /// Whether both are the end, or the same place.
+        ///
+        /// - Complexity: O(1)
+        public static func == (a: Index, b: Index) -> Bool {
+            a.slot == _TreeStorage.none || b.slot == _TreeStorage.none ? a.slot == b.slot : a.ordinal == b.ordinal
+        }
+
+        /// Whether `a` comes before `b` in the run (the end after every node).
+        ///
+        /// - Complexity: O(1)
+        public static func < (a: Index, b: Index) -> Bool {
+            if a.slot == _TreeStorage.none { return false }
+            return b.slot == _TreeStorage.none || a.ordinal < b.ordinal
+        }
+    }
+
+    /// The first node's place.
+    ///
+    /// - Complexity: O(1)
+    public var startIndex: Index { Index(ordinal: 0, slot: skip(first)) }
+
+    /// The place after the last node.
+    ///
+    /// - Complexity: O(1)
+    public var endIndex: Index { Index(ordinal: 0, slot: _TreeStorage.none) }
+
+    /// The place after `i`.
+    ///
+    /// - Complexity: O(1)
+    public func index(after i: Index) -> Index {
+        precondition(i.slot != _TreeStorage.none, "cannot advance past the end of the children")
+        return Index(ordinal: i.ordinal + 1, slot: skip(storage.nextSibling(i.slot)))
+    }
+
+    /// The node at `i`.
+    ///
+    /// - Complexity: O(1)
+    public subscript(i: Index) -> NodeID {
+        precondition(i.slot != _TreeStorage.none, "the end index has no node")
+        return storage.nodeID(i.slot)
+    }
+
+    /// Whether the run has no node.
+    ///
+    /// - Complexity: O(1)
+    public var isEmpty: Bool { skip(first) == _TreeStorage.none }
+
+    /// `slot`, or the node after it when it is the node left out.
+    private func skip(_ slot: Int32) -> Int32 {
+        slot != _TreeStorage.none && slot == skipping ? storage.nextSibling(slot) : slot
     }
 }

@@ -191,6 +191,27 @@ final class CoreQueryOther {}
         }
     }
 
+    /// Children, siblings and descendants are collections: `count`, `first`, indices and
+    /// subscripts give what the walk gives.
+    @Test func relativesAreCollections() {
+        let f = Fixture()
+        for t in [builtCopy(f.tree), movedCopy(f.tree)] {
+            for x in f.all {
+                let children = t.children(of: x), siblings = t.siblings(of: x), descendants = t.descendants(of: x)
+                // `Array(_:)` walks with the runs' own iterators.
+                let walked = (Array(children), Array(siblings), Array(descendants))
+                #expect(children.indices.map { children[$0] } == walked.0 && children.count == walked.0.count && children.first == walked.0.first)
+                #expect(siblings.indices.map { siblings[$0] } == walked.1 && siblings.count == walked.1.count && siblings.first == walked.1.first)
+                #expect(descendants.indices.map { descendants[$0] } == walked.2 && descendants.first == walked.2.first)
+                #expect(descendants.count == walked.2.count && descendants.count == t.subtreeSize(of: x) - 1)
+                #expect(children.isEmpty == walked.0.isEmpty && siblings.isEmpty == walked.1.isEmpty && descendants.isEmpty == walked.2.isEmpty)
+                #expect(children.startIndex < children.endIndex || children.isEmpty)
+            }
+        }
+        #expect(Array(f.tree.descendants(of: f.a).dropFirst()) == [f.a11, f.a2])
+        #expect(f.tree.children(of: f.R).dropFirst().first == f.b)
+    }
+
     @Test func siblingsInOrderWithoutSelf() {
         let f = Fixture()
         let t = f.tree
