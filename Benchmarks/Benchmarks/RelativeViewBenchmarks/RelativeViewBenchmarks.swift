@@ -260,6 +260,15 @@ func registerQuery<I: RelativeQuerying>(_ op: RelativeQuery, _ name: Implementat
     }
 }
 
+/// The inputs of `op` on views of one class (the facade's or the naive core's), with the
+/// seeded geometry for `convertPoint`, which `place` gives a view.
+func viewInputs<V: RelativeViewAPI>(
+    _ op: RelativeQuery, _ views: [V], _ querying: ViewQuerying<V>, place: (V, CGRect, CGPoint) -> Void
+) -> QueryInputsOf<ViewQuerying<V>> where V.Relative == V {
+    if op == .convertPoint { setFrames(of: views, place) }
+    return QueryInputsOf(op, querying, nodes: views, keepAlive: views)
+}
+
 /// Every op of the table on the core, the facade and the naive core, each on its own tree
 /// (with the seeded geometry for `convertPoint`, as the CLI gives it).
 func queryBenchmarks() {
@@ -276,24 +285,10 @@ func queryBenchmarks() {
             return QueryInputsOf(op, CoreQuerying(core.tree), nodes: core.ids, keepAlive: core)
         }
         registerQuery(op, .facade) {
-            let views = buildFacadeViews()
-            if op == .convertPoint {
-                setFrames(of: views) { view, frame, bounds in
-                    view.frame = frame
-                    view.bounds.origin = bounds
-                }
-            }
-            return QueryInputsOf(op, FacadeQuerying(), nodes: views, keepAlive: views)
+            viewInputs(op, buildFacadeViews(), FacadeQuerying()) { $0.frame = $1; $0.bounds.origin = $2 }
         }
         registerQuery(op, .naive) {
-            let naive = buildNaiveViews()
-            if op == .convertPoint {
-                setFrames(of: naive) { view, frame, bounds in
-                    view.frame = frame
-                    view.bounds.origin = bounds
-                }
-            }
-            return QueryInputsOf(op, NaiveQuerying(), nodes: naive, keepAlive: naive)
+            viewInputs(op, buildNaiveViews(), NaiveQuerying()) { $0.frame = $1; $0.bounds.origin = $2 }
         }
     }
 }
