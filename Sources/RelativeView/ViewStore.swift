@@ -75,37 +75,6 @@ final class ViewStore {
         }
     }
 
-    /// Which relatives of a node a closure grouping visits.
-    @usableFromInline
-    enum Relatives {
-        case ancestors, descendants, siblings, children
-    }
-
-    /// Groups the `relatives` of `node` under the keys `groupKey` gives their views (`nil`
-    /// leaves one out), each group in the walk's order (ancestors nearest first, descendants
-    /// in pre-order, siblings and children in child order): one pass from the index's slots to the views,
-    /// with no answer in node ids in between.
-    @inlinable
-    func group<Key: Hashable>(_ relatives: Relatives, of node: NodeID, by groupKey: (View) -> Key?) -> [Key: [View]] {
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.touchAhead) { batch in
-            // Closure literals over one struct, not nested functions: a nested function that
-            // captures a variable gets dynamic exclusivity checks on every use.
-            var grouping = _Grouping<Key>(batch: batch)
-            // The walk reads a copy of the tree: `groupKey` may change the store's tree
-            // (add or remove views), which then copies its storage before the change
-            // instead of changing the columns under the walk.
-            let tree = self.tree
-            switch relatives {
-            case .ancestors: tree._forEachAncestor(of: node) { grouping.visit($0, self, groupKey) }
-            case .descendants: tree._forEachDescendant(of: node) { grouping.visit($0, self, groupKey) }
-            case .siblings: tree._forEachSibling(of: node) { sibling, _, _ in grouping.visit(sibling, self, groupKey) }
-            case .children: tree._forEachChild(of: node) { child, _, _ in grouping.visit(child, self, groupKey) }
-            }
-            grouping.flush(self, groupKey)
-            return grouping.groups
-        }
-    }
-
     /// Gives back the spare capacity of the table of views (see ``View/compactIndex()``).
     func trimCapacity() {
         views._trimCapacity()

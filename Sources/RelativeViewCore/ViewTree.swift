@@ -198,57 +198,27 @@ public struct ViewTree: Sendable {
     /// The parent of a node, or `nil` for a root.
     ///
     /// - Complexity: O(1)
-    @inlinable
-    public func parent(of node: NodeID) -> NodeID? {
-        let s = _storage
-        s.check(node)
-        let p = s.parent[Int(node.index)]
-        return p == _TreeStorage.none ? nil : s.nodeID(p)
-    }
+    @inlinable public func parent(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.parent[Int($1)] } }
 
     /// The first child of a node, or `nil` for a leaf.
     ///
     /// - Complexity: O(1)
-    @inlinable
-    public func firstChild(of node: NodeID) -> NodeID? {
-        let s = _storage
-        s.check(node)
-        let c = s.firstChild(node.index)
-        return c == _TreeStorage.none ? nil : s.nodeID(c)
-    }
+    @inlinable public func firstChild(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.firstChild($1) } }
 
     /// The last child of a node, or `nil` for a leaf.
     ///
     /// - Complexity: O(1)
-    @inlinable
-    public func lastChild(of node: NodeID) -> NodeID? {
-        let s = _storage
-        s.check(node)
-        let c = s.lastChild(node.index)
-        return c == _TreeStorage.none ? nil : s.nodeID(c)
-    }
+    @inlinable public func lastChild(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.lastChild($1) } }
 
     /// The next sibling of a node, or `nil` for a last child or a root.
     ///
     /// - Complexity: O(1)
-    @inlinable
-    public func nextSibling(of node: NodeID) -> NodeID? {
-        let s = _storage
-        s.check(node)
-        let n = s.nextSibling(node.index)
-        return n == _TreeStorage.none ? nil : s.nodeID(n)
-    }
+    @inlinable public func nextSibling(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.nextSibling($1) } }
 
     /// The previous sibling of a node, or `nil` for a first child or a root.
     ///
     /// - Complexity: O(1)
-    @inlinable
-    public func previousSibling(of node: NodeID) -> NodeID? {
-        let s = _storage
-        s.check(node)
-        let p = s.previousSibling(node.index)
-        return p == _TreeStorage.none ? nil : s.nodeID(p)
-    }
+    @inlinable public func previousSibling(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.previousSibling($1) } }
 
     /// The roots of the forest, in slot order.
     ///

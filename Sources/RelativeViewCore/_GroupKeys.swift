@@ -6,7 +6,7 @@
 @usableFromInline
 package struct _TypeKeys<Key: Hashable> {
     /// The distinct keys; a key's slot is its index here.
-    @usableFromInline let keys: [Key]
+    @usableFromInline package let keys: [Key]
     /// `table[typeID]` is the slot of the type's key, or -1.
     @usableFromInline let table: [Int32]
 
@@ -40,7 +40,7 @@ package struct _TypeKeys<Key: Hashable> {
 
     /// Each of `types` (duplicates once) under itself.
     @inlinable
-    init(types: [TypeID]) where Key == TypeID {
+    package init(types: [TypeID]) where Key == TypeID {
         var keys: [TypeID] = []
         var size = 0
         for type in types { size = max(size, Int(type.rawValue) + 1) }

@@ -138,17 +138,28 @@ struct _TourBlocks {
     /// block: each call gets one block's run of slot indices.
     @inlinable
     func forEachRun(from: UInt32, inclusive: Bool = true, to: UInt32, _ body: (Range<Int>) throws -> Void) rethrows {
+        try allRuns(from: from, inclusive: inclusive, to: to) { run in
+            try body(run)
+            return true
+        }
+    }
+
+    /// ``forEachRun(from:inclusive:to:_:)`` until `body` returns false.
+    ///
+    /// - Returns: Whether every run was passed (false: `body` stopped the walk).
+    @inlinable @inline(__always) @discardableResult
+    func allRuns(from: UInt32, inclusive: Bool = true, to: UInt32, _ body: (Range<Int>) throws -> Bool) rethrows -> Bool {
         var b = Self.block(from)
         var o = Self.offset(from) + (inclusive ? 0 : 1)
         let lastBlock = Self.block(to)
         while b != lastBlock {
             let base = b &* Self.capacity
-            try body(base + o ..< base + Int(count[b]))
+            guard try body(base + o ..< base + Int(count[b])) else { return false }
             b = Int(next[b])
             o = 0
         }
         let base = b &* Self.capacity
-        try body(base + o ..< base + Self.offset(to))
+        return try body(base + o ..< base + Self.offset(to))
     }
 
     /// ``forEachRun(from:inclusive:to:)`` over the slots strictly between node `x`'s two

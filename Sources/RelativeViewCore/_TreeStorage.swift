@@ -231,6 +231,14 @@ final class _TreeStorage: @unchecked Sendable {
 
     // MARK: Navigation, from the tour
 
+    /// The node `step` gives from live node `node` (after checking it), or `nil` for ``none``.
+    @inlinable @inline(__always)
+    func step(from node: NodeID, _ step: (_TreeStorage, Int32) -> Int32) -> NodeID? {
+        check(node)
+        let x = step(self, node.index)
+        return x == Self.none ? nil : nodeID(x)
+    }
+
     /// The first child of live node `x`, or ``none``: the token after its enter token, if
     /// that is an enter token. O(1).
     @inlinable @inline(__always)

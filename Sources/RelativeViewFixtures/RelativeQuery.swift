@@ -1,17 +1,7 @@
 import RelativeView
 import RelativeViewNaive
 
-/// Who a query asks about, relative to a node.
-public enum Relation: String, CaseIterable, Hashable, Sendable {
-    /// The node's parent, its parent's parent, and so on, nearest first.
-    case ancestors
-    /// The node's subtree without the node, in depth-first pre-order.
-    case descendants
-    /// The other children of the node's parent, in child order.
-    case siblings
-    /// The node's children, in child order.
-    case children
-
+extension Relation {
     /// The relation's name for one node, as the API's method names spell it ("Ancestor").
     ///
     /// - Complexity: O(1)
@@ -319,91 +309,56 @@ public struct CoreQuerying: RelativeQuerying {
     /// - Complexity: O(1)
     @inlinable
     public func isRelative(_ relation: Relation, _ a: NodeID, of b: NodeID) -> Bool {
-        switch relation {
-        case .ancestors: tree.isAncestor(a, of: b)
-        case .descendants: tree.isDescendant(a, of: b)
-        case .siblings: tree.isSibling(a, of: b)
-        case .children: tree.isChild(a, of: b)
-        }
+        tree.isRelative(a, relation, of: b)
     }
 
-    /// `firstAncestor(of:withTags:)` and its kin.
+    /// `first(.ancestors, of:withTags:)` and its kin.
     ///
     /// - Complexity: O(relatives visited + tags.count)
     @inlinable
     public func findFirst(_ relation: Relation, of node: NodeID, byTags tags: [Int]) -> NodeID? {
-        switch relation {
-        case .ancestors: tree.firstAncestor(of: node, withTags: tags)
-        case .descendants: tree.firstDescendant(of: node, withTags: tags)
-        case .siblings: tree.firstSibling(of: node, withTags: tags)
-        case .children: tree.firstChild(of: node, withTags: tags)
-        }
+        tree.first(relation, of: node, withTags: tags)
     }
 
-    /// `firstAncestor(of:withTypes:)` and its kin.
+    /// `first(.ancestors, of:withTypes:)` and its kin.
     ///
     /// - Complexity: O(relatives visited + types.count)
     @inlinable
     public func findFirst(_ relation: Relation, of node: NodeID, byTypes types: TypeKeys) -> NodeID? {
-        switch relation {
-        case .ancestors: tree.firstAncestor(of: node, withTypes: types.ids)
-        case .descendants: tree.firstDescendant(of: node, withTypes: types.ids)
-        case .siblings: tree.firstSibling(of: node, withTypes: types.ids)
-        case .children: tree.firstChild(of: node, withTypes: types.ids)
-        }
+        tree.first(relation, of: node, withTypes: types.ids)
     }
 
-    /// `firstAncestor(of:where:)` and its kin.
+    /// `first(.ancestors, of:where:)` and its kin.
     ///
     /// - Complexity: O(relatives visited) calls of `matches`.
     @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: NodeID, where matches: (NodeID) -> Bool) -> NodeID? {
-        switch relation {
-        case .ancestors: tree.firstAncestor(of: node, where: matches)
-        case .descendants: tree.firstDescendant(of: node, where: matches)
-        case .siblings: tree.firstSibling(of: node, where: matches)
-        case .children: tree.firstChild(of: node, where: matches)
-        }
+        tree.first(relation, of: node, where: matches)
     }
 
-    /// `groupAncestors(of:byTags:)` and its kin.
+    /// `group(.ancestors, of:byTags:)` and its kin.
     ///
     /// - Complexity: O(relatives + tags.count)
     @inlinable
     public func group(_ relation: Relation, of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
-        switch relation {
-        case .ancestors: tree.groupAncestors(of: node, byTags: tags)
-        case .descendants: tree.groupDescendants(of: node, byTags: tags)
-        case .siblings: tree.groupSiblings(of: node, byTags: tags)
-        case .children: tree.groupChildren(of: node, byTags: tags)
-        }
+        tree.group(relation, of: node, byTags: tags)
     }
 
-    /// `groupAncestors(of:keyingTypes:)` and its kin, keyed by the types' names.
+    /// `group(.ancestors, of:keyingTypes:)` and its kin, keyed by the types' names.
     ///
     /// - Complexity: O(relatives + types)
     @inlinable
     public func group(_ relation: Relation, of node: NodeID, byTypes types: TypeKeys) -> [String: [NodeID]] {
-        switch relation {
-        case .ancestors: tree.groupAncestors(of: node, keyingTypes: types.names)
-        case .descendants: tree.groupDescendants(of: node, keyingTypes: types.names)
-        case .siblings: tree.groupSiblings(of: node, keyingTypes: types.names)
-        case .children: tree.groupChildren(of: node, keyingTypes: types.names)
-        }
+        tree.group(relation, of: node, keyingTypes: types.names)
     }
 
-    /// `groupAncestors(of:by:)` and its kin. Always inlined, as the searches by closure are,
+    /// `group(.ancestors, of:by:)` and its kin. Always inlined, as the searches by closure are,
     /// so that a closure literal of the caller's is inlined into the core's walk.
     ///
     /// - Complexity: O(relatives) calls of `key`.
     @inlinable @inline(__always)
     public func group<Key: Hashable>(_ relation: Relation, of node: NodeID, by key: (NodeID) -> Key?) -> [Key: [NodeID]] {
-        switch relation {
-        case .ancestors: tree.groupAncestors(of: node, by: key)
-        case .descendants: tree.groupDescendants(of: node, by: key)
-        case .siblings: tree.groupSiblings(of: node, by: key)
-        case .children: tree.groupChildren(of: node, by: key)
-        }
+        tree.group(relation, of: node, by: key)
     }
 
     /// ``findFirst(_:of:where:)`` with ``RelativeQuery/closureMatches(_:)`` of the tag, a literal.
@@ -457,102 +412,102 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func isRelativeSibling(of view: Relative) -> Bool
-    /// The nearest ancestor with one of `tags`.
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstAncestor(by tags: [Int]) -> Relative?
-    /// The nearest ancestor of one of `viewTypes` (exactly).
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstAncestor(by viewTypes: [Relative.Type]) -> Relative?
-    /// The nearest ancestor that `matches`.
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstAncestor(by matches: (Relative) -> Bool) -> Relative?
-    /// The first descendant in pre-order with one of `tags`.
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstDescendant(by tags: [Int]) -> Relative?
-    /// The first descendant in pre-order of one of `viewTypes` (exactly).
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstDescendant(by viewTypes: [Relative.Type]) -> Relative?
-    /// The first descendant in pre-order that `matches`.
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstDescendant(by matches: (Relative) -> Bool) -> Relative?
-    /// The first sibling with one of `tags`.
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstSibling(by tags: [Int]) -> Relative?
-    /// The first sibling of one of `viewTypes` (exactly).
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstSibling(by viewTypes: [Relative.Type]) -> Relative?
-    /// The first sibling that `matches`.
-    ///
-    /// - Complexity: the implementation's.
-    func findFirstSibling(by matches: (Relative) -> Bool) -> Relative?
-    /// The ancestors with one of `tags`, by tag.
-    ///
-    /// - Complexity: the implementation's.
-    func groupAncestors(by tags: [Int]) -> [Int: [Relative]]
-    /// The ancestors of one of `viewTypes`, by type name.
-    ///
-    /// - Complexity: the implementation's.
-    func groupAncestors(by viewTypes: [Relative.Type]) -> [String: [Relative]]
-    /// The ancestors by the key `groupKey` gives each.
-    ///
-    /// - Complexity: the implementation's.
-    func groupAncestors<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
-    /// The descendants with one of `tags`, by tag.
-    ///
-    /// - Complexity: the implementation's.
-    func groupDescendants(by tags: [Int]) -> [Int: [Relative]]
-    /// The descendants of one of `viewTypes`, by type name.
-    ///
-    /// - Complexity: the implementation's.
-    func groupDescendants(by viewTypes: [Relative.Type]) -> [String: [Relative]]
-    /// The descendants by the key `groupKey` gives each.
-    ///
-    /// - Complexity: the implementation's.
-    func groupDescendants<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
-    /// The siblings with one of `tags`, by tag.
-    ///
-    /// - Complexity: the implementation's.
-    func groupSiblings(by tags: [Int]) -> [Int: [Relative]]
-    /// The siblings of one of `viewTypes`, by type name.
-    ///
-    /// - Complexity: the implementation's.
-    func groupSiblings(by viewTypes: [Relative.Type]) -> [String: [Relative]]
-    /// The siblings by the key `groupKey` gives each.
-    ///
-    /// - Complexity: the implementation's.
-    func groupSiblings<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
     /// Whether this view is a subview of `view`.
     ///
     /// - Complexity: the implementation's.
     func isRelativeChild(of view: Relative) -> Bool
+    /// The nearest ancestor with one of `tags`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstAncestor(by tags: [Int]) -> Relative?
+    /// The first descendant with one of `tags`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstDescendant(by tags: [Int]) -> Relative?
+    /// The first sibling with one of `tags`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstSibling(by tags: [Int]) -> Relative?
     /// The first subview with one of `tags`.
     ///
     /// - Complexity: the implementation's.
     func findFirstChild(by tags: [Int]) -> Relative?
+    /// The nearest ancestor of one of `viewTypes` (exactly).
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstAncestor(by viewTypes: [Relative.Type]) -> Relative?
+    /// The first descendant of one of `viewTypes` (exactly).
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstDescendant(by viewTypes: [Relative.Type]) -> Relative?
+    /// The first sibling of one of `viewTypes` (exactly).
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstSibling(by viewTypes: [Relative.Type]) -> Relative?
     /// The first subview of one of `viewTypes` (exactly).
     ///
     /// - Complexity: the implementation's.
     func findFirstChild(by viewTypes: [Relative.Type]) -> Relative?
+    /// The nearest ancestor that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstAncestor(by matches: (Relative) -> Bool) -> Relative?
+    /// The first descendant that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstDescendant(by matches: (Relative) -> Bool) -> Relative?
+    /// The first sibling that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstSibling(by matches: (Relative) -> Bool) -> Relative?
     /// The first subview that `matches`.
     ///
     /// - Complexity: the implementation's.
     func findFirstChild(by matches: (Relative) -> Bool) -> Relative?
+    /// The ancestors with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupAncestors(by tags: [Int]) -> [Int: [Relative]]
+    /// The descendants with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupDescendants(by tags: [Int]) -> [Int: [Relative]]
+    /// The siblings with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupSiblings(by tags: [Int]) -> [Int: [Relative]]
     /// The subviews with one of `tags`, by tag.
     ///
     /// - Complexity: the implementation's.
     func groupChildren(by tags: [Int]) -> [Int: [Relative]]
+    /// The ancestors of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupAncestors(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The descendants of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupDescendants(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The siblings of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupSiblings(by viewTypes: [Relative.Type]) -> [String: [Relative]]
     /// The subviews of one of `viewTypes`, by type name.
     ///
     /// - Complexity: the implementation's.
     func groupChildren(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The ancestors by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupAncestors<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// The descendants by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupDescendants<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// The siblings by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupSiblings<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
     /// The subviews by the key `groupKey` gives each.
     ///
     /// - Complexity: the implementation's.

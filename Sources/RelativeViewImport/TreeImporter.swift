@@ -6,7 +6,7 @@ import RelativeViewCore
 /// ```swift
 /// let tree = try TreeImporter().importTree(contentsOf: "/usr/share/mime/packages/freedesktop.org.xml")
 /// let root = tree.roots[0]
-/// tree.groupDescendants(of: root, keyingTypes: [TypeRegistry.shared.typeID(named: "glob"): "glob"])
+/// tree.group(.descendants, of: root, keyingTypes: [TypeRegistry.shared.typeID(named: "glob"): "glob"])
 /// ```
 ///
 /// Bad input never traps: every failure is an ``ImportError`` naming the file, and the

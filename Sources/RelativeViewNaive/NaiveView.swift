@@ -120,21 +120,7 @@ open class NaiveView {
     /// - Complexity: O(depth + s), where `s` is the number of subviews
     ///   involved.
     public func insertSubview(_ view: NaiveView, aboveSubview siblingSubview: NaiveView) {
-        precondition(
-            siblingSubview.superview === self,
-            "insertSubview(_:aboveSubview:): the sibling view is not a subview of this view"
-        )
-        guard view !== siblingSubview else { return }
-        precondition(
-            !isInSuperviewChain(view),
-            "cannot add a view as a subview of itself or of its descendants"
-        )
-        view.removeFromSuperview()
-        guard let index = subviews.firstIndex(where: { $0 === siblingSubview }) else {
-            preconditionFailure("insertSubview(_:aboveSubview:): the sibling view is not a subview of this view")
-        }
-        subviews.insert(view, at: index + 1)
-        view.superview = self
+        insertSubview(view, beside: siblingSubview, offset: 1, "insertSubview(_:aboveSubview:)")
     }
 
     /// Inserts `view` directly below `siblingSubview` (just before it in
@@ -147,9 +133,16 @@ open class NaiveView {
     /// - Complexity: O(depth + s), where `s` is the number of subviews
     ///   involved.
     public func insertSubview(_ view: NaiveView, belowSubview siblingSubview: NaiveView) {
+        insertSubview(view, beside: siblingSubview, offset: 0, "insertSubview(_:belowSubview:)")
+    }
+
+    /// Inserts `view` at `offset` from `siblingSubview`'s index in `subviews` (0: below it,
+    /// 1: above it); nothing if `view` is `siblingSubview`. `method` names the caller in
+    /// the messages.
+    private func insertSubview(_ view: NaiveView, beside siblingSubview: NaiveView, offset: Int, _ method: String) {
         precondition(
             siblingSubview.superview === self,
-            "insertSubview(_:belowSubview:): the sibling view is not a subview of this view"
+            "\(method): the sibling view is not a subview of this view"
         )
         guard view !== siblingSubview else { return }
         precondition(
@@ -158,9 +151,9 @@ open class NaiveView {
         )
         view.removeFromSuperview()
         guard let index = subviews.firstIndex(where: { $0 === siblingSubview }) else {
-            preconditionFailure("insertSubview(_:belowSubview:): the sibling view is not a subview of this view")
+            preconditionFailure("\(method): the sibling view is not a subview of this view")
         }
-        subviews.insert(view, at: index)
+        subviews.insert(view, at: index + offset)
         view.superview = self
     }
 
@@ -241,12 +234,5 @@ open class NaiveView {
 
     /// Whether `view` is this view or one of its ancestors, found by walking
     /// the superview chain upward from this view.
-    private func isInSuperviewChain(_ view: NaiveView) -> Bool {
-        var current: NaiveView? = self
-        while let candidate = current {
-            if candidate === view { return true }
-            current = candidate.superview
-        }
-        return false
-    }
+    private func isInSuperviewChain(_ view: NaiveView) -> Bool { isDescendant(of: view) }
 }

@@ -112,11 +112,7 @@ extension OperationRunner {
         let rest = restLatencies(script, clock) { query, a, b in
             query == .isRelativeAncestor ? w.tree.isAncestor(w.ids[Int(a)], of: w.ids[Int(b)]) : w.tree.isDescendant(w.ids[Int(a)], of: w.ids[Int(b)])
         }
-        var latency = (queries: [Double](), steps: [Double]())
-        latency.queries.reserveCapacity(script.steps.count)
-        latency.steps.reserveCapacity(script.steps.count)
-        var digests: [UInt64] = []
-        digests.reserveCapacity(script.steps.count)
+        var (latency, digests) = Self.churnRecords(script)
         var next = script.firstNewNode
         for step in script.steps {
             var created: NodeID?
@@ -145,7 +141,7 @@ extension OperationRunner {
             switch step.query {
             case .isRelativeAncestor: answer = w.tree.isAncestor(w.ids[Int(step.a)], of: w.ids[Int(step.b)]) ? 1 : 0
             case .isRelativeDescendant: answer = w.tree.isDescendant(w.ids[Int(step.a)], of: w.ids[Int(step.b)]) ? 1 : 0
-            case .groupSiblingsByTags: groups = w.tree.groupSiblings(of: w.ids[Int(step.a)], byTags: tags)
+            case .groupSiblingsByTags: groups = w.tree.group(.siblings, of: w.ids[Int(step.a)], byTags: tags)
             }
             let t2 = clock.now
             latency.queries.append(clock.interval(t1, t2, reads: 1))
@@ -189,11 +185,7 @@ extension OperationRunner {
     ) -> (Sample, [Kind.ViewType]) {
         let tags = work.tags
         let clock = ChurnClock()
-        var latency = (queries: [Double](), steps: [Double]())
-        latency.queries.reserveCapacity(script.steps.count)
-        latency.steps.reserveCapacity(script.steps.count)
-        var digests: [UInt64] = []
-        digests.reserveCapacity(script.steps.count)
+        var (latency, digests) = Self.churnRecords(script)
         var next = script.firstNewNode
         var added: [Kind.ViewType] = []
         func view(_ n: Int32) -> Kind.ViewType { Int(n) < views.count ? views[Int(n)] : added[Int(n) - views.count] }
@@ -265,6 +257,14 @@ extension OperationRunner {
 
     /// The sample of one implementation's replay (`implementation` names it in the trace),
     /// whose latencies also go to the `--latency-trace` file if one was asked for.
+    /// The empty latencies and digests of a replay of `script`, with room for every step.
+    private static func churnRecords(_ script: ChurnScript) -> (latency: (queries: [Double], steps: [Double]), digests: [UInt64]) {
+        var latency = (queries: [Double](), steps: [Double]())
+        latency.queries.reserveCapacity(script.steps.count)
+        latency.steps.reserveCapacity(script.steps.count)
+        return (latency, [UInt64](unsafeUninitializedCapacity: script.steps.count) { _, count in count = 0 })
+    }
+
     private func churnSample(
         _ implementation: Implementation, _ script: ChurnScript, _ digests: [UInt64],
         _ latency: (queries: [Double], steps: [Double]), rest: [Double]
@@ -280,51 +280,48 @@ extension OperationRunner {
 /// The UIKit calls `churn` makes, for a tree of view objects: static, so that the replay is
 /// specialized for each kind and calls the views directly.
 protocol ChurnViewKind {
-    associatedtype ViewType: AnyObject
+    associatedtype ViewType: ChurnableView where ViewType.Relative == ViewType
     /// The implementation (its name in `--latency-trace` lines).
     static var implementation: Implementation { get }
-    static func make(_ type: Int, tag: Int) -> ViewType
-    static func add(_ view: ViewType, to parent: ViewType)
-    static func insert(_ view: ViewType, into parent: ViewType, at index: Int)
-    static func remove(_ view: ViewType)
-    static func exchange(_ i: Int, _ j: Int, of parent: ViewType)
-    static func isRelativeAncestor(_ a: ViewType, of b: ViewType) -> Bool
-    static func isRelativeDescendant(_ a: ViewType, of b: ViewType) -> Bool
-    static func groupSiblings(of view: ViewType, by tags: [Int]) -> [Int: [ViewType]]
+    /// A view of the stock class number `type` (``StockCatalog``).
+    static func makeView(_ type: Int) -> ViewType
+}
+
+/// A view class's calls that a churn makes: `View`'s and `NaiveView`'s, which have the same names.
+protocol ChurnableView: RelativeViewAPI {
+    var tag: Int { get set }
+    func addSubview(_ view: Relative)
+    func insertSubview(_ view: Relative, at index: Int)
+    func removeFromSuperview()
+    func exchangeSubview(at index1: Int, withSubviewAt index2: Int)
+}
+
+extension View: ChurnableView {}
+extension NaiveView: ChurnableView {}
+
+extension ChurnViewKind {
+    static func make(_ type: Int, tag: Int) -> ViewType {
+        let v = makeView(type)
+        v.tag = tag
+        return v
+    }
+    static func add(_ view: ViewType, to parent: ViewType) { parent.addSubview(view) }
+    static func insert(_ view: ViewType, into parent: ViewType, at index: Int) { parent.insertSubview(view, at: index) }
+    static func remove(_ view: ViewType) { view.removeFromSuperview() }
+    static func exchange(_ i: Int, _ j: Int, of parent: ViewType) { parent.exchangeSubview(at: i, withSubviewAt: j) }
+    static func isRelativeAncestor(_ a: ViewType, of b: ViewType) -> Bool { a.isRelativeAncestor(of: b) }
+    static func isRelativeDescendant(_ a: ViewType, of b: ViewType) -> Bool { a.isRelativeDescendant(of: b) }
+    static func groupSiblings(of view: ViewType, by tags: [Int]) -> [Int: [ViewType]] { view.groupSiblings(by: tags) }
 }
 
 /// `churn` on the facade's `View`s.
 enum FacadeChurn: ChurnViewKind {
     static var implementation: Implementation { .facade }
-
-    static func make(_ type: Int, tag: Int) -> View {
-        let v = StockCatalog.makeView(type)
-        v.tag = tag
-        return v
-    }
-    static func add(_ view: View, to parent: View) { parent.addSubview(view) }
-    static func insert(_ view: View, into parent: View, at index: Int) { parent.insertSubview(view, at: index) }
-    static func remove(_ view: View) { view.removeFromSuperview() }
-    static func exchange(_ i: Int, _ j: Int, of parent: View) { parent.exchangeSubview(at: i, withSubviewAt: j) }
-    static func isRelativeAncestor(_ a: View, of b: View) -> Bool { a.isRelativeAncestor(of: b) }
-    static func isRelativeDescendant(_ a: View, of b: View) -> Bool { a.isRelativeDescendant(of: b) }
-    static func groupSiblings(of view: View, by tags: [Int]) -> [Int: [View]] { view.groupSiblings(by: tags) }
+    static func makeView(_ type: Int) -> View { StockCatalog.makeView(type) }
 }
 
 /// `churn` on the naive core's `NaiveView`s.
 enum NaiveChurn: ChurnViewKind {
     static var implementation: Implementation { .naive }
-
-    static func make(_ type: Int, tag: Int) -> NaiveView {
-        let v = StockCatalog.makeNaive(type)
-        v.tag = tag
-        return v
-    }
-    static func add(_ view: NaiveView, to parent: NaiveView) { parent.addSubview(view) }
-    static func insert(_ view: NaiveView, into parent: NaiveView, at index: Int) { parent.insertSubview(view, at: index) }
-    static func remove(_ view: NaiveView) { view.removeFromSuperview() }
-    static func exchange(_ i: Int, _ j: Int, of parent: NaiveView) { parent.exchangeSubview(at: i, withSubviewAt: j) }
-    static func isRelativeAncestor(_ a: NaiveView, of b: NaiveView) -> Bool { a.isRelativeAncestor(of: b) }
-    static func isRelativeDescendant(_ a: NaiveView, of b: NaiveView) -> Bool { a.isRelativeDescendant(of: b) }
-    static func groupSiblings(of view: NaiveView, by tags: [Int]) -> [Int: [NaiveView]] { view.groupSiblings(by: tags) }
+    static func makeView(_ type: Int) -> NaiveView { StockCatalog.makeNaive(type) }
 }

@@ -101,13 +101,13 @@ import RelativeViewFixtures
             #expect(built.typeID(of: node) == manual.typeID(of: node), "seed \(seed)")
             #expect(Array(built.descendants(of: node)) == Array(manual.descendants(of: node)), "seed \(seed)")
             #expect(built.subtreeSize(of: node) == manual.subtreeSize(of: node), "seed \(seed)")
-            #expect(built.groupDescendants(of: node, byTags: tags) == manual.groupDescendants(of: node, byTags: tags), "seed \(seed)")
-            #expect(built.groupDescendants(of: node, byTags: [1, 2]) == manual.groupDescendants(of: node, byTags: [1, 2]), "seed \(seed)")
-            #expect(built.groupDescendants(of: node, byTypes: Ty.all) == manual.groupDescendants(of: node, byTypes: Ty.all), "seed \(seed)")
-            #expect(built.groupAncestors(of: node, byTags: tags) == manual.groupAncestors(of: node, byTags: tags), "seed \(seed)")
-            #expect(built.groupAncestors(of: node, byTypes: Ty.all) == manual.groupAncestors(of: node, byTypes: Ty.all), "seed \(seed)")
-            #expect(built.groupSiblings(of: node, byTags: tags) == manual.groupSiblings(of: node, byTags: tags), "seed \(seed)")
-            #expect(built.groupSiblings(of: node, byTypes: Ty.all) == manual.groupSiblings(of: node, byTypes: Ty.all), "seed \(seed)")
+            #expect(built.group(.descendants, of: node, byTags: tags) == manual.group(.descendants, of: node, byTags: tags), "seed \(seed)")
+            #expect(built.group(.descendants, of: node, byTags: [1, 2]) == manual.group(.descendants, of: node, byTags: [1, 2]), "seed \(seed)")
+            #expect(built.group(.descendants, of: node, byTypes: Ty.all) == manual.group(.descendants, of: node, byTypes: Ty.all), "seed \(seed)")
+            #expect(built.group(.ancestors, of: node, byTags: tags) == manual.group(.ancestors, of: node, byTags: tags), "seed \(seed)")
+            #expect(built.group(.ancestors, of: node, byTypes: Ty.all) == manual.group(.ancestors, of: node, byTypes: Ty.all), "seed \(seed)")
+            #expect(built.group(.siblings, of: node, byTags: tags) == manual.group(.siblings, of: node, byTags: tags), "seed \(seed)")
+            #expect(built.group(.siblings, of: node, byTypes: Ty.all) == manual.group(.siblings, of: node, byTypes: Ty.all), "seed \(seed)")
             #expect(built.recursiveSubviews(of: node) == manual.recursiveSubviews(of: node), "seed \(seed)")
         }
         // Pairwise ancestry on a sample.
@@ -167,8 +167,8 @@ import RelativeViewFixtures
             #expect(built.isAncestor(x, of: y) == manual.isAncestor(x, of: y))
         }
         let root = built.roots[0]
-        #expect(built.groupDescendants(of: root, byTags: tags) == manual.groupDescendants(of: root, byTags: tags))
-        #expect(built.groupDescendants(of: root, byTypes: Ty.all) == manual.groupDescendants(of: root, byTypes: Ty.all))
+        #expect(built.group(.descendants, of: root, byTags: tags) == manual.group(.descendants, of: root, byTags: tags))
+        #expect(built.group(.descendants, of: root, byTypes: Ty.all) == manual.group(.descendants, of: root, byTypes: Ty.all))
         // Mutations split the full blocks a streamed build leaves.
         for _ in 0 ..< 2000 {
             let x = opened.randomElement(using: &rng)!
@@ -177,7 +177,7 @@ import RelativeViewFixtures
             #expect(built.isAncestor(x, of: y))
         }
         built._checkInvariants()
-        #expect(built.groupDescendants(of: root, byTags: [1]) == manual.groupDescendants(of: root, byTags: [1]))
+        #expect(built.group(.descendants, of: root, byTags: [1]) == manual.group(.descendants, of: root, byTags: [1]))
     }
 
     @Test func aBuiltTreeCanBeMutatedAfterwards() {

@@ -44,7 +44,7 @@ import RelativeViewFixtures
     static func answer(_ tree: ViewTree, _ w: Workload) -> Answers {
         var result = Answers()
         for (k, start) in w.starts.enumerated() {
-            result.groups.append(tree.groupDescendants(of: start, byTags: w.tags))
+            result.groups.append(tree.group(.descendants, of: start, byTags: w.tags))
             result.sizes.append(tree.subtreeSize(of: start))
             // Interleave ancestry questions with the groupings.
             for (a, b) in w.pairs[(k * 500) ..< (k * 500 + 500)] {

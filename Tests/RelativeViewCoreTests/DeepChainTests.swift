@@ -59,22 +59,22 @@ import RelativeViewFixtures
             #expect(tree.depth(of: side) == Self.depth / 2 + 1, label)
             #expect(tree.root(of: bottom) == top, label)
             ready()
-            let groups = tree.groupDescendants(of: top, byTags: [0, 7, 77])
+            let groups = tree.group(.descendants, of: top, byTags: [0, 7, 77])
             #expect(groups[0]?.count == Self.depth / 10 - 1, label) // the top itself is left out
             #expect(groups[7]?.count == Self.depth / 10, label)
             #expect(groups[77] == [side], label)
             #expect(groups[7]?.first.map { tree.depth(of: $0) } == 7, label)
             ready()
-            let types = tree.groupDescendants(of: top, byTypes: [Ty.b, Ty.c])
+            let types = tree.group(.descendants, of: top, byTypes: [Ty.b, Ty.c])
             #expect(types[Ty.b]?.count == Self.depth / 2, label)
             #expect(types[Ty.c] == [side], label)
             ready()
-            let ancestors = tree.groupAncestors(of: bottom, byTags: [9, 0])
+            let ancestors = tree.group(.ancestors, of: bottom, byTags: [9, 0])
             #expect(ancestors[0]?.count == Self.depth / 10, label)
             #expect(ancestors[0]?.last == top, label)
             #expect(ancestors[9]?.count == Self.depth / 10 - 1, label) // bottom (tag 9) left out
             #expect(ancestors[9]?.first.map { tree.depth(of: $0) } == Self.depth - 11, label)
-            #expect(tree.firstAncestor(of: bottom, withTags: [0]).map { tree.depth(of: $0) } == Self.depth - 10, label)
+            #expect(tree.first(.ancestors, of: bottom, withTags: [0]).map { tree.depth(of: $0) } == Self.depth - 10, label)
             ready()
             #expect(tree.lowestCommonAncestor(bottom, side) == middle, label)
             ready()
@@ -138,7 +138,7 @@ import RelativeViewFixtures
         tree._checkInvariants()
         #expect(tree.isAncestor(top, of: bottom))
         #expect(tree.subtreeSize(of: top) == Self.depth)
-        #expect(tree.groupDescendants(of: top, byTags: [3])[3]?.count == Self.depth / 10)
+        #expect(tree.group(.descendants, of: top, byTags: [3])[3]?.count == Self.depth / 10)
         // Dropping the last reference frees it without recursion (the test would crash otherwise).
     }
 }

@@ -68,7 +68,7 @@ import RelativeViewFixtures
         source._checkInvariants()
         // Queries on the copy.
         // Pre-order: r x x1 x2 x21 y z z1.
-        #expect(target.groupDescendants(of: copy, byTags: [Int.max, Int.min, 5]) == [
+        #expect(target.group(.descendants, of: copy, byTags: [Int.max, Int.min, 5]) == [
             Int.max: [pairs[3].1], Int.min: [pairs[6].1], 5: [pairs[4].1],
         ])
     }

@@ -83,7 +83,7 @@ import RelativeViewFixtures
         for (leaf, grandchild) in zip(leaves, grandchildren) {
             #expect(tree.parent(of: leaf) == nil)
             #expect(tree.isAncestor(leaf, of: grandchild))
-            #expect(tree.groupDescendants(of: leaf, byTags: [99]) == [99: [grandchild]])
+            #expect(tree.group(.descendants, of: leaf, byTags: [99]) == [99: [grandchild]])
         }
         for (x, y) in zip(leaves, leaves.dropFirst()) {
             #expect(!tree.isAncestor(x, of: y) && !tree.isAncestor(y, of: x))
@@ -480,7 +480,7 @@ import RelativeViewFixtures
                 #expect(borrower.isSibling(a, of: b) == lender.isSibling(a, of: b))
             }
             for x in ids.prefix(20) {
-                #expect(borrower.groupDescendants(of: x, byTags: [3, 5]) == lender.groupDescendants(of: x, byTags: [3, 5]))
+                #expect(borrower.group(.descendants, of: x, byTags: [3, 5]) == lender.group(.descendants, of: x, byTags: [3, 5]))
                 #expect(borrower.kids(x) == lender.kids(x))
             }
             lenderTokens = lender._storage.tour.checkedTokens()
@@ -555,8 +555,8 @@ import RelativeViewFixtures
                 #expect(compacted.isSibling(a, of: b) == tree.isSibling(a, of: b), "step \(step)")
             }
             for x in [ids[0], ids[1], ids.randomElement(using: &rng)!] {
-                #expect(compacted.groupDescendants(of: x, byTags: [3, 5]) == tree.groupDescendants(of: x, byTags: [3, 5]), "step \(step)")
-                #expect(compacted.groupDescendants(of: x, byTypes: [Ty.b]) == tree.groupDescendants(of: x, byTypes: [Ty.b]), "step \(step)")
+                #expect(compacted.group(.descendants, of: x, byTags: [3, 5]) == tree.group(.descendants, of: x, byTags: [3, 5]), "step \(step)")
+                #expect(compacted.group(.descendants, of: x, byTypes: [Ty.b]) == tree.group(.descendants, of: x, byTypes: [Ty.b]), "step \(step)")
                 #expect(compacted.kids(x) == tree.kids(x), "step \(step)")
             }
             // The same mutations on both: a compacted index takes inserts (its full blocks split).

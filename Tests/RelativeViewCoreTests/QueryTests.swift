@@ -139,25 +139,25 @@ final class CoreQueryOther {}
         let f = Fixture()
         let t = f.tree
         // Tags 1: a, a11, b1 in pre-order under R; 3: a2, c.
-        expectBoth(t, f.a) { $0.firstDescendant(of: f.R, withTags: [1]) }
-        expectBoth(t, f.a2, "the first in pre-order, whichever tag is asked first") { $0.firstDescendant(of: f.R, withTags: [3, 9]) }
-        expectBoth(t, f.a11) { $0.firstDescendant(of: f.a, withTags: [1]) }
-        expectBoth(t, nil, "never the node itself") { $0.firstDescendant(of: f.a11, withTags: [1]) }
-        expectBoth(t, nil, "b is of type C, but not its own descendant") { $0.firstDescendant(of: f.b, withTypes: [Ty.c]) }
-        expectBoth(t, f.a11) { $0.firstDescendant(of: f.R, withTypes: [Ty.c]) }
-        expectBoth(t, f.b1) { tree in tree.firstDescendant(of: f.b) { tree.tag(of: $0) == 1 } }
+        expectBoth(t, f.a) { $0.first(.descendants, of: f.R, withTags: [1]) }
+        expectBoth(t, f.a2, "the first in pre-order, whichever tag is asked first") { $0.first(.descendants, of: f.R, withTags: [3, 9]) }
+        expectBoth(t, f.a11) { $0.first(.descendants, of: f.a, withTags: [1]) }
+        expectBoth(t, nil, "never the node itself") { $0.first(.descendants, of: f.a11, withTags: [1]) }
+        expectBoth(t, nil, "b is of type C, but not its own descendant") { $0.first(.descendants, of: f.b, withTypes: [Ty.c]) }
+        expectBoth(t, f.a11) { $0.first(.descendants, of: f.R, withTypes: [Ty.c]) }
+        expectBoth(t, f.b1) { tree in tree.first(.descendants, of: f.b) { tree.tag(of: $0) == 1 } }
         // A long tag list takes the table path.
-        expectBoth(t, f.a2) { $0.firstDescendant(of: f.R, withTags: Array(3 ..< 20)) }
-        expectBoth(t, f.c) { $0.firstSibling(of: f.a, withTags: [3]) }
-        expectBoth(t, f.a, "never the node itself") { $0.firstSibling(of: f.c, withTags: [1, 3]) }
-        expectBoth(t, f.b) { $0.firstSibling(of: f.a, withTypes: [Ty.c, Ty.a]) }
-        expectBoth(t, f.c) { $0.firstSibling(of: f.a, withTags: Array(3 ..< 20)) }
-        expectBoth(t, nil, "a root has no siblings") { tree in tree.firstSibling(of: f.R) { _ in true } }
+        expectBoth(t, f.a2) { $0.first(.descendants, of: f.R, withTags: Array(3 ..< 20)) }
+        expectBoth(t, f.c) { $0.first(.siblings, of: f.a, withTags: [3]) }
+        expectBoth(t, f.a, "never the node itself") { $0.first(.siblings, of: f.c, withTags: [1, 3]) }
+        expectBoth(t, f.b) { $0.first(.siblings, of: f.a, withTypes: [Ty.c, Ty.a]) }
+        expectBoth(t, f.c) { $0.first(.siblings, of: f.a, withTags: Array(3 ..< 20)) }
+        expectBoth(t, nil, "a root has no siblings") { tree in tree.first(.siblings, of: f.R) { _ in true } }
         // Against the walks they stop early on.
         for x in f.all {
             for tag in 0 ... 3 {
-                expectBoth(t, oracleDescendants(t, x).first { t.tag(of: $0) == tag }) { $0.firstDescendant(of: x, withTags: [tag]) }
-                expectBoth(t, Array(t.siblings(of: x)).first { t.tag(of: $0) == tag }) { $0.firstSibling(of: x, withTags: [tag]) }
+                expectBoth(t, oracleDescendants(t, x).first { t.tag(of: $0) == tag }) { $0.first(.descendants, of: x, withTags: [tag]) }
+                expectBoth(t, Array(t.siblings(of: x)).first { t.tag(of: $0) == tag }) { $0.first(.siblings, of: x, withTags: [tag]) }
             }
         }
     }
@@ -170,23 +170,23 @@ final class CoreQueryOther {}
         #expect(t.isChild(f.a, of: f.R) && t.isChild(f.a2, of: f.a))
         #expect(!t.isChild(f.a1, of: f.R), "a grandchild is not a child")
         #expect(!t.isChild(f.R, of: f.a) && !t.isChild(f.R, of: f.R) && !t.isChild(f.S, of: f.R))
-        expectBoth(t, f.b) { $0.firstChild(of: f.R, withTags: [2, 3]) }
-        expectBoth(t, f.c) { $0.firstChild(of: f.R, withTypes: [Ty.a]) }
-        expectBoth(t, f.c) { $0.firstChild(of: f.R, withTypeNames: ["CoreTests.A"]) }
-        expectBoth(t, f.c) { $0.firstChild(of: f.R, withTags: Array(3 ..< 20)) }
-        expectBoth(t, nil) { $0.firstChild(of: f.a11, withTags: [1]) }
-        expectBoth(t, f.a2) { tree in tree.firstChild(of: f.a) { tree.tag(of: $0) == 3 } }
-        expectBoth(t, [2: [f.b], 3: [f.c]]) { $0.groupChildren(of: f.R, byTags: [2, 3, 9]) }
-        expectBoth(t, [Ty.b: [f.a], Ty.a: [f.c]]) { $0.groupChildren(of: f.R, byTypes: [Ty.a, Ty.b]) }
-        expectBoth(t, ["CoreTests.A": [f.a1], "CoreTests.B": [f.a2]]) { $0.groupChildren(of: f.a, byTypeNames: ["CoreTests.A", "CoreTests.B"]) }
-        expectBoth(t, [1: [f.a, f.b, f.c]]) { $0.groupChildren(of: f.R) { _ in 1 } }
-        expectBoth(t, [:]) { $0.groupChildren(of: f.a11, byTags: [1]) }
+        expectBoth(t, f.b) { $0.first(.children, of: f.R, withTags: [2, 3]) }
+        expectBoth(t, f.c) { $0.first(.children, of: f.R, withTypes: [Ty.a]) }
+        expectBoth(t, f.c) { $0.first(.children, of: f.R, withTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, f.c) { $0.first(.children, of: f.R, withTags: Array(3 ..< 20)) }
+        expectBoth(t, nil) { $0.first(.children, of: f.a11, withTags: [1]) }
+        expectBoth(t, f.a2) { tree in tree.first(.children, of: f.a) { tree.tag(of: $0) == 3 } }
+        expectBoth(t, [2: [f.b], 3: [f.c]]) { $0.group(.children, of: f.R, byTags: [2, 3, 9]) }
+        expectBoth(t, [Ty.b: [f.a], Ty.a: [f.c]]) { $0.group(.children, of: f.R, byTypes: [Ty.a, Ty.b]) }
+        expectBoth(t, ["CoreTests.A": [f.a1], "CoreTests.B": [f.a2]]) { $0.group(.children, of: f.a, byTypeNames: ["CoreTests.A", "CoreTests.B"]) }
+        expectBoth(t, [1: [f.a, f.b, f.c]]) { $0.group(.children, of: f.R) { _ in 1 } }
+        expectBoth(t, [:]) { $0.group(.children, of: f.a11, byTags: [1]) }
         // Against the list of children, for every node and tag.
         for x in f.all {
             for tag in 0 ... 3 {
                 let expected = Array(t.children(of: x)).filter { t.tag(of: $0) == tag }
-                expectBoth(t, expected.isEmpty ? [:] : [tag: expected]) { $0.groupChildren(of: x, byTags: [tag]) }
-                expectBoth(t, expected.first) { $0.firstChild(of: x, withTags: [tag]) }
+                expectBoth(t, expected.isEmpty ? [:] : [tag: expected]) { $0.group(.children, of: x, byTags: [tag]) }
+                expectBoth(t, expected.first) { $0.first(.children, of: x, withTags: [tag]) }
             }
         }
     }
@@ -266,22 +266,22 @@ final class CoreQueryOther {}
     @Test func firstAncestorThreeWays() {
         let f = Fixture()
         let t = f.tree
-        expectBoth(t, f.R) { tree in tree.firstAncestor(of: f.a11) { tree.tag(of: $0) == 0 } }
-        expectBoth(t, f.a1) { tree in tree.firstAncestor(of: f.a11) { _ in true } }
-        expectBoth(t, nil) { tree in tree.firstAncestor(of: f.R) { _ in true } }
-        expectBoth(t, nil) { tree in tree.firstAncestor(of: f.a11) { $0 == f.a11 } } // never self
-        expectBoth(t, f.a) { $0.firstAncestor(of: f.a11, withTypes: [Ty.b]) }
-        expectBoth(t, f.a1) { $0.firstAncestor(of: f.a11, withTypes: [Ty.a]) }
-        expectBoth(t, f.a1) { $0.firstAncestor(of: f.a11, withTypes: [Ty.b, Ty.a]) } // nearest
-        expectBoth(t, nil) { $0.firstAncestor(of: f.a11, withTypes: [Ty.c]) } // self is C: not counted
-        expectBoth(t, nil) { $0.firstAncestor(of: f.a11, withTypes: []) }
-        expectBoth(t, nil) { $0.firstAncestor(of: f.R, withTypes: Ty.all) }
-        expectBoth(t, f.a) { $0.firstAncestor(of: f.a11, withTags: [1]) } // self has tag 1: not counted
-        expectBoth(t, f.R) { $0.firstAncestor(of: f.a11, withTags: [0]) }
-        expectBoth(t, f.a1) { $0.firstAncestor(of: f.a11, withTags: [3, 0, 2]) }
-        expectBoth(t, nil) { $0.firstAncestor(of: f.a11, withTags: [9]) }
-        expectBoth(t, nil) { $0.firstAncestor(of: f.a11, withTags: []) }
-        expectBoth(t, f.S) { $0.firstAncestor(of: f.s1, withTags: [1, 1]) }
+        expectBoth(t, f.R) { tree in tree.first(.ancestors, of: f.a11) { tree.tag(of: $0) == 0 } }
+        expectBoth(t, f.a1) { tree in tree.first(.ancestors, of: f.a11) { _ in true } }
+        expectBoth(t, nil) { tree in tree.first(.ancestors, of: f.R) { _ in true } }
+        expectBoth(t, nil) { tree in tree.first(.ancestors, of: f.a11) { $0 == f.a11 } } // never self
+        expectBoth(t, f.a) { $0.first(.ancestors, of: f.a11, withTypes: [Ty.b]) }
+        expectBoth(t, f.a1) { $0.first(.ancestors, of: f.a11, withTypes: [Ty.a]) }
+        expectBoth(t, f.a1) { $0.first(.ancestors, of: f.a11, withTypes: [Ty.b, Ty.a]) } // nearest
+        expectBoth(t, nil) { $0.first(.ancestors, of: f.a11, withTypes: [Ty.c]) } // self is C: not counted
+        expectBoth(t, nil) { $0.first(.ancestors, of: f.a11, withTypes: []) }
+        expectBoth(t, nil) { $0.first(.ancestors, of: f.R, withTypes: Ty.all) }
+        expectBoth(t, f.a) { $0.first(.ancestors, of: f.a11, withTags: [1]) } // self has tag 1: not counted
+        expectBoth(t, f.R) { $0.first(.ancestors, of: f.a11, withTags: [0]) }
+        expectBoth(t, f.a1) { $0.first(.ancestors, of: f.a11, withTags: [3, 0, 2]) }
+        expectBoth(t, nil) { $0.first(.ancestors, of: f.a11, withTags: [9]) }
+        expectBoth(t, nil) { $0.first(.ancestors, of: f.a11, withTags: []) }
+        expectBoth(t, f.S) { $0.first(.ancestors, of: f.s1, withTags: [1, 1]) }
     }
 
     // MARK: groupAncestors
@@ -289,32 +289,32 @@ final class CoreQueryOther {}
     @Test func groupAncestorsThreeWays() {
         let f = Fixture()
         let t = f.tree
-        expectBoth(t, [0: [f.R], 1: [f.a], 2: [f.a1]]) { $0.groupAncestors(of: f.a11, byTags: [0, 1, 2, 9]) }
-        expectBoth(t, [1: [f.a]]) { $0.groupAncestors(of: f.a11, byTags: [1, 1, 1]) } // no duplicates
-        expectBoth(t, [:]) { $0.groupAncestors(of: f.a11, byTags: []) }
-        expectBoth(t, [:]) { $0.groupAncestors(of: f.a11, byTags: [7, 8]) }
-        expectBoth(t, [:]) { $0.groupAncestors(of: f.R, byTags: [0, 1, 2, 3]) }
-        expectBoth(t, [Ty.a: [f.a1, f.R], Ty.b: [f.a]]) { $0.groupAncestors(of: f.a11, byTypes: [Ty.a, Ty.b, Ty.c]) }
-        expectBoth(t, [Ty.b: [f.a]]) { $0.groupAncestors(of: f.a11, byTypes: [Ty.b, Ty.b]) }
-        expectBoth(t, [:]) { $0.groupAncestors(of: f.a11, byTypes: []) }
-        expectBoth(t, [:]) { $0.groupAncestors(of: f.a11, byTypes: [Ty.d]) }
+        expectBoth(t, [0: [f.R], 1: [f.a], 2: [f.a1]]) { $0.group(.ancestors, of: f.a11, byTags: [0, 1, 2, 9]) }
+        expectBoth(t, [1: [f.a]]) { $0.group(.ancestors, of: f.a11, byTags: [1, 1, 1]) } // no duplicates
+        expectBoth(t, [:]) { $0.group(.ancestors, of: f.a11, byTags: []) }
+        expectBoth(t, [:]) { $0.group(.ancestors, of: f.a11, byTags: [7, 8]) }
+        expectBoth(t, [:]) { $0.group(.ancestors, of: f.R, byTags: [0, 1, 2, 3]) }
+        expectBoth(t, [Ty.a: [f.a1, f.R], Ty.b: [f.a]]) { $0.group(.ancestors, of: f.a11, byTypes: [Ty.a, Ty.b, Ty.c]) }
+        expectBoth(t, [Ty.b: [f.a]]) { $0.group(.ancestors, of: f.a11, byTypes: [Ty.b, Ty.b]) }
+        expectBoth(t, [:]) { $0.group(.ancestors, of: f.a11, byTypes: []) }
+        expectBoth(t, [:]) { $0.group(.ancestors, of: f.a11, byTypes: [Ty.d]) }
         // Two types sharing one key: one group, nearest first, interleaved.
-        expectBoth(t, ["x": [f.a1, f.a, f.R]]) { $0.groupAncestors(of: f.a11, keyingTypes: [Ty.a: "x", Ty.b: "x"]) }
-        expectBoth(t, ["x": [f.a1, f.R], "y": [f.a]]) { $0.groupAncestors(of: f.a11, keyingTypes: [Ty.a: "x", Ty.b: "y", Ty.d: "x"]) }
-        expectBoth(t, [:]) { $0.groupAncestors(of: f.a11, keyingTypes: [TypeID: String]()) }
+        expectBoth(t, ["x": [f.a1, f.a, f.R]]) { $0.group(.ancestors, of: f.a11, keyingTypes: [Ty.a: "x", Ty.b: "x"]) }
+        expectBoth(t, ["x": [f.a1, f.R], "y": [f.a]]) { $0.group(.ancestors, of: f.a11, keyingTypes: [Ty.a: "x", Ty.b: "y", Ty.d: "x"]) }
+        expectBoth(t, [:]) { $0.group(.ancestors, of: f.a11, keyingTypes: [TypeID: String]()) }
         // By a closure; nil leaves a node out.
         expectBoth(t, [true: [f.a, f.R]]) { tree in
-            tree.groupAncestors(of: f.a11) { tree.tag(of: $0) < 2 ? true : nil }
+            tree.group(.ancestors, of: f.a11) { tree.tag(of: $0) < 2 ? true : nil }
         }
         expectBoth(t, [Ty.a: [f.a1, f.R], Ty.b: [f.a]]) { tree in
-            tree.groupAncestors(of: f.a11) { tree.typeID(of: $0) }
+            tree.group(.ancestors, of: f.a11) { tree.typeID(of: $0) }
         }
-        expectBoth(t, [Int: [NodeID]]()) { tree in tree.groupAncestors(of: f.R) { tree.tag(of: $0) } }
+        expectBoth(t, [Int: [NodeID]]()) { tree in tree.group(.ancestors, of: f.R) { tree.tag(of: $0) } }
         // Against the oracle, every node, every tag subset.
         for x in f.all {
             for tags in [[0], [1], [2, 3], [0, 1, 2, 3], [3, 1]] {
                 let expected = oracleGroup(oracleAncestors(t, x)) { tags.contains(t.tag(of: $0)) ? t.tag(of: $0) : nil }
-                expectBoth(t, expected, "\(x) \(tags)") { $0.groupAncestors(of: x, byTags: tags) }
+                expectBoth(t, expected, "\(x) \(tags)") { $0.group(.ancestors, of: x, byTags: tags) }
             }
         }
     }
@@ -324,35 +324,35 @@ final class CoreQueryOther {}
     @Test func groupDescendantsThreeWays() {
         let f = Fixture()
         let t = f.tree
-        expectBoth(t, [1: [f.a, f.a11, f.b1], 2: [f.a1, f.b]]) { $0.groupDescendants(of: f.R, byTags: [1, 2]) }
-        expectBoth(t, [1: [f.a11], 2: [f.a1], 3: [f.a2]]) { $0.groupDescendants(of: f.a, byTags: [3, 2, 1, 0]) }
-        expectBoth(t, [2: [f.a1, f.b]]) { $0.groupDescendants(of: f.R, byTags: [2, 2]) }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTags: []) }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTags: [0]) } // self is not a descendant
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.a11, byTags: [0, 1, 2, 3]) }
-        expectBoth(t, [Ty.a: [f.a1, f.b1, f.c], Ty.c: [f.a11, f.b]]) { $0.groupDescendants(of: f.R, byTypes: [Ty.a, Ty.c]) }
-        expectBoth(t, [Ty.b: [f.a2]]) { $0.groupDescendants(of: f.a, byTypes: [Ty.b, Ty.b]) }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTypes: []) }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTypes: [Ty.d]) }
-        expectBoth(t, ["x": [f.a1, f.a11, f.b, f.b1, f.c]]) { $0.groupDescendants(of: f.R, keyingTypes: [Ty.a: "x", Ty.c: "x"]) }
+        expectBoth(t, [1: [f.a, f.a11, f.b1], 2: [f.a1, f.b]]) { $0.group(.descendants, of: f.R, byTags: [1, 2]) }
+        expectBoth(t, [1: [f.a11], 2: [f.a1], 3: [f.a2]]) { $0.group(.descendants, of: f.a, byTags: [3, 2, 1, 0]) }
+        expectBoth(t, [2: [f.a1, f.b]]) { $0.group(.descendants, of: f.R, byTags: [2, 2]) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, byTags: []) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, byTags: [0]) } // self is not a descendant
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.a11, byTags: [0, 1, 2, 3]) }
+        expectBoth(t, [Ty.a: [f.a1, f.b1, f.c], Ty.c: [f.a11, f.b]]) { $0.group(.descendants, of: f.R, byTypes: [Ty.a, Ty.c]) }
+        expectBoth(t, [Ty.b: [f.a2]]) { $0.group(.descendants, of: f.a, byTypes: [Ty.b, Ty.b]) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, byTypes: []) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, byTypes: [Ty.d]) }
+        expectBoth(t, ["x": [f.a1, f.a11, f.b, f.b1, f.c]]) { $0.group(.descendants, of: f.R, keyingTypes: [Ty.a: "x", Ty.c: "x"]) }
         expectBoth(t, [0: [f.a, f.a1, f.a2, f.b1, f.c], 1: [f.a11, f.b]]) {
-            $0.groupDescendants(of: f.R, keyingTypes: [Ty.a: 0, Ty.b: 0, Ty.c: 1])
+            $0.group(.descendants, of: f.R, keyingTypes: [Ty.a: 0, Ty.b: 0, Ty.c: 1])
         }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, keyingTypes: [TypeID: Int]()) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, keyingTypes: [TypeID: Int]()) }
         expectBoth(t, [true: [f.a, f.a11, f.a2, f.b1, f.c], false: [f.a1, f.b]]) { tree in
-            tree.groupDescendants(of: f.R) { tree.tag(of: $0) % 2 == 1 }
+            tree.group(.descendants, of: f.R) { tree.tag(of: $0) % 2 == 1 }
         }
         expectBoth(t, [3: [f.a2, f.c]]) { tree in
-            tree.groupDescendants(of: f.R) { tree.tag(of: $0) == 3 ? 3 : nil }
+            tree.group(.descendants, of: f.R) { tree.tag(of: $0) == 3 ? 3 : nil }
         }
         for x in f.all {
             for tags in [[0], [1], [2, 3], [0, 1, 2, 3], [3, 1]] {
                 let expected = oracleGroup(oracleDescendants(t, x)) { tags.contains(t.tag(of: $0)) ? t.tag(of: $0) : nil }
-                expectBoth(t, expected, "\(x) \(tags)") { $0.groupDescendants(of: x, byTags: tags) }
+                expectBoth(t, expected, "\(x) \(tags)") { $0.group(.descendants, of: x, byTags: tags) }
             }
             for types in [[Ty.a], [Ty.b, Ty.c], Ty.all] {
                 let expected = oracleGroup(oracleDescendants(t, x)) { types.contains(t.typeID(of: $0)) ? t.typeID(of: $0) : nil }
-                expectBoth(t, expected, "\(x) \(types)") { $0.groupDescendants(of: x, byTypes: types) }
+                expectBoth(t, expected, "\(x) \(types)") { $0.group(.descendants, of: x, byTypes: types) }
             }
         }
     }
@@ -360,12 +360,12 @@ final class CoreQueryOther {}
     @Test func groupDescendantsByTypeNames() {
         let f = Fixture()
         let t = f.tree
-        expectBoth(t, ["CoreTests.A": [f.a1, f.b1, f.c]]) { $0.groupDescendants(of: f.R, byTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, ["CoreTests.A": [f.a1, f.b1, f.c]]) { $0.group(.descendants, of: f.R, byTypeNames: ["CoreTests.A"]) }
         expectBoth(t, ["CoreTests.B": [f.a, f.a2], "CoreTests.C": [f.a11, f.b]]) {
-            $0.groupDescendants(of: f.R, byTypeNames: ["CoreTests.B", "CoreTests.C", "CoreTests.NeverRegistered"])
+            $0.group(.descendants, of: f.R, byTypeNames: ["CoreTests.B", "CoreTests.C", "CoreTests.NeverRegistered"])
         }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTypeNames: []) }
-        expectBoth(t, [:]) { $0.groupDescendants(of: f.R, byTypeNames: ["CoreTests.NeverRegistered"]) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, byTypeNames: []) }
+        expectBoth(t, [:]) { $0.group(.descendants, of: f.R, byTypeNames: ["CoreTests.NeverRegistered"]) }
     }
 
     /// Every relation takes type names, for its grouping and its search; a node's type name
@@ -375,14 +375,14 @@ final class CoreQueryOther {}
         let t = f.tree
         // R (A) ─ a (B) ─ a1 (A) ─ a11 (C); a ─ a2 (B); R ─ b (C) ─ b1 (A); R ─ c (A); S (A) ─ s1 (B)
         expectBoth(t, ["CoreTests.A": [f.a1, f.R], "CoreTests.B": [f.a]]) {
-            $0.groupAncestors(of: f.a11, byTypeNames: ["CoreTests.A", "CoreTests.B"])
+            $0.group(.ancestors, of: f.a11, byTypeNames: ["CoreTests.A", "CoreTests.B"])
         }
-        expectBoth(t, ["CoreTests.C": [f.b], "CoreTests.A": [f.c]]) { $0.groupSiblings(of: f.a, byTypeNames: ["CoreTests.C", "CoreTests.A"]) }
-        expectBoth(t, [:]) { $0.groupSiblings(of: f.R, byTypeNames: ["CoreTests.A"]) }
-        expectBoth(t, f.a) { $0.firstAncestor(of: f.a11, withTypeNames: ["CoreTests.B"]) }
-        expectBoth(t, f.a11) { $0.firstDescendant(of: f.R, withTypeNames: ["CoreTests.C"]) }
-        expectBoth(t, f.c) { $0.firstSibling(of: f.b, withTypeNames: ["CoreTests.A"]) }
-        expectBoth(t, nil) { $0.firstSibling(of: f.b, withTypeNames: ["CoreTests.NeverRegistered"]) }
+        expectBoth(t, ["CoreTests.C": [f.b], "CoreTests.A": [f.c]]) { $0.group(.siblings, of: f.a, byTypeNames: ["CoreTests.C", "CoreTests.A"]) }
+        expectBoth(t, [:]) { $0.group(.siblings, of: f.R, byTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, f.a) { $0.first(.ancestors, of: f.a11, withTypeNames: ["CoreTests.B"]) }
+        expectBoth(t, f.a11) { $0.first(.descendants, of: f.R, withTypeNames: ["CoreTests.C"]) }
+        expectBoth(t, f.c) { $0.first(.siblings, of: f.b, withTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, nil) { $0.first(.siblings, of: f.b, withTypeNames: ["CoreTests.NeverRegistered"]) }
         #expect(t.typeName(of: f.a11) == "CoreTests.C")
         #expect(f.all.allSatisfy { t.typeName(of: $0) == TypeRegistry.shared.name(of: t.typeID(of: $0)) })
         #expect(t.typeNames() == ["CoreTests.A", "CoreTests.B", "CoreTests.C"], "each once, by first node in document order")
@@ -402,9 +402,9 @@ final class CoreQueryOther {}
         let z = tree.appendChild(type: Ty.a, to: r)
         let w = tree.appendChild(type: classID, to: r)
         _ = z
-        expectBoth(tree, [name: [x, y, w]]) { $0.groupDescendants(of: r, byTypeNames: [name]) }
+        expectBoth(tree, [name: [x, y, w]]) { $0.group(.descendants, of: r, byTypeNames: [name]) }
         // Exact type matching keeps them apart.
-        expectBoth(tree, [classID: [x, w]]) { $0.groupDescendants(of: r, byTypes: [classID]) }
+        expectBoth(tree, [classID: [x, w]]) { $0.group(.descendants, of: r, byTypes: [classID]) }
     }
 
     // MARK: groupSiblings
@@ -412,23 +412,23 @@ final class CoreQueryOther {}
     @Test func groupSiblingsThreeWays() {
         let f = Fixture()
         let t = f.tree
-        expectBoth(t, [1: [f.a], 3: [f.c]]) { $0.groupSiblings(of: f.b, byTags: [1, 3, 2]) } // self left out
-        expectBoth(t, [2: [f.b]]) { $0.groupSiblings(of: f.c, byTags: [2, 2]) }
-        expectBoth(t, [:]) { $0.groupSiblings(of: f.b, byTags: []) }
-        expectBoth(t, [:]) { $0.groupSiblings(of: f.R, byTags: [0, 1, 2, 3]) } // a root has no siblings
-        expectBoth(t, [:]) { $0.groupSiblings(of: f.a11, byTags: [1]) } // an only child neither
-        expectBoth(t, [Ty.a: [f.c], Ty.b: [f.a]]) { $0.groupSiblings(of: f.b, byTypes: [Ty.a, Ty.b, Ty.c]) }
-        expectBoth(t, [Ty.c: [f.b]]) { $0.groupSiblings(of: f.a, byTypes: [Ty.c]) }
-        expectBoth(t, [:]) { $0.groupSiblings(of: f.a, byTypes: []) }
-        expectBoth(t, ["k": [f.a, f.c]]) { $0.groupSiblings(of: f.b, keyingTypes: [Ty.a: "k", Ty.b: "k"]) }
-        expectBoth(t, ["k": [f.a, f.b]]) { $0.groupSiblings(of: f.c, keyingTypes: [Ty.b: "k", Ty.c: "k"]) }
-        expectBoth(t, [:]) { $0.groupSiblings(of: f.b, keyingTypes: [TypeID: String]()) }
-        expectBoth(t, [0: [f.a, f.c]]) { tree in tree.groupSiblings(of: f.b) { tree.tag(of: $0) == 2 ? nil : 0 } }
-        expectBoth(t, [Int: [NodeID]]()) { tree in tree.groupSiblings(of: f.S) { tree.tag(of: $0) } }
+        expectBoth(t, [1: [f.a], 3: [f.c]]) { $0.group(.siblings, of: f.b, byTags: [1, 3, 2]) } // self left out
+        expectBoth(t, [2: [f.b]]) { $0.group(.siblings, of: f.c, byTags: [2, 2]) }
+        expectBoth(t, [:]) { $0.group(.siblings, of: f.b, byTags: []) }
+        expectBoth(t, [:]) { $0.group(.siblings, of: f.R, byTags: [0, 1, 2, 3]) } // a root has no siblings
+        expectBoth(t, [:]) { $0.group(.siblings, of: f.a11, byTags: [1]) } // an only child neither
+        expectBoth(t, [Ty.a: [f.c], Ty.b: [f.a]]) { $0.group(.siblings, of: f.b, byTypes: [Ty.a, Ty.b, Ty.c]) }
+        expectBoth(t, [Ty.c: [f.b]]) { $0.group(.siblings, of: f.a, byTypes: [Ty.c]) }
+        expectBoth(t, [:]) { $0.group(.siblings, of: f.a, byTypes: []) }
+        expectBoth(t, ["k": [f.a, f.c]]) { $0.group(.siblings, of: f.b, keyingTypes: [Ty.a: "k", Ty.b: "k"]) }
+        expectBoth(t, ["k": [f.a, f.b]]) { $0.group(.siblings, of: f.c, keyingTypes: [Ty.b: "k", Ty.c: "k"]) }
+        expectBoth(t, [:]) { $0.group(.siblings, of: f.b, keyingTypes: [TypeID: String]()) }
+        expectBoth(t, [0: [f.a, f.c]]) { tree in tree.group(.siblings, of: f.b) { tree.tag(of: $0) == 2 ? nil : 0 } }
+        expectBoth(t, [Int: [NodeID]]()) { tree in tree.group(.siblings, of: f.S) { tree.tag(of: $0) } }
         for x in f.all {
             let sibs = t.parent(of: x).map { t.kids($0).filter { $0 != x } } ?? []
             let expected = oracleGroup(sibs) { [1, 3].contains(t.tag(of: $0)) ? t.tag(of: $0) : nil }
-            expectBoth(t, expected, "\(x)") { $0.groupSiblings(of: x, byTags: [1, 3]) }
+            expectBoth(t, expected, "\(x)") { $0.group(.siblings, of: x, byTags: [1, 3]) }
         }
     }
 
@@ -498,7 +498,7 @@ final class CoreQueryOther {}
         expectBoth(t, f.a1) { $0.lowestCommonAncestor(f.b1, f.a1) }
         expectBoth(t, f.a) { $0.lowestCommonAncestor(f.b1, f.a2) }
         expectBoth(t, 6) { $0.subtreeSize(of: f.a) }
-        expectBoth(t, [1: [f.a, f.a11, f.b1], 2: [f.a1, f.b]]) { $0.groupDescendants(of: f.R, byTags: [1, 2]) }
+        expectBoth(t, [1: [f.a, f.a11, f.b1], 2: [f.a1, f.b]]) { $0.group(.descendants, of: f.R, byTags: [1, 2]) }
         expectBoth(t, [f.a, f.c, f.a1, f.a2, f.a11, f.b, f.b1]) { $0.recursiveSubviews(of: f.R) }
         expectBoth(t, [f.c]) { Array($0.siblings(of: f.a)) }
     }

@@ -232,31 +232,31 @@ import RelativeViewFixtures
                 let asked = (0 ..< Int.random(in: 0 ..< 12, using: &rng)).map { _ in randomTag() }
                 let set = Set(asked)
                 let expected = oracleGroup(model.descendants(x)) { set.contains(model.tag[$0]!) ? model.tag[$0]! : nil }
-                #expect(tree.groupDescendants(of: x, byTags: asked) == expected, "\(here) tags \(asked)")
+                #expect(tree.group(.descendants, of: x, byTags: asked) == expected, "\(here) tags \(asked)")
             case 4:
                 let asked = Ty.all.filter { _ in Bool.random(using: &rng) }
                 let expected = oracleGroup(model.descendants(x)) { asked.contains(model.type[$0]!) ? model.type[$0]! : nil }
-                #expect(tree.groupDescendants(of: x, byTypes: asked) == expected, here)
+                #expect(tree.group(.descendants, of: x, byTypes: asked) == expected, here)
                 let shared = Dictionary(uniqueKeysWithValues: asked.map { ($0, 0) })
                 let one = oracleGroup(model.descendants(x)) { asked.contains(model.type[$0]!) ? 0 : nil }
-                #expect(tree.groupDescendants(of: x, keyingTypes: shared) == one, here)
+                #expect(tree.group(.descendants, of: x, keyingTypes: shared) == one, here)
             case 5:
                 let asked = (0 ..< Int.random(in: 0 ..< 6, using: &rng)).map { _ in randomTag() }
                 let set = Set(asked)
                 let expected = oracleGroup(model.ancestors(x)) { set.contains(model.tag[$0]!) ? model.tag[$0]! : nil }
-                #expect(tree.groupAncestors(of: x, byTags: asked) == expected, "\(here) tags \(asked)")
+                #expect(tree.group(.ancestors, of: x, byTags: asked) == expected, "\(here) tags \(asked)")
                 let types = Ty.all.filter { _ in Bool.random(using: &rng) }
                 let byType = oracleGroup(model.ancestors(x)) { types.contains(model.type[$0]!) ? model.type[$0]! : nil }
-                #expect(tree.groupAncestors(of: x, byTypes: types) == byType, here)
+                #expect(tree.group(.ancestors, of: x, byTypes: types) == byType, here)
                 let first = model.ancestors(x).first { types.contains(model.type[$0]!) }
-                #expect(tree.firstAncestor(of: x, withTypes: types) == first, here)
+                #expect(tree.first(.ancestors, of: x, withTypes: types) == first, here)
             case 6:
                 let sibs = model.parent[x].map { model.children[$0]!.filter { $0 != x } } ?? []
                 #expect(Array(tree.siblings(of: x)) == sibs, here)
                 let asked = (0 ..< Int.random(in: 0 ..< 6, using: &rng)).map { _ in randomTag() }
                 let set = Set(asked)
                 let expected = oracleGroup(sibs) { set.contains(model.tag[$0]!) ? model.tag[$0]! : nil }
-                #expect(tree.groupSiblings(of: x, byTags: asked) == expected, "\(here) tags \(asked)")
+                #expect(tree.group(.siblings, of: x, byTags: asked) == expected, "\(here) tags \(asked)")
             case 7:
                 #expect(tree.recursiveSubviews(of: x) == model.recursiveSubviews(x), here)
             default:

@@ -47,25 +47,25 @@ import RelativeViewFixtures
         let u = tree.appendChild(tag: Int(Int32.min), type: Ty.a, to: v)
         tree._checkInvariants()
         // Pre-order of root's descendants: x, y, z, w, v, u.
-        expectBoth(tree, [Int.max: [x, w]]) { $0.groupDescendants(of: root, byTags: [Int.max]) }
-        expectBoth(tree, [Int(Int32.min): [y, u]]) { $0.groupDescendants(of: root, byTags: [Int(Int32.min)]) }
-        expectBoth(tree, [Int(Int32.max): [z]]) { $0.groupDescendants(of: root, byTags: [Int(Int32.max)]) }
-        expectBoth(tree, [:]) { $0.groupDescendants(of: root, byTags: [Int.min]) } // only root has it
+        expectBoth(tree, [Int.max: [x, w]]) { $0.group(.descendants, of: root, byTags: [Int.max]) }
+        expectBoth(tree, [Int(Int32.min): [y, u]]) { $0.group(.descendants, of: root, byTags: [Int(Int32.min)]) }
+        expectBoth(tree, [Int(Int32.max): [z]]) { $0.group(.descendants, of: root, byTags: [Int(Int32.max)]) }
+        expectBoth(tree, [:]) { $0.group(.descendants, of: root, byTags: [Int.min]) } // only root has it
         expectBoth(tree, [Int.max: [x, w], Int(Int32.min): [y, u], Int(Int32.max): [z], 5: [v]]) {
-            $0.groupDescendants(of: root, byTags: [Int.max, Int(Int32.min), Int(Int32.max), 5, Int.min, 0])
+            $0.group(.descendants, of: root, byTags: [Int.max, Int(Int32.min), Int(Int32.max), 5, Int.min, 0])
         }
         // Many narrow tags (the hash path) together with wide ones.
         expectBoth(tree, [Int.max: [x, w], 5: [v]]) {
-            $0.groupDescendants(of: root, byTags: Array(0 ..< 20) + [Int.max])
+            $0.group(.descendants, of: root, byTags: Array(0 ..< 20) + [Int.max])
         }
-        expectBoth(tree, [Int.min: [root], Int.max: [x]]) { $0.groupAncestors(of: y, byTags: [Int.min, Int.max, Int(Int32.min)]) }
-        expectBoth(tree, [Int.max: [w], Int.min: [root]]) { $0.groupAncestors(of: u, byTags: [Int.max, Int.min]) }
-        expectBoth(tree, [Int.max: [x, w]]) { $0.groupSiblings(of: z, byTags: [Int.max, Int(Int32.min)]) }
-        expectBoth(tree, [Int(Int32.max): [z]]) { $0.groupSiblings(of: x, byTags: [Int(Int32.max), Int(Int32.min)]) }
-        expectBoth(tree, w) { $0.firstAncestor(of: u, withTags: [Int.max]) }
-        expectBoth(tree, root) { $0.firstAncestor(of: u, withTags: [Int.min]) }
-        expectBoth(tree, nil) { $0.firstAncestor(of: u, withTags: [Int(Int32.min)]) }
-        expectBoth(tree, [Int.max: [x, w]]) { tree in tree.groupDescendants(of: root) { tree.tag(of: $0) == Int.max ? Int.max : nil } }
+        expectBoth(tree, [Int.min: [root], Int.max: [x]]) { $0.group(.ancestors, of: y, byTags: [Int.min, Int.max, Int(Int32.min)]) }
+        expectBoth(tree, [Int.max: [w], Int.min: [root]]) { $0.group(.ancestors, of: u, byTags: [Int.max, Int.min]) }
+        expectBoth(tree, [Int.max: [x, w]]) { $0.group(.siblings, of: z, byTags: [Int.max, Int(Int32.min)]) }
+        expectBoth(tree, [Int(Int32.max): [z]]) { $0.group(.siblings, of: x, byTags: [Int(Int32.max), Int(Int32.min)]) }
+        expectBoth(tree, w) { $0.first(.ancestors, of: u, withTags: [Int.max]) }
+        expectBoth(tree, root) { $0.first(.ancestors, of: u, withTags: [Int.min]) }
+        expectBoth(tree, nil) { $0.first(.ancestors, of: u, withTags: [Int(Int32.min)]) }
+        expectBoth(tree, [Int.max: [x, w]]) { tree in tree.group(.descendants, of: root) { tree.tag(of: $0) == Int.max ? Int.max : nil } }
     }
 
     @Test func wideTagsInABuiltTree() {
@@ -79,7 +79,7 @@ import RelativeViewFixtures
         let tree = builder.finish()
         tree._checkInvariants()
         #expect([root, x, y].map { tree.tag(of: $0) } == [Int.max, Int.min, Int(Int32.min)])
-        #expect(tree.groupDescendants(of: root, byTags: [Int.min, Int(Int32.min), Int.max]) == [Int.min: [x], Int(Int32.min): [y]])
+        #expect(tree.group(.descendants, of: root, byTags: [Int.min, Int(Int32.min), Int.max]) == [Int.min: [x], Int(Int32.min): [y]])
     }
 
     @Test func wideTagsChangedBackToNarrowClearTheTable() {
@@ -94,8 +94,8 @@ import RelativeViewFixtures
             #expect(tree.tag(of: node) == k)
             #expect(tree._storage.wideTags.count == Self.wide.count - k - 1)
         }
-        expectBoth(tree, [:]) { $0.groupDescendants(of: root, byTags: Self.wide) }
-        expectBoth(tree, [0: [nodes[0]], 3: [nodes[3]]]) { $0.groupDescendants(of: root, byTags: [0, 3] + Self.wide) }
+        expectBoth(tree, [:]) { $0.group(.descendants, of: root, byTags: Self.wide) }
+        expectBoth(tree, [0: [nodes[0]], 3: [nodes[3]]]) { $0.group(.descendants, of: root, byTags: [0, 3] + Self.wide) }
         // And Int32.max is narrow: no table entry.
         tree.setTag(Int(Int32.max), of: nodes[0])
         tree._checkInvariants()
@@ -123,9 +123,9 @@ import RelativeViewFixtures
         #expect(Set([narrow.index, wideAgain.index]) == Set([doomed.index, doomedChild.index]))
         tree._checkInvariants()
         #expect(tree.tag(of: wideAgain) == Int.min + 1)
-        expectBoth(tree, [:]) { $0.groupDescendants(of: root, byTags: [Int.max, Int(Int32.min)]) }
+        expectBoth(tree, [:]) { $0.group(.descendants, of: root, byTags: [Int.max, Int(Int32.min)]) }
         expectBoth(tree, [7: [narrow], Int.min: [keep], Int.min + 1: [wideAgain]]) {
-            $0.groupDescendants(of: root, byTags: [7, Int.min, Int.min + 1])
+            $0.group(.descendants, of: root, byTags: [7, Int.min, Int.min + 1])
         }
     }
 
@@ -182,16 +182,16 @@ import RelativeViewFixtures
                 let set = Set(asked)
                 let expected = oracleGroup(walked) { set.contains(tree.tag(of: $0)) ? tree.tag(of: $0) : nil }
                 expectBoth(tree, expected, "seed \(seed) start \(start) asked \(asked)") {
-                    $0.groupDescendants(of: start, byTags: asked)
+                    $0.group(.descendants, of: start, byTags: asked)
                 }
                 let anc = oracleGroup(oracleAncestors(tree, start)) { set.contains(tree.tag(of: $0)) ? tree.tag(of: $0) : nil }
-                expectBoth(tree, anc, "seed \(seed) ancestors \(start) \(asked)") { $0.groupAncestors(of: start, byTags: asked) }
+                expectBoth(tree, anc, "seed \(seed) ancestors \(start) \(asked)") { $0.group(.ancestors, of: start, byTags: asked) }
                 // Short lists (8 or fewer) are searched as they are, longer ones through a table.
                 let nearest = oracleAncestors(tree, start).first { set.contains(tree.tag(of: $0)) }
-                expectBoth(tree, nearest, "seed \(seed) first ancestor \(start) \(asked)") { $0.firstAncestor(of: start, withTags: asked) }
+                expectBoth(tree, nearest, "seed \(seed) first ancestor \(start) \(asked)") { $0.first(.ancestors, of: start, withTags: asked) }
                 let sibs = Array(tree.siblings(of: start))
                 let sib = oracleGroup(sibs) { set.contains(tree.tag(of: $0)) ? tree.tag(of: $0) : nil }
-                expectBoth(tree, sib, "seed \(seed) siblings \(start) \(asked)") { $0.groupSiblings(of: start, byTags: asked) }
+                expectBoth(tree, sib, "seed \(seed) siblings \(start) \(asked)") { $0.group(.siblings, of: start, byTags: asked) }
             }
         }
     }
@@ -202,10 +202,10 @@ import RelativeViewFixtures
         // Asking for 12 tags at once equals the union of asking them four at a time.
         let many = Array(0 ..< 12)
         for t in [builtCopy(tree), movedCopy(tree)] {
-            let all = t.groupDescendants(of: root, byTags: many)
+            let all = t.group(.descendants, of: root, byTags: many)
             var union: [Int: [NodeID]] = [:]
             for chunk in stride(from: 0, to: 12, by: 4) {
-                let part = builtCopy(tree).groupDescendants(of: root, byTags: Array(many[chunk ..< chunk + 4]))
+                let part = builtCopy(tree).group(.descendants, of: root, byTags: Array(many[chunk ..< chunk + 4]))
                 union.merge(part) { a, _ in a }
             }
             #expect(all == union)

@@ -38,7 +38,7 @@ import Testing
     @Test func groupingByImportedTypeNames() throws {
         let tree = try importing("<r><x/><y><x/></y><x/></r>", as: .xml)
         let x = TypeRegistry.shared.typeID(named: "x")
-        let groups = tree.groupDescendants(of: tree.roots[0], keyingTypes: [x: "x"])
+        let groups = tree.group(.descendants, of: tree.roots[0], keyingTypes: [x: "x"])
         #expect(groups["x"]?.count == 3)
     }
 
@@ -86,7 +86,7 @@ import Testing
         let text = "<r>" + String(repeating: "<e tag=\"5\"><f/></e>", count: 100_000) + "</r>"
         let tree = try importing(text, as: .xml)
         #expect(tree.count == 200_001)
-        #expect(tree.groupDescendants(of: tree.roots[0], byTags: [5])[5]?.count == 100_000)
+        #expect(tree.group(.descendants, of: tree.roots[0], byTags: [5])[5]?.count == 100_000)
     }
 
     @Test func nestingFarBeyond2048LevelsImports() throws {
@@ -116,7 +116,7 @@ import Testing
         #expect(tree.roots.count == 1)
         #expect(TypeRegistry.shared.name(of: tree.typeID(of: tree.roots[0])) == "mime-info")
         let mimeType = TypeRegistry.shared.typeID(named: "mime-type")
-        let types = tree.groupDescendants(of: tree.roots[0], keyingTypes: [mimeType: "mime-type"])
+        let types = tree.group(.descendants, of: tree.roots[0], keyingTypes: [mimeType: "mime-type"])
         #expect((types["mime-type"]?.count ?? 0) > 500)
     }
 }

@@ -299,8 +299,8 @@ import Testing
         let old = tree.typeID(of: ids[2])
         let new = renamed.typeID(of: ids[2])
         #expect(new != old && TypeRegistry.shared.name(of: new) == "Renumbered" + TypeRegistry.shared.name(of: old))
-        #expect(renamed.groupDescendants(of: ids[0], byTypes: [new])[new] == tree.groupDescendants(of: ids[0], byTypes: [old])[old])
-        #expect(renamed.firstAncestor(of: ids[7], withTypes: [renamed.typeID(of: ids[2])]) == tree.firstAncestor(of: ids[7], withTypes: [old]))
+        #expect(renamed.group(.descendants, of: ids[0], byTypes: [new])[new] == tree.group(.descendants, of: ids[0], byTypes: [old])[old])
+        #expect(renamed.first(.ancestors, of: ids[7], withTypes: [renamed.typeID(of: ids[2])]) == tree.first(.ancestors, of: ids[7], withTypes: [old]))
     }
 }
 

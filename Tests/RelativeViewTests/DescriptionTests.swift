@@ -139,7 +139,7 @@ final class DescriptionBadge: Label {}
         let c = tree.appendChild(tag: 1, type: types.typeID(for: TableViewCell.self), to: root)
         let l = tree.appendChild(tag: 3, type: types.typeID(for: Label.self), to: c)
         _ = tree.isAncestor(root, of: l)
-        _ = tree.groupDescendants(of: root, byTags: [1, 3])
+        _ = tree.group(.descendants, of: root, byTags: [1, 3])
         _ = tree.lowestCommonAncestor(l, c)
         _ = Array(tree.descendants(of: root))
         // The README's lines print; here they print into `output`.

@@ -112,7 +112,7 @@ import Testing
 
         let values = readmeValues {
             tree.isAncestor(root, of: label)                 // true, O(1)
-            tree.groupDescendants(of: root, byTags: [1, 3])  // [1: [cell], 3: [label]]
+            tree.group(.descendants, of: root, byTags: [1, 3])  // [1: [cell], 3: [label]]
             tree.lowestCommonAncestor(label, cell)           // cell
             Array(tree.descendants(of: root))                // [cell, label], pre-order
         }

@@ -60,7 +60,7 @@ func check(_ bytes: [UInt8]) {
         guard let node = tree.node(atSlot: slot) else { continue }
         _ = tree.parent(of: node)
         _ = Array(tree.children(of: node))
-        _ = tree.groupDescendants(of: node, byTags: [0, 1, Int.max])
+        _ = tree.group(.descendants, of: node, byTags: [0, 1, Int.max])
         _ = tree.recursiveDescription(of: node, maxLines: 20)
         if let last { _ = tree.isAncestor(last, of: node) }
         last = node
