@@ -39,7 +39,10 @@ extension ViewTree {
     ///
     /// - Complexity: O(relatives visited × min(tags.count, 8) + tags.count)
     public func first(_ relation: Relation, of node: NodeID, withTags tags: [Int]) -> NodeID? {
-        _firstMatch(relation, of: node, matching: _TagKeys(tags))
+        // A short list is searched as it is: making its keys costs more than a short walk.
+        tags.count <= _TagKeys.linearLimit
+            ? _firstMatch(relation, of: node, matching: _TagList(tags: tags))
+            : _firstMatch(relation, of: node, matching: _TagKeys(tags))
     }
 
     /// The first of the `relation` of `node` whose type is one of `types` (exactly).
@@ -205,16 +208,7 @@ extension ViewTree {
             }
             return true
         case .descendants:
-            let tour = s.tour
-            let span = tour.span[Int(node.index)]
-            return try tour.token.withUnsafeBufferPointer { token in
-                try tour.allRuns(from: span.enter, inclusive: false, to: span.exit) { run in
-                    for i in run where token[i] >= 0 {
-                        guard try visit(token[i], i) else { return false }
-                    }
-                    return true
-                }
-            }
+            return try s.allDescendantSlots(of: node.index) { i, t in try visit(t, i) }
         case .siblings:
             let p = s.parent[Int(node.index)]
             guard p != _TreeStorage.none else { return true }
@@ -308,6 +302,58 @@ extension _TagKeys: _KeyMatch {
                 }
             }
         }}
+    }
+}
+
+/// A short list of tags, matched as it is (a search needs no slots): the slot of a tag is
+/// its first place in the list.
+@usableFromInline
+struct _TagList: _KeyMatch {
+    @usableFromInline let keys: [Int]
+
+    @inlinable init(tags: [Int]) { keys = tags }
+
+    @inlinable @inline(__always)
+    func slot(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
+        let t = copies >= 0 ? s.tour.tag[copies] : s.narrowTag[Int(x)]
+        let tag = t == _TreeStorage.wideTagSentinel ? s.wideTag(at: x) : Int(t)
+        return keys.firstIndex(of: tag)
+    }
+
+    @usableFromInline
+    func scanDescendants(of x: Int32, in s: _TreeStorage, into groups: inout [[Int32]]) {
+        _TagKeys(keys).scanDescendants(of: x, in: s, into: &groups)
+    }
+}
+
+extension _TreeStorage {
+    /// Calls `body` with the slot of each enter token strictly inside node `x`'s run of the
+    /// index (its proper descendants, in pre-order) and the token there, until `body`
+    /// returns false. A method of the storage, reading the index's arrays in place (see
+    /// ``forEachChild(of:_:)``).
+    /// - Returns: Whether the run was passed to its end.
+    @inlinable @inline(__always)
+    func allDescendantSlots(of x: Int32, _ body: (_ slot: Int, _ token: Int32) throws -> Bool) rethrows -> Bool {
+        typealias T = _TourBlocks
+        let span = tour.span[Int(x)]
+        var b = T.block(span.enter)
+        var o = T.offset(span.enter) + 1
+        let lastBlock = T.block(span.exit)
+        while true {
+            let base = b &* T.capacity
+            let end = b == lastBlock ? base + T.offset(span.exit) : base + Int(tour.count[b])
+            var i = base + o
+            while i < end {
+                let t = tour.token[i]
+                if t >= 0 {
+                    guard try body(i, t) else { return false }
+                }
+                i += 1
+            }
+            if b == lastBlock { return true }
+            b = Int(tour.next[b])
+            o = 0
+        }
     }
 }
 

@@ -62,8 +62,8 @@ extension ViewTree {
     /// a node's siblings, the one node left out (``siblings(of:)``).
     public struct Siblings: Sequence, Sendable {
         let storage: _TreeStorage
-        let first: Int32
-        let skipping: Int32
+        /// The first node of the run (before skipping), and the node left out (or none).
+        let first, skipping: Int32
 
         /// The iterator of the run.
         public struct Iterator: IteratorProtocol, Sendable {

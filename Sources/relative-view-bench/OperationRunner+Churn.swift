@@ -7,10 +7,7 @@ import RelativeViewFixtures
 /// cost taken out (see ``ChurnClock``).
 struct ChurnLatency: Encodable {
     /// Percentiles and maximum of the query that follows each mutation.
-    var queryP50: Double
-    var queryP99: Double
-    var queryP999: Double
-    var queryMax: Double
+    var queryP50, queryP99, queryP999, queryMax: Double
     /// The slowest whole step (mutation and query).
     var stepMax: Double
     /// The p50 of the script's ancestor and descendant queries between the tree's first

@@ -27,23 +27,23 @@ struct ResultRow: Encodable {
     var queries: Int
     var arenaNsPerOp: Double
     /// `nil` when the naive side failed or was not built.
-    var naiveNsPerOp: Double?
+    @NullWhenAbsent var naiveNsPerOp: Double? = nil
     /// `naiveNsPerOp / arenaNsPerOp`; a lower bound when `status` is `lowerBound`.
-    var speedup: Double?
+    @NullWhenAbsent var speedup: Double? = nil
     var status: Status
     /// Whether both gave the same answers (for a naive run stopped by its budget: whether the
     /// arena's first answer equals a linear-time walk of the naive tree); `nil` when nothing
     /// could be compared.
-    var agree: Bool?
+    @NullWhenAbsent var agree: Bool? = nil
     /// Why a figure is missing, bounded or unchecked.
-    var note: String?
+    @NullWhenAbsent var note: String? = nil
     /// Per-step latencies of `churn` (`nil` for the other operations).
-    var latency: Latency?
+    @NullWhenAbsent var latency: Latency? = nil
     /// The nodes the core found in the first answers (see `OperationRunner.matchSample`);
     /// `nil` for yes-or-no questions, conversions, builds and mutations.
-    var matched: Int?
+    @NullWhenAbsent var matched: Int? = nil
     /// Each run's figures with `--runs` 2 or more (the row's own are the medians).
-    var runs: [Run]?
+    @NullWhenAbsent var runs: [Run]? = nil
 
     /// One of the `--runs`.
     struct Run: Encodable {
@@ -67,28 +67,6 @@ struct ResultRow: Encodable {
     struct Latency: Encodable {
         var arena: ChurnLatency
         var naive: ChurnLatency?
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case op, layer, nodes, queries, arenaNsPerOp, naiveNsPerOp, speedup, status, agree, note, latency, matched, runs
-    }
-
-    /// Every key is written, `null` included, so that every row has the same shape.
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(op, forKey: .op)
-        try c.encode(layer, forKey: .layer)
-        try c.encode(nodes, forKey: .nodes)
-        try c.encode(queries, forKey: .queries)
-        try c.encode(arenaNsPerOp, forKey: .arenaNsPerOp)
-        try c.encode(naiveNsPerOp, forKey: .naiveNsPerOp)
-        try c.encode(speedup, forKey: .speedup)
-        try c.encode(status, forKey: .status)
-        try c.encode(agree, forKey: .agree)
-        try c.encode(note, forKey: .note)
-        try c.encode(latency, forKey: .latency)
-        try c.encode(matched, forKey: .matched)
-        try c.encode(runs, forKey: .runs)
     }
 }
 
@@ -352,31 +330,31 @@ struct OperationRunner {
                 return moved | (w.tree.isAncestor(ids[Int(qa[i])], of: ids[Int(qb[i])]) ? 1 : 0)
             }
         } else {
-            let views = w.views
-            arena = measure(count: n, minimum: minimum, cycle: false) { i in
-                let (vx, vy) = (views[Int(x[i])], views[Int(y[i])])
-                var moved: UInt64 = 0
-                if vx !== vy && !vx.isRelativeAncestor(of: vy) {
-                    vy.addSubview(vx)
-                    moved = 2
-                }
-                return moved | (views[Int(qa[i])].isRelativeAncestor(of: views[Int(qb[i])]) ? 1 : 0)
-            }
+            arena = Self.interleave(w.views, x, y, qa, qb, count: n, minimum: minimum)
         }
         let naive = naiveSide(.interleavedMutation, &cache) {
             w.restructured.insert(.naive)
-            let naive = w.naive
-            let sample = measure(count: n, minimum: minimum, cycle: false) { i in
-                let (vx, vy) = (naive[Int(x[i])], naive[Int(y[i])])
-                var moved: UInt64 = 0
-                if vx !== vy && !vx.isRelativeAncestor(of: vy) {
-                    vy.addSubview(vx)
-                    moved = 2
-                }
-                return moved | (naive[Int(qa[i])].isRelativeAncestor(of: naive[Int(qb[i])]) ? 1 : 0)
-            }
+            let sample = Self.interleave(w.naive, x, y, qa, qb, count: n, minimum: minimum)
             return NaiveMeasurement(sample: sample, firstAnswer: nil, outcome: .measured)
         }
         return (arena, nil, naive)
+    }
+
+    /// The interleaved mutation on view objects, the facade's or the naive core's: a move of
+    /// `views[x[i]]` under `views[y[i]]` unless that would make a cycle, then one query.
+    /// Always inlined, so that each call is specialized for its class.
+    @inline(__always)
+    private static func interleave<V: ChurnableView>(
+        _ views: [V], _ x: [Int32], _ y: [Int32], _ qa: [Int32], _ qb: [Int32], count n: Int, minimum: Duration
+    ) -> Sample where V.Relative == V {
+        measure(count: n, minimum: minimum, cycle: false) { i in
+            let (vx, vy) = (views[Int(x[i])], views[Int(y[i])])
+            var moved: UInt64 = 0
+            if vx !== vy && !vx.isRelativeAncestor(of: vy) {
+                vy.addSubview(vx)
+                moved = 2
+            }
+            return moved | (views[Int(qa[i])].isRelativeAncestor(of: views[Int(qb[i])]) ? 1 : 0)
+        }
     }
 }

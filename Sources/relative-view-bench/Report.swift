@@ -4,8 +4,7 @@ import Foundation
 struct Report: Encodable {
     struct Tree: Encodable {
         var source: String
-        var nodes: Int
-        var maxDepth: Int
+        var nodes, maxDepth: Int
         var seed: UInt64
         /// The generated tree's shape (`random`, `chain`, `wide`, `balanced`), or
         /// `imported` for `--input`.
@@ -19,25 +18,16 @@ struct Report: Encodable {
 
     struct Memory: Encodable {
         /// `nil` (JSON `null`) when it could not be measured.
-        var arenaBytesPerNode: Double?
-        var naiveBytesPerNode: Double?
+        @NullWhenAbsent var arenaBytesPerNode: Double?
+        @NullWhenAbsent var naiveBytesPerNode: Double?
         /// The facade in all (views, their store and the arena); `nil` (JSON `null`) when no
         /// facade was built.
-        var facadeBytesPerNode: Double?
+        @NullWhenAbsent var facadeBytesPerNode: Double?
 
         init(arenaBytesPerNode: Double, naiveBytesPerNode: Double, facadeBytesPerNode: Double? = nil) {
             self.arenaBytesPerNode = arenaBytesPerNode.isFinite ? arenaBytesPerNode : nil
             self.naiveBytesPerNode = naiveBytesPerNode.isFinite ? naiveBytesPerNode : nil
             self.facadeBytesPerNode = facadeBytesPerNode.flatMap { $0.isFinite ? $0 : nil }
-        }
-
-        private enum CodingKeys: String, CodingKey { case arenaBytesPerNode, naiveBytesPerNode, facadeBytesPerNode }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(arenaBytesPerNode, forKey: .arenaBytesPerNode)
-            try c.encode(naiveBytesPerNode, forKey: .naiveBytesPerNode)
-            try c.encode(facadeBytesPerNode, forKey: .facadeBytesPerNode)
         }
     }
 
@@ -106,10 +96,8 @@ struct Report: Encodable {
     /// One snapshot written: where, its size, and how long writing it took.
     struct SavedSnapshot: Encodable {
         var path: String
-        var bytes: Int
-        var nodes: Int
-        var bytesPerNode: Double
-        var seconds: Double
+        var bytes, nodes: Int
+        var bytesPerNode, seconds: Double
 
         init(path: String, bytes: Int, nodes: Int, seconds: Double) {
             self.path = path
@@ -325,4 +313,20 @@ func grouped(_ n: Int) -> String {
 /// Bytes as GiB with one decimal, for messages.
 func gibibytes(_ bytes: Double) -> String {
     "\(fixed(bytes / Double(1 << 30), 1)) GiB"
+}
+
+/// An optional that JSON shows as `null` when it is absent (the encoder's default leaves the
+/// key out), so that every row and report has the same keys for the scripts that read them.
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
 }

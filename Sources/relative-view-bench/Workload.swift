@@ -157,32 +157,32 @@ final class Workload {
 
     // MARK: Handles (for checking answers, never inside timing)
 
-    // Made on first use. Not `lazy var`s: a lazy property has no in-place modify accessor, so
+    // Made on first use, with an in-place modify accessor: a `lazy var` has none, so
     // `handleOfNaive[k] = v` would copy the whole table on every write (a million entries per
     // view that churn adds, at 10^6 nodes).
-    private var _handleOfView: [ObjectIdentifier: Int]?
-    private var _handleOfNaive: [ObjectIdentifier: Int]?
+    private var handleTables: [Implementation: [ObjectIdentifier: Int]] = [:]
+    /// The number of each facade view: its index in `views`.
     var handleOfView: [ObjectIdentifier: Int] {
-        get {
-            if _handleOfView == nil { _handleOfView = Self.handles(views) }
-            return _handleOfView!
-        }
-        _modify {
-            if _handleOfView == nil { _handleOfView = Self.handles(views) }
-            yield &_handleOfView!
-        }
-        set { _handleOfView = newValue }
+        get { self[handlesOf: .facade] }
+        _modify { yield &self[handlesOf: .facade] }
     }
+    /// The number of each naive view: its index in `naive`.
     var handleOfNaive: [ObjectIdentifier: Int] {
+        get { self[handlesOf: .naive] }
+        _modify { yield &self[handlesOf: .naive] }
+    }
+    private subscript(handlesOf kind: Implementation) -> [ObjectIdentifier: Int] {
         get {
-            if _handleOfNaive == nil { _handleOfNaive = Self.handles(naive) }
-            return _handleOfNaive!
+            makeHandles(kind)
+            return handleTables[kind]!
         }
         _modify {
-            if _handleOfNaive == nil { _handleOfNaive = Self.handles(naive) }
-            yield &_handleOfNaive!
+            makeHandles(kind)
+            yield &handleTables[kind]!
         }
-        set { _handleOfNaive = newValue }
+    }
+    private func makeHandles(_ kind: Implementation) {
+        if handleTables[kind] == nil { handleTables[kind] = kind == .naive ? Self.handles(naive) : Self.handles(views) }
     }
 
     private static func handles(_ objects: [some AnyObject]) -> [ObjectIdentifier: Int] {
