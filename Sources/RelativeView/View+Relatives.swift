@@ -198,11 +198,14 @@ extension View {
     }
 
     @usableFromInline @_effects(releasenone)
-    func _isRelativeDescendant(of view: View) -> Bool { view._isRelativeAncestor(of: self) }
-
-    @usableFromInline @_effects(releasenone)
     func _isRelativeSibling(of view: View) -> Bool {
         guard let tree = _sharedTree(with: view) else { return false }
         return tree.isSibling(ofLive: _node, view._node)
+    }
+
+    @usableFromInline @_effects(releasenone)
+    func _isRelativeDescendant(of view: View) -> Bool {
+        guard let tree = _sharedTree(with: view) else { return false }
+        return View._isProperAncestor(view, self, in: tree)
     }
 }

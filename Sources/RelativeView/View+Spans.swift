@@ -17,7 +17,7 @@ import RelativeViewCore
 //   the tree does not change an ancestor query reads the two views (in parallel) and, when
 //   the outer subtree spans blocks, the index's block labels (a small, cache-resident array).
 //
-// The kept positions are exact: a view's `_spanEpoch` is reset whenever its `_store` or
+// The kept positions are exact: a view's `_spanVersion` is reset whenever its `_store` or
 // `_node` changes, every change to a tree gives it a new version (versions are never
 // reused, in any tree), so "the store's tree has the view's version" means "nothing in
 // this tree changed since the positions were read, after checking `_node`".
@@ -40,7 +40,7 @@ extension View {
     @inline(__always)
     static func _isProperAncestor(_ a: View, _ d: View, in tree: ViewTree._Unowned) -> Bool {
         let version = tree.version
-        if a._spanEpoch == version && d._spanEpoch == version {
+        if a._spanVersion == version && d._spanVersion == version {
             return tree.contains(a._tagOrSpan, properly: d._tagOrSpan)
         }
         return _isProperAncestorKeepingSpans(a, d, in: tree)
@@ -57,7 +57,7 @@ extension View {
     final func _keepSpan(of tree: ViewTree._Unowned) -> Int {
         let (version, span) = tree.span(of: _node)
         _tagOrSpan = span
-        _spanEpoch = version
+        _spanVersion = version
         return span
     }
 }

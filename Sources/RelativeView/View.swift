@@ -18,8 +18,8 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     @usableFromInline @exclusivity(unchecked) final var _node = NodeID(index: -1, stamp: 0)
     /// The tree version at which `_tagOrSpan` holds `_node`'s positions in the index; 0 when
     /// it holds none. Reset whenever `_store` or `_node` changes (see `View+Spans.swift`).
-    @exclusivity(unchecked) final var _spanEpoch: UInt64 = 0
-    /// With no store: the tag. With a store and a `_spanEpoch`: `_node`'s enter and exit
+    @exclusivity(unchecked) final var _spanVersion: UInt64 = 0
+    /// With no store: the tag. With a store and a `_spanVersion`: `_node`'s enter and exit
     /// positions in the index (enter in the low 32 bits, exit in the high 32), so that ancestor
     /// queries read each view once and none of the tree's columns. A view holds a tag or
     /// positions, never both, so they share these 8 bytes.
@@ -30,7 +30,7 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
         get { _tagOrSpan }
         set {
             _tagOrSpan = newValue
-            _spanEpoch = 0
+            _spanVersion = 0
         }
     }
 

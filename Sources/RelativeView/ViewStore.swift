@@ -94,7 +94,7 @@ final class ViewStore {
             guard let view = views[slot] else { continue }
             view._withUnsafeGuaranteedRef {
                 $0._tagOrSpan = tree.span(ofLiveSlot: slot)
-                $0._spanEpoch = version
+                $0._spanVersion = version
             }
         }
     }
@@ -106,7 +106,7 @@ final class ViewStore {
         views[slot] = tree.parent(of: node) == nil ? Unmanaged.passUnretained(view) : Unmanaged.passRetained(view)
         view._store = self
         view._node = node
-        view._spanEpoch = 0
+        view._spanVersion = 0
     }
 
     /// A fresh store holding `view` alone, as a root.
@@ -146,7 +146,7 @@ final class ViewStore {
                 view?._withUnsafeGuaranteedRef {
                     $0._store = self
                     $0._node = new
-                    $0._spanEpoch = 0
+                    $0._spanVersion = 0
                 }
             }
             start = end
@@ -281,7 +281,7 @@ final class ViewStore {
                 views[Int(node.index)] = nil
                 tree.removeRootKeepingChildren(node)
                 view._store = nil
-                view._spanEpoch = 0
+                view._spanVersion = 0
             } else {
                 views[Int(node.index)] = Unmanaged.passUnretained(view)
                 survivors.append(view)

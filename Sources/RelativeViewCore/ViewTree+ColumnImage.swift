@@ -23,7 +23,7 @@ package struct _ColumnImage: Sendable {
     package var tourTag: [Int32] = []
     package var tourType: [Int32] = []
 
-    /// The tour slots of a tree of `live` nodes: its 2 × live tokens in whole blocks.
+    /// The index positions of a tree of `live` nodes: its 2 × live tokens in whole blocks.
     package static func tourSlots(live: Int) -> Int {
         (2 * live + _TourBlocks.capacity - 1) / _TourBlocks.capacity * _TourBlocks.capacity
     }
@@ -132,13 +132,13 @@ extension ViewTree {
     /// - Complexity: O(n), n the number of slots (plus the extras' entries); no allocation
     ///   but the stack of open nodes (4 bytes per level of depth) and the copies.
     package init(
-        validatingColumns columns: _ColumnPointers, typeCount: Int, unusedTypes: [Bool] = [], extras: _ArenaImage, owner: AnyObject?,
+        validatingColumns columns: _ColumnPointers, typeCount: Int, unusedTypes: [Bool] = [], extras: _PreorderImage, owner: AnyObject?,
         textFlaws: () -> [(element: Int, reason: String)?] = { [] }, tourShare: _WorkShare<_TourCheck.Tally>? = nil
-    ) throws(_ArenaImageFlaw) {
+    ) throws(_PreorderImageFlaw) {
         let slots = columns.slotCount
         let live = columns.liveCount
-        func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
-            _ArenaImageFlaw(part: part, element: element, reason: reason)
+        func flaw(_ part: _PreorderImageFlaw.Part, _ element: Int, _ reason: String) -> _PreorderImageFlaw {
+            _PreorderImageFlaw(part: part, element: element, reason: reason)
         }
         let tourSlots = _ColumnImage.tourSlots(live: live)
         guard slots < Int(Int32.max), live <= slots, columns.generation.count <= slots,
@@ -189,7 +189,7 @@ extension ViewTree {
         // wrong, front to back with a stack, which names the first flaw.
         let (fileType, fileTourType) = (columns.typeID, columns.tourType)
         let fast = Self._checkTour(columns, typeCount: typeCount, unusable: unusable, share: tourShare)
-        let tourFlaw: _ArenaImageFlaw? = fast.sound && fast.enters == live ? nil : parent.withUnsafeBufferPointer { parent in
+        let tourFlaw: _PreorderImageFlaw? = fast.sound && fast.enters == live ? nil : parent.withUnsafeBufferPointer { parent in
             narrowTag.withUnsafeBufferPointer { narrowTag in
             token.withUnsafeBufferPointer { token in
             tourTag.withUnsafeBufferPointer { tourTag in
@@ -296,8 +296,8 @@ extension ViewTree {
                        "the free list goes on past the \(slots - live) free slots (a cycle, or a live slot on it)")
         }
 
-        let (wideTags, attributes) = try parent.withUnsafeBufferPointer { (parent) throws(_ArenaImageFlaw) in
-            try narrowTag.withUnsafeBufferPointer { (narrowTag) throws(_ArenaImageFlaw) in
+        let (wideTags, attributes) = try parent.withUnsafeBufferPointer { (parent) throws(_PreorderImageFlaw) in
+            try narrowTag.withUnsafeBufferPointer { (narrowTag) throws(_PreorderImageFlaw) in
                 try Self._validateExtras(extras, slots: slots, free: free, wide: wide, parent: parent, narrowTag: narrowTag, textFlaws: textFlaws)
             }
         }
@@ -327,7 +327,7 @@ extension ViewTree {
     /// are registered only once the checksum matches), and maps them after.
     ///
     /// - Precondition: every live node's type is an index of `typeMap` (checked by the load).
-    /// - Complexity: O(slots + tour slots)
+    /// - Complexity: O(slots + index positions)
     package mutating func _renumberTypes(_ typeMap: [Int32]) {
         if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
         let s = _storage

@@ -73,7 +73,7 @@ extension ViewTree {
         let s = _storage
         var found = _TreeStorage.none
         _walk(relation, of: node) { x, copies in
-            guard match.slot(of: x, copies: copies, in: s) != nil else { return true }
+            guard match.keyIndex(of: x, copies: copies, in: s) != nil else { return true }
             found = x
             return false
         }
@@ -164,7 +164,7 @@ extension ViewTree {
             return result
         }
         _walk(relation, of: node) { x, copies in
-            if let k = match.slot(of: x, copies: copies, in: s) { result.append(x, to: k) }
+            if let k = match.keyIndex(of: x, copies: copies, in: s) { result.append(x, to: k) }
             return true
         }
         return result
@@ -182,7 +182,7 @@ extension ViewTree {
     // MARK: Walk
 
     /// Calls `visit` with the slot of each of the `relation` of `node`, in the relation's
-    /// order, and the index slot that holds its tag and type copies (-1 for an ancestor,
+    /// order, and the index position that holds its tag and type copies (-1 for an ancestor,
     /// whose copies are not at hand: read the columns), until `visit` returns false. The
     /// walk reads the tree as it was when it started.
     ///
@@ -192,8 +192,7 @@ extension ViewTree {
     ///   (``_TreeStorage/forEachChild(of:_:)``).
     ///
     /// Always inlined, so that `visit` is inlined into the loop: called out of line, it
-    /// retained and released what it captures on every node (a closure grouping of 200,000
-    /// descendants ran 31% fewer instructions once inlined; grouping siblings by tags 35%).
+    /// retains and releases what it captures on every node (docs/results.md has the counts).
     /// - Returns: Whether the walk reached the end (false: `visit` stopped it).
     @inlinable @inline(__always) @discardableResult
     package func _walk(_ relation: Relation, of node: NodeID, _ visit: (_ node: Int32, _ copies: Int) throws -> Bool) rethrows -> Bool {
@@ -222,44 +221,44 @@ extension ViewTree {
 // MARK: Keys
 
 /// A kind of key a search or a grouping matches nodes by (tags, types): the distinct keys
-/// asked for, and the slot of a node's key among them.
+/// asked for, and the index of a node's key among them.
 @usableFromInline
 protocol _KeyMatch {
     associatedtype Key: Hashable
-    /// The distinct keys asked for; a key's slot is its index here.
+    /// The distinct keys asked for; a key's index is its place here.
     var keys: [Key] { get }
-    /// The slot of node `x`'s key, or `nil` if it was not asked for; `copies` is the index
-    /// slot of its tag and type copies, or -1 to read the columns.
-    func slot(of x: Int32, copies: Int, in s: _TreeStorage) -> Int?
+    /// The index of node `x`'s key, or `nil` if it was not asked for; `copies` is the index
+    /// position of its tag and type copies in the index, or -1 to read the columns.
+    func keyIndex(of x: Int32, copies: Int, in s: _TreeStorage) -> Int?
     /// Appends each proper descendant of node `x` whose key was asked for to the group of
-    /// its key's slot, in pre-order: a scan of the copies in the subtree's run of the index.
+    /// its key's index, in pre-order: a scan of the copies in the subtree's run of the index.
     func scanDescendants(of x: Int32, in s: _TreeStorage, into groups: inout [[Int32]])
 }
 
 extension _TypeKeys: _KeyMatch {
-    /// The slot of the key of node `x`'s type.
+    /// The index of the key of node `x`'s type.
     @inlinable @inline(__always)
-    func slot(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
-        slot(of: copies >= 0 ? s.tour.type[copies] : s.typeID[Int(x)])
+    func keyIndex(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
+        keyIndex(of: copies >= 0 ? s.tour.type[copies] : s.typeID[Int(x)])
     }
 
     /// A few types, each under a key of its own: one vector pass per type and block keeps
     /// each group in pre-order. Otherwise (many types, or types sharing a key) one pass with
-    /// a table lookup per slot.
+    /// a table lookup per position.
     @inlinable
     func scanDescendants(of x: Int32, in s: _TreeStorage, into groups: inout [[Int32]]) {
-        let asked = table.indices.filter { table[$0] >= 0 }.map { (type: Int32($0), slot: Int(table[$0])) }
+        let asked = table.indices.filter { table[$0] >= 0 }.map { (type: Int32($0), key: Int(table[$0])) }
         let perType = asked.count <= 4 && asked.count == keys.count
         let tour = s.tour
         tour.type.withUnsafeBufferPointer { type in
         tour.token.withUnsafeBufferPointer { token in
-            // Exit slots carry the type copy -1, which no type is.
+            // Exit tokens carry the type copy -1, which no type is.
             tour.forEachDescendantRun(of: x) { run in
                 if perType {
                     for (t, k) in asked { ViewTree._forEachMatch(type, run, t) { groups[k].append(token[$0]) } }
                 } else {
                     for p in run {
-                        if let k = slot(of: type[p]) { groups[k].append(token[p]) }
+                        if let k = keyIndex(of: type[p]) { groups[k].append(token[p]) }
                     }
                 }
             }
@@ -268,31 +267,31 @@ extension _TypeKeys: _KeyMatch {
 }
 
 extension _TagKeys: _KeyMatch {
-    /// The slot of node `x`'s tag.
+    /// The index of node `x`'s tag.
     @inlinable @inline(__always)
-    func slot(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
-        slot(ofNarrow: copies >= 0 ? s.tour.tag[copies] : s.narrowTag[Int(x)], at: x, in: s)
+    func keyIndex(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
+        keyIndex(ofNarrow: copies >= 0 ? s.tour.tag[copies] : s.narrowTag[Int(x)], at: x, in: s)
     }
 
     /// One tight vector pass per asked tag while there are few, one pass with a lookup
     /// otherwise; then the tags too wide for the narrow copies.
     @usableFromInline
     func scanDescendants(of x: Int32, in s: _TreeStorage, into groups: inout [[Int32]]) {
-        let narrow = narrowSlots
+        let narrow = narrowKeys
         // The columns' buffers are taken once: a subtree spans thousands of blocks, and
         // passing the tour to the scan of each block retained and released its arrays.
         let tour = s.tour
         tour.tag.withUnsafeBufferPointer { tag in
         tour.token.withUnsafeBufferPointer { token in
             tour.forEachDescendantRun(of: x) { run in
-                // Exit slots carry the tag copy Int32.min, which no narrow tag is.
+                // Exit tokens carry the tag copy Int32.min, which no narrow tag is.
                 if narrow.count <= 4 {
                     for (t, k) in narrow {
                         ViewTree._forEachMatch(tag, run, t) { groups[k].append(token[$0]) }
                     }
                 } else {
                     for p in run {
-                        if let k = slot(ofNarrow: tag[p]) { groups[k].append(token[p]) }
+                        if let k = keyIndex(ofNarrow: tag[p]) { groups[k].append(token[p]) }
                     }
                 }
                 if !wide.isEmpty && !s.wideTags.isEmpty {
@@ -305,7 +304,7 @@ extension _TagKeys: _KeyMatch {
     }
 }
 
-/// A short list of tags, matched as it is (a search needs no slots): the slot of a tag is
+/// A short list of tags, matched as it is (a search needs no key table): the index of a tag's key is
 /// its first place in the list.
 @usableFromInline
 struct _TagList: _KeyMatch {
@@ -314,7 +313,7 @@ struct _TagList: _KeyMatch {
     @inlinable init(tags: [Int]) { keys = tags }
 
     @inlinable @inline(__always)
-    func slot(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
+    func keyIndex(of x: Int32, copies: Int, in s: _TreeStorage) -> Int? {
         let t = copies >= 0 ? s.tour.tag[copies] : s.narrowTag[Int(x)]
         let tag = t == _TreeStorage.wideTagSentinel ? s.wideTag(at: x) : Int(t)
         return keys.firstIndex(of: tag)
@@ -327,13 +326,13 @@ struct _TagList: _KeyMatch {
 }
 
 extension _TreeStorage {
-    /// Calls `body` with the slot of each enter token strictly inside node `x`'s run of the
+    /// Calls `body` with the position of each enter token strictly inside node `x`'s run of the
     /// index (its proper descendants, in pre-order) and the token there, until `body`
     /// returns false. A method of the storage, reading the index's arrays in place (see
     /// ``forEachChild(of:_:)``).
     /// - Returns: Whether the run was passed to its end.
     @inlinable @inline(__always)
-    func allDescendantSlots(of x: Int32, _ body: (_ slot: Int, _ token: Int32) throws -> Bool) rethrows -> Bool {
+    func allDescendantSlots(of x: Int32, _ body: (_ position: Int, _ token: Int32) throws -> Bool) rethrows -> Bool {
         typealias T = _TourBlocks
         let span = tour.span[Int(x)]
         var b = T.block(span.enter)

@@ -49,9 +49,8 @@ public struct ViewTree: Sendable {
     /// columns or the index grow.
     ///
     /// A tree grows its columns as arrays do, doubling: the mutation that crosses the
-    /// capacity copies every column once, O(n) in that one call (about 14 ms at 2^20 nodes
-    /// on the development machine). A program that must bound every mutation (a frame
-    /// budget) reserves ahead. The index's blocks are reserved at the tour's present fill.
+    /// capacity copies every column once, O(n) in that one call. A program that must bound
+    /// every mutation (a frame budget) reserves ahead. The index's blocks are reserved at the tour's present fill.
     ///
     /// - Complexity: O(n) when it grows the columns, else O(1).
     public mutating func reserveCapacity(_ nodes: Int) {
@@ -66,11 +65,9 @@ public struct ViewTree: Sendable {
     ///
     /// Mutations put new index blocks wherever there is room, so a tree built by appending
     /// under random parents has each subtree's blocks scattered over the index, and a scan
-    /// jumps from block to block (several times slower at 10^6 nodes, see
-    /// docs/live-index.md). Afterwards the blocks are full and in order, as a streamed
+    /// jumps from block to block (see docs/live-index.md). Afterwards the blocks are full and in order, as a streamed
     /// build leaves them. Call this once after a bulk build by mutations, not within a
-    /// frame budget: it is one O(n) pass (about 20 ms at 10^6 nodes on the development
-    /// machine). Queries give the same answers before and after; node ids stay valid.
+    /// frame budget: it is one O(n) pass. Queries give the same answers before and after; node ids stay valid.
     ///
     /// The node columns give back their spare capacity too (a tree grown by appends keeps
     /// up to half of its columns spare): the next append after this one grows them again.

@@ -1,13 +1,13 @@
-/// The keys a grouping query asked for, each with a dense slot number, and a fast
-/// lookup from a node's type id to the slot of its key.
+/// The keys a grouping query asked for, each with a dense key index, and a fast
+/// lookup from a node's type id to the index of its key.
 ///
-/// Types that share a key (two classes with one name) share a slot, so each group keeps
+/// Types that share a key (two classes with one name) share a key index, so each group keeps
 /// the order of the walk that filled it.
 @usableFromInline
 package struct _TypeKeys<Key: Hashable> {
-    /// The distinct keys; a key's slot is its index here.
+    /// The distinct keys; a key's index is its place here.
     @usableFromInline package let keys: [Key]
-    /// `table[typeID]` is the slot of the type's key, or -1.
+    /// `table[typeID]` is the index of the type's key, or -1.
     @usableFromInline let table: [Int32]
 
     /// The keys of a type-to-key table. A few keys (the usual query) are told apart by a
@@ -18,18 +18,18 @@ package struct _TypeKeys<Key: Hashable> {
     package init(_ typeKeys: [TypeID: Key]) {
         var keys: [Key] = []
         keys.reserveCapacity(typeKeys.count)
-        var slotOfKey: [Key: Int32]? = typeKeys.count > 8 ? [:] : nil
+        var indexOfKey: [Key: Int32]? = typeKeys.count > 8 ? [:] : nil
         var size = 0
         for type in typeKeys.keys { size = max(size, Int(type.rawValue) + 1) }
         var table = [Int32](repeating: -1, count: size)
         for (type, key) in typeKeys {
-            let existing = slotOfKey.map { $0[key] } ?? keys.firstIndex(of: key).map { Int32($0) }
+            let existing = indexOfKey.map { $0[key] } ?? keys.firstIndex(of: key).map { Int32($0) }
             let slot: Int32
             if let existing {
                 slot = existing
             } else {
                 slot = Int32(keys.count)
-                slotOfKey?[key] = slot
+                indexOfKey?[key] = slot
                 keys.append(key)
             }
             table[Int(type.rawValue)] = slot
@@ -53,9 +53,9 @@ package struct _TypeKeys<Key: Hashable> {
         self.table = table
     }
 
-    /// The slot of the key of type `type`, or `nil` if that type was not asked for.
+    /// The index of the key of type `type`, or `nil` if that type was not asked for.
     @inlinable @inline(__always)
-    func slot(of type: Int32) -> Int? {
+    func keyIndex(of type: Int32) -> Int? {
         // Unsigned: the index's exit slots carry -1.
         guard UInt32(bitPattern: type) < UInt32(truncatingIfNeeded: table.count) else { return nil }
         let slot = table[Int(type)]
@@ -63,16 +63,16 @@ package struct _TypeKeys<Key: Hashable> {
     }
 }
 
-/// The tags a grouping query asked for, each with a dense slot number.
+/// The tags a grouping query asked for, each with a dense key index.
 ///
 /// A short list of distinct tags (the usual query) is used as it is: making the keys
-/// allocates nothing, and a tag's slot is found by a linear search, which beats hashing
+/// allocates nothing, and a tag's index is found by a linear search, which beats hashing
 /// there. A query on a few nodes (siblings, ancestors) then costs little more than its walk.
 @usableFromInline
 struct _TagKeys {
-    /// The distinct tags, in the order first asked for; a tag's slot is its index here.
+    /// The distinct tags, in the order first asked for; a tag's index is its place here.
     @usableFromInline let keys: [Int]
-    /// Tags that do not fit the narrow column, with their slots.
+    /// Tags that do not fit the narrow column, with their key indices.
     @usableFromInline let wide: [Int: Int]
     /// A hash lookup for the narrow tags when there are many of them.
     @usableFromInline let narrowMap: [Int32: Int]?
@@ -111,15 +111,15 @@ struct _TagKeys {
         return true
     }
 
-    /// The narrow tags asked for, with their slots (for scans of a tag column).
+    /// The narrow tags asked for, with their key indices (for scans of a tag column).
     @usableFromInline
-    var narrowSlots: [(tag: Int32, slot: Int)] {
+    var narrowKeys: [(tag: Int32, key: Int)] {
         keys.enumerated().compactMap { k, tag in _TreeStorage.narrow(tag).map { ($0, k) } }
     }
 
-    /// The slot of a value of the narrow column (the sentinel included: it matches no narrow tag).
+    /// The key index of a value of the narrow column (the sentinel included: it matches no narrow tag).
     @inlinable @inline(__always)
-    func slot(ofNarrow t: Int32) -> Int? {
+    func keyIndex(ofNarrow t: Int32) -> Int? {
         if let narrowMap { return narrowMap[t] }
         guard t != _TreeStorage.wideTagSentinel else { return nil }
         let tag = Int(t)
@@ -127,18 +127,18 @@ struct _TagKeys {
         return nil
     }
 
-    /// The slot of the tag of slot `i` of `storage`, or `nil` if that tag was not asked for.
+    /// The key index of the tag of slot `i` of `storage`, or `nil` if that tag was not asked for.
     @inlinable @inline(__always)
-    func slot(ofTagAt i: Int32, in storage: _TreeStorage) -> Int? {
-        slot(ofNarrow: storage.narrowTag[Int(i)], at: i, in: storage)
+    func keyIndex(ofTagAt i: Int32, in storage: _TreeStorage) -> Int? {
+        keyIndex(ofNarrow: storage.narrowTag[Int(i)], at: i, in: storage)
     }
 
-    /// The slot of node `i`'s tag, given its narrow value `t` (from the column or the
+    /// The key index of node `i`'s tag, given its narrow value `t` (from the column or the
     /// index's copy): the wide table decides when `t` is the sentinel.
     @inlinable @inline(__always)
-    func slot(ofNarrow t: Int32, at i: Int32, in storage: _TreeStorage) -> Int? {
+    func keyIndex(ofNarrow t: Int32, at i: Int32, in storage: _TreeStorage) -> Int? {
         if t == _TreeStorage.wideTagSentinel { return wide.isEmpty ? nil : wide[storage.wideTag(at: i)] }
-        return slot(ofNarrow: t)
+        return keyIndex(ofNarrow: t)
     }
 }
 

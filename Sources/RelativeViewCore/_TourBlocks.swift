@@ -56,7 +56,7 @@ struct _TourBlocks {
     @usableFromInline var liveBlocks = 0
     /// Free blocks, linked through `next`.
     var freeBlocks: Int32 = -1
-    /// Per node slot (not per tour slot): where its two tokens are.
+    /// Per node slot (not per index position): where its two tokens are.
     @usableFromInline var span: _Column<Span> = []
 
     /// An empty tour whose block labels stay below 2^`labelBits` (tests use fewer bits to

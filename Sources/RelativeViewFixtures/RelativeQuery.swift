@@ -18,6 +18,24 @@ extension Relation {
     ///
     /// - Complexity: O(1)
     public var plural: String { self == .children ? "Children" : singular + "s" }
+
+    /// The one of four answers that belongs to this relation: how an adaptor picks a method
+    /// of the relative-view API by relation, one line a form. Always inlined, so that the
+    /// pick is a switch and the answer a direct call.
+    ///
+    /// - Complexity: that of the answer picked.
+    @inlinable @inline(__always)
+    public func pick<Answer>(
+        _ ancestors: @autoclosure () -> Answer, _ descendants: @autoclosure () -> Answer,
+        _ siblings: @autoclosure () -> Answer, _ children: @autoclosure () -> Answer
+    ) -> Answer {
+        switch self {
+        case .ancestors: ancestors()
+        case .descendants: descendants()
+        case .siblings: siblings()
+        case .children: children()
+        }
+    }
 }
 
 /// What a search or a grouping keys the nodes by.
@@ -549,12 +567,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable
     public func isRelative(_ relation: Relation, _ a: V, of b: V) -> Bool {
-        switch relation {
-        case .ancestors: a.isRelativeAncestor(of: b)
-        case .descendants: a.isRelativeDescendant(of: b)
-        case .siblings: a.isRelativeSibling(of: b)
-        case .children: a.isRelativeChild(of: b)
-        }
+        relation.pick(a.isRelativeAncestor(of: b), a.isRelativeDescendant(of: b), a.isRelativeSibling(of: b), a.isRelativeChild(of: b))
     }
 
     /// `findFirstAncestor(by:)` and its kin, by tags.
@@ -562,12 +575,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable
     public func findFirst(_ relation: Relation, of node: V, byTags tags: [Int]) -> V? {
-        switch relation {
-        case .ancestors: node.findFirstAncestor(by: tags)
-        case .descendants: node.findFirstDescendant(by: tags)
-        case .siblings: node.findFirstSibling(by: tags)
-        case .children: node.findFirstChild(by: tags)
-        }
+        relation.pick(node.findFirstAncestor(by: tags), node.findFirstDescendant(by: tags), node.findFirstSibling(by: tags), node.findFirstChild(by: tags))
     }
 
     /// `findFirstAncestor(by:)` and its kin, by class.
@@ -575,12 +583,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable
     public func findFirst(_ relation: Relation, of node: V, byTypes types: [V.Type]) -> V? {
-        switch relation {
-        case .ancestors: node.findFirstAncestor(by: types)
-        case .descendants: node.findFirstDescendant(by: types)
-        case .siblings: node.findFirstSibling(by: types)
-        case .children: node.findFirstChild(by: types)
-        }
+        relation.pick(node.findFirstAncestor(by: types), node.findFirstDescendant(by: types), node.findFirstSibling(by: types), node.findFirstChild(by: types))
     }
 
     /// `findFirstAncestor(by:)` and its kin, by closure.
@@ -588,12 +591,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: V, where matches: (V) -> Bool) -> V? {
-        switch relation {
-        case .ancestors: node.findFirstAncestor(by: matches)
-        case .descendants: node.findFirstDescendant(by: matches)
-        case .siblings: node.findFirstSibling(by: matches)
-        case .children: node.findFirstChild(by: matches)
-        }
+        relation.pick(node.findFirstAncestor(by: matches), node.findFirstDescendant(by: matches), node.findFirstSibling(by: matches), node.findFirstChild(by: matches))
     }
 
     /// `groupAncestors(by:)` and its kin, by tags.
@@ -601,12 +599,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable
     public func group(_ relation: Relation, of node: V, byTags tags: [Int]) -> [Int: [V]] {
-        switch relation {
-        case .ancestors: node.groupAncestors(by: tags)
-        case .descendants: node.groupDescendants(by: tags)
-        case .siblings: node.groupSiblings(by: tags)
-        case .children: node.groupChildren(by: tags)
-        }
+        relation.pick(node.groupAncestors(by: tags), node.groupDescendants(by: tags), node.groupSiblings(by: tags), node.groupChildren(by: tags))
     }
 
     /// `groupAncestors(by:)` and its kin, by class (the naive base class's key is "NaiveView").
@@ -614,12 +607,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable
     public func group(_ relation: Relation, of node: V, byTypes types: [V.Type]) -> [String: [V]] {
-        switch relation {
-        case .ancestors: node.groupAncestors(by: types)
-        case .descendants: node.groupDescendants(by: types)
-        case .siblings: node.groupSiblings(by: types)
-        case .children: node.groupChildren(by: types)
-        }
+        relation.pick(node.groupAncestors(by: types), node.groupDescendants(by: types), node.groupSiblings(by: types), node.groupChildren(by: types))
     }
 
     /// `groupAncestors(by:)` and its kin, by closure.
@@ -627,12 +615,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable @inline(__always)
     public func group<Key: Hashable>(_ relation: Relation, of node: V, by key: (V) -> Key?) -> [Key: [V]] {
-        switch relation {
-        case .ancestors: node.groupAncestors(by: key)
-        case .descendants: node.groupDescendants(by: key)
-        case .siblings: node.groupSiblings(by: key)
-        case .children: node.groupChildren(by: key)
-        }
+        relation.pick(node.groupAncestors(by: key), node.groupDescendants(by: key), node.groupSiblings(by: key), node.groupChildren(by: key))
     }
 
     /// ``findFirst(_:of:where:)`` with ``RelativeQuery/closureMatches(_:)`` of the tag, a literal.

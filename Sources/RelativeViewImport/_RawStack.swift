@@ -1,6 +1,6 @@
 /// A stack in memory its owner alone uses (the scanners' open containers and elements):
-/// push, pop and top without an array's uniqueness checks, which cost the JSON scanner 15
-/// instructions per value (callgrind). Doubles when full.
+/// push, pop and top without an array's uniqueness checks (docs/results.md has their cost).
+/// Doubles when full.
 struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int

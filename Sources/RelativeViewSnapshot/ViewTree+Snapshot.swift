@@ -208,7 +208,7 @@ private struct SnapshotWriter {
         raw.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
     }
 
-    func storeNodes(_ nodes: [_ArenaImage.Node], at offset: Int) {
+    func storeNodes(_ nodes: [_PreorderImage.Node], at offset: Int) {
         for (k, node) in nodes.enumerated() {
             let at = offset + SnapshotLayout.nodeSize * k
             store(node.slot, at: at)

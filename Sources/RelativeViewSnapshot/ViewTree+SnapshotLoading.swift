@@ -451,7 +451,7 @@ struct SnapshotReader {
             nameStart = end
         }
 
-        var image = _ArenaImage()
+        var image = _PreorderImage()
         if counts.version == 1 {
             image.generation = column(at(.generation), count: slots)
             image.free = column(at(.free), count: Int(counts.free))
@@ -517,25 +517,25 @@ struct SnapshotReader {
         // an array's are); else copied out first.
         let live = Int(counts.live)
         let nodesStart = bytes.baseAddress! + at(.nodes)
-        let result: Result<ViewTree, _ArenaImageFlaw>
+        let result: Result<ViewTree, _PreorderImageFlaw>
         #if _endian(little)
-        if Self.nodeLayoutIsTheFiles && Int(bitPattern: nodesStart) % MemoryLayout<_ArenaImage.Node>.alignment == 0 {
-            result = nodesStart.withMemoryRebound(to: _ArenaImage.Node.self, capacity: max(live, 1)) { first in
-                Result { () throws(_ArenaImageFlaw) in
+        if Self.nodeLayoutIsTheFiles && Int(bitPattern: nodesStart) % MemoryLayout<_PreorderImage.Node>.alignment == 0 {
+            result = nodesStart.withMemoryRebound(to: _PreorderImage.Node.self, capacity: max(live, 1)) { first in
+                Result { () throws(_PreorderImageFlaw) in
                     try ViewTree(validating: image, nodes: UnsafeBufferPointer(start: first, count: live), typeMap: processType, textFlaws: textFlaws)
                 }
             }
         } else {
             image.nodes = nodes(at(.nodes), count: live)
-            result = Result { () throws(_ArenaImageFlaw) in
-                try image.nodes.withUnsafeBufferPointer { (nodes) throws(_ArenaImageFlaw) in
+            result = Result { () throws(_PreorderImageFlaw) in
+                try image.nodes.withUnsafeBufferPointer { (nodes) throws(_PreorderImageFlaw) in
                     try ViewTree(validating: image, nodes: nodes, typeMap: processType, textFlaws: textFlaws)
                 }
             }
         }
         #else
         image.nodes = nodes(at(.nodes), count: live)
-        result = Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, typeMap: processType) }
+        result = Result { () throws(_PreorderImageFlaw) in try ViewTree(validating: image, typeMap: processType) }
         #endif
         switch result {
         case .success(let tree):
@@ -558,7 +558,7 @@ struct SnapshotReader {
     }
 
     /// The byte offset of the element a flaw names, in a snapshot of `version`.
-    func offset(of flaw: _ArenaImageFlaw, _ at: (Section) -> Int, version: UInt32) -> Int {
+    func offset(of flaw: _PreorderImageFlaw, _ at: (Section) -> Int, version: UInt32) -> Int {
         switch flaw.part {
         case .nodeSlot: at(.nodes) + SnapshotLayout.nodeSize * flaw.element
         case .nodeParent: at(.nodes) + SnapshotLayout.nodeSize * flaw.element + 4
@@ -587,7 +587,7 @@ struct SnapshotReader {
     /// `typeFor`), and the two type columns copied, renumbered, unless the numbers are the
     /// same. `extras` holds the wide tags, geometry and attributes already read.
     func readColumns(
-        counts: SnapshotLayout.Counts, at: (Section) -> Int, extras: _ArenaImage,
+        counts: SnapshotLayout.Counts, at: (Section) -> Int, extras: _PreorderImage,
         types: [(name: String, isClass: Bool, unused: Bool, entry: Int)],
         typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
         checksumMatches: () throws(SnapshotError) -> Void,
@@ -689,17 +689,17 @@ struct SnapshotReader {
     /// Whether a node in memory is laid out as in the file (slot, parent, tag, type, 4 bytes
     /// each), so that the file's nodes can be copied as they are.
     static let nodeLayoutIsTheFiles: Bool = {
-        typealias N = _ArenaImage.Node
+        typealias N = _PreorderImage.Node
         return MemoryLayout<N>.stride == SnapshotLayout.nodeSize && MemoryLayout<N>.offset(of: \.slot) == 0
             && MemoryLayout<N>.offset(of: \.parent) == 4 && MemoryLayout<N>.offset(of: \.tag) == 8 && MemoryLayout<N>.offset(of: \.type) == 12
     }()
 
     /// `count` pre-order nodes from `offset`.
-    func nodes(_ offset: Int, count: Int) -> [_ArenaImage.Node] {
+    func nodes(_ offset: Int, count: Int) -> [_PreorderImage.Node] {
         // None makes no array: `init(unsafeUninitializedCapacity: 0)` writes into the
         // standard library's shared empty storage, a race between two loading threads.
         guard count > 0 else { return [] }
-        return [_ArenaImage.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return [_PreorderImage.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
             #if _endian(little)
             if Self.nodeLayoutIsTheFiles {
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: count * SnapshotLayout.nodeSize)
@@ -709,7 +709,7 @@ struct SnapshotReader {
             #endif
             for k in 0 ..< count {
                 let at = offset + SnapshotLayout.nodeSize * k
-                buffer.baseAddress!.advanced(by: k).initialize(to: _ArenaImage.Node(
+                buffer.baseAddress!.advanced(by: k).initialize(to: _PreorderImage.Node(
                     slot: load(at), parent: load(at + 4), tag: load(at + 8), type: load(at + 12)))
             }
             initialized = count

@@ -71,7 +71,7 @@ import Testing
         if (try? ViewTree(snapshot: run.tree._snapshot(version: 1)))?.snapshot() != bytes { issues.append("version 1 reads back as another tree") }
         if (try? ViewTree(snapshot: run.tree._snapshot(version: 2)))?.snapshot() != bytes { issues.append("version 2 reads back as another tree") }
         if (try? ViewTree(snapshot: run.tree._snapshot(version: 3)))?.snapshot() != bytes { issues.append("version 3 reads back as another tree") }
-        // The bytes hold 24 per slot (parent, type, tag, span), 12 per tour slot (two
+        // The bytes hold 24 per slot (parent, type, tag, span), 12 per index position (two
         // tokens a node, in blocks of 64), 4 per generation, the header, the type table
         // (every id up to the largest in use) and the checksum.
         let tourSlots = (2 * nodes + 63) / 64 * 64

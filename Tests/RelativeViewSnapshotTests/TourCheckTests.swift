@@ -36,7 +36,7 @@ import Testing
         }}}}}}}}
     }
 
-    func verdicts(_ image: _ColumnImage, types: Int) -> (local: Bool, inPieces: Bool, load: Result<ViewTree, _ArenaImageFlaw>) {
+    func verdicts(_ image: _ColumnImage, types: Int) -> (local: Bool, inPieces: Bool, load: Result<ViewTree, _PreorderImageFlaw>) {
         withColumns(image) { columns in
             // The last type number is one no node may have (as a snapshot marks the ids it
             // lists only to keep the numbering).
@@ -50,8 +50,8 @@ import Testing
             let pieces = ViewTree._checkTour(columns, typeCount: types, unusable: unusable, share: share)
             helper.wait()
             #expect(whole.enters == pieces.enters && whole.roots == pieces.roots && whole.wide == pieces.wide)
-            let load = Result { () throws(_ArenaImageFlaw) in
-                try ViewTree(validatingColumns: columns, typeCount: types, unusedTypes: unusable, extras: _ArenaImage(), owner: nil)
+            let load = Result { () throws(_PreorderImageFlaw) in
+                try ViewTree(validatingColumns: columns, typeCount: types, unusedTypes: unusable, extras: _PreorderImage(), owner: nil)
             }
             return (whole.sound && whole.enters == image.liveCount, pieces.sound && pieces.enters == image.liveCount, load)
         }

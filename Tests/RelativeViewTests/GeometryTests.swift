@@ -471,7 +471,7 @@ import RelativeViewFixtures
         let views = Self.tree(max(n, 2), seed: 400 &+ UInt64(n))
         // Queries keep each view's interval; geometry writes must not reset them.
         for v in views { _ = views[0].isRelativeAncestor(of: v) }
-        let epochs = views.map(\._spanEpoch)
+        let epochs = views.map(\._spanVersion)
         #expect(epochs.allSatisfy { $0 != 0 })
         for step in 0 ..< 3 * views.count {
             let v = views[Int.random(in: 0 ..< views.count, using: &rng)]
@@ -486,7 +486,7 @@ import RelativeViewFixtures
             _ = w.isRelativeDescendant(of: v)
             _ = v.convert(CGPoint.zero, to: w)
         }
-        #expect(views.map(\._spanEpoch) == epochs, "n \(n): kept positions survive geometry writes")
+        #expect(views.map(\._spanVersion) == epochs, "n \(n): kept positions survive geometry writes")
         // A structural change gives the tree a new version, which the kept positions do not have.
         views[views.count - 1].addSubview(View())
         let store = try #require(views[0]._store)

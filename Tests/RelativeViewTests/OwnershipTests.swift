@@ -58,7 +58,7 @@ import RelativeViewFixtures
         // Every view keeps its new positions, at the tree's new version: the queries below
         // take the fast path (two views read), and still answer as the superview chain does.
         let tree = store.tree._unowned
-        #expect(views.allSatisfy { $0._spanEpoch == tree.version && $0._tagOrSpan == tree.span(of: $0._node).span })
+        #expect(views.allSatisfy { $0._spanVersion == tree.version && $0._tagOrSpan == tree.span(of: $0._node).span })
         #expect(probes.map { $0.0.isRelativeAncestor(of: $0.1) } == answers)
         #expect(answers == probes.map { pair in
             sequence(first: pair.1, next: \.superview).dropFirst().contains { $0 === pair.0 }

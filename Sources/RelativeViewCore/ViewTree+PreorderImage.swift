@@ -5,7 +5,7 @@ import CSnapshotKernels
 /// pre-order does not give (generations, geometry, attributes). That is all a tree is: the
 /// index and the slot-indexed parent, tag and type columns are rebuilt from it in one pass
 /// that reads the pre-order front to back, so its cost is the writes, not cache misses.
-package struct _ArenaImage: Sendable {
+package struct _PreorderImage: Sendable {
     /// One live node, in pre-order: its slot, the pre-order position of its parent (-1 for
     /// a root), its tag (``wideTagSentinel`` for one kept in `wideTags`) and its type
     /// (a ``TypeID`` raw value once mapped; see ``ViewTree/init(validating:typeMap:)``).
@@ -51,8 +51,8 @@ package struct _ArenaImage: Sendable {
     package static var wideTagSentinel: Int32 { _TreeStorage.wideTagSentinel }
 }
 
-/// Why an ``_ArenaImage`` is not a tree: the part and the element where it was found.
-package struct _ArenaImageFlaw: Error, Sendable, Equatable {
+/// Why an ``_PreorderImage`` is not a tree: the part and the element where it was found.
+package struct _PreorderImageFlaw: Error, Sendable, Equatable {
     package enum Part: Sendable, Equatable {
         /// A field of a pre-order node: the element is its position.
         case nodeSlot, nodeParent, nodeType
@@ -65,7 +65,7 @@ package struct _ArenaImageFlaw: Error, Sendable, Equatable {
         case attribute(NodeAttribute)
         /// A slot column's entry (version 2, read in place): the element is the slot.
         case parent, type, span
-        /// A tour slot (version 2): the element is the tour position.
+        /// An index position (version 2): the element is the tour position.
         case tourToken, tourTag, tourType
         /// The free list's head (version 2).
         case freeHead
@@ -83,9 +83,9 @@ extension ViewTree {
     /// it), its free list, and its slot columns (shared with the tree until one is changed).
     ///
     /// - Complexity: O(n)
-    package func _image(preOrder: Bool = true) -> _ArenaImage {
+    package func _image(preOrder: Bool = true) -> _PreorderImage {
         let s = _storage
-        var image = _ArenaImage()
+        var image = _PreorderImage()
         image.generation = s.generation.array
         // The image has one per slot (a snapshot stores them all).
         image.generation.append(contentsOf: repeatElement(0, count: s.slotCount - s.generation.count))
@@ -106,13 +106,13 @@ extension ViewTree {
     }
 
     /// The live nodes in pre-order, each with its parent's position in it (see
-    /// ``_ArenaImage/nodes``).
+    /// ``_PreorderImage/nodes``).
     ///
     /// - Complexity: O(n)
-    private func _preOrder() -> [_ArenaImage.Node] {
+    private func _preOrder() -> [_PreorderImage.Node] {
         let s = _storage
         var position = [Int32](repeating: -1, count: s.slotCount)
-        var nodes: [_ArenaImage.Node] = []
+        var nodes: [_PreorderImage.Node] = []
         nodes.reserveCapacity(s.liveCount)
         let tour = s.tour
         var b = tour.head
@@ -122,7 +122,7 @@ extension ViewTree {
                 let x = Int(tour.token[k])
                 let p = s.parent[x]
                 position[x] = Int32(nodes.count)
-                nodes.append(_ArenaImage.Node(slot: Int32(x), parent: p < 0 ? -1 : position[Int(p)], tag: s.narrowTag[x], type: s.typeID[x]))
+                nodes.append(_PreorderImage.Node(slot: Int32(x), parent: p < 0 ? -1 : position[Int(p)], tag: s.narrowTag[x], type: s.typeID[x]))
             }
             b = tour.next[Int(b)]
         }
@@ -142,10 +142,10 @@ extension ViewTree {
     /// Node ids are the image's: slot and generation.
     ///
     /// - Complexity: O(n), n the number of slots (plus the attribute and wide-tag entries).
-    package init(validating image: _ArenaImage, typeMap: [Int32]) throws(_ArenaImageFlaw) {
+    package init(validating image: _PreorderImage, typeMap: [Int32]) throws(_PreorderImageFlaw) {
         let nodes = image.nodes
         let result = nodes.withUnsafeBufferPointer { nodes in
-            Result { () throws(_ArenaImageFlaw) in try ViewTree(validating: image, nodes: nodes, typeMap: typeMap) }
+            Result { () throws(_PreorderImageFlaw) in try ViewTree(validating: image, nodes: nodes, typeMap: typeMap) }
         }
         self = try result.get()
     }
@@ -161,13 +161,13 @@ extension ViewTree {
     /// it is called once, when the attributes are checked, and merged with the free-slot
     /// check so that the flaw reported is the one a check of everything here would report.
     package init(
-        validating image: _ArenaImage, nodes: UnsafeBufferPointer<_ArenaImage.Node>, typeMap: [Int32],
+        validating image: _PreorderImage, nodes: UnsafeBufferPointer<_PreorderImage.Node>, typeMap: [Int32],
         textFlaws: () -> [(element: Int, reason: String)?] = { [] }
-    ) throws(_ArenaImageFlaw) {
+    ) throws(_PreorderImageFlaw) {
         let slots = image.generation.count
         let live = nodes.count
-        func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
-            _ArenaImageFlaw(part: part, element: element, reason: reason)
+        func flaw(_ part: _PreorderImageFlaw.Part, _ element: Int, _ reason: String) -> _PreorderImageFlaw {
+            _PreorderImageFlaw(part: part, element: element, reason: reason)
         }
         guard slots < Int(Int32.max) else { throw flaw(.slot, 0, "\(slots) slots: at most \(Int32.max - 1)") }
         guard live + image.free.count == slots else {
@@ -189,7 +189,7 @@ extension ViewTree {
         var tourTypes = _Column<Int32>._large(repeating: 0, count: tokenSlots)
         var roots = 0
         var wide = 0
-        let orderFlaw: _ArenaImageFlaw? = typeMap.withUnsafeBufferPointer { typeMap in
+        let orderFlaw: _PreorderImageFlaw? = typeMap.withUnsafeBufferPointer { typeMap in
             parent.withUnsafeMutableBufferPointer { parent in
             narrowTag.withUnsafeMutableBufferPointer { narrowTag in
             typeID.withUnsafeMutableBufferPointer { typeID in
@@ -265,8 +265,8 @@ extension ViewTree {
             throw flaw(.slot, i, "slot \(i) is neither in the pre-order nor on the free list (another slot is named twice)")
         }
 
-        let (wideTags, columns) = try parent.withUnsafeBufferPointer { (parent) throws(_ArenaImageFlaw) in
-            try narrowTag.withUnsafeBufferPointer { (narrowTag) throws(_ArenaImageFlaw) in
+        let (wideTags, columns) = try parent.withUnsafeBufferPointer { (parent) throws(_PreorderImageFlaw) in
+            try narrowTag.withUnsafeBufferPointer { (narrowTag) throws(_PreorderImageFlaw) in
                 try Self._validateExtras(image, slots: slots, free: image.free, wide: wide, parent: parent, narrowTag: narrowTag, textFlaws: textFlaws)
             }
         }
@@ -353,7 +353,7 @@ extension _TreeStorage {
     /// - Complexity: O(blocks)
     convenience init(
         checked columns: (parent: _Column<Int32>, generation: _Column<UInt32>, typeID: _Column<Int32>, narrowTag: _Column<Int32>),
-        wideTags: [Int32: Int], freeHead: Int32, geometryOf image: _ArenaImage, attributes: [_TextColumn], live: Int, roots: Int,
+        wideTags: [Int32: Int], freeHead: Int32, geometryOf image: _PreorderImage, attributes: [_TextColumn], live: Int, roots: Int,
         tour: (span: _Column<_TourBlocks.Span>, token: _Column<Int32>, tag: _Column<Int32>, type: _Column<Int32>)
     ) {
         self.init(minimumCapacity: 0)
@@ -378,11 +378,11 @@ extension ViewTree {
     ///
     /// - Complexity: O(slots + entries)
     static func _validateExtras(
-        _ image: _ArenaImage, slots: Int, free: [Int32], wide: Int, parent: UnsafeBufferPointer<Int32>,
+        _ image: _PreorderImage, slots: Int, free: [Int32], wide: Int, parent: UnsafeBufferPointer<Int32>,
         narrowTag: UnsafeBufferPointer<Int32>, textFlaws: () -> [(element: Int, reason: String)?]
-    ) throws(_ArenaImageFlaw) -> (wideTags: [Int32: Int], attributes: [_TextColumn]) {
-        func flaw(_ part: _ArenaImageFlaw.Part, _ element: Int, _ reason: String) -> _ArenaImageFlaw {
-            _ArenaImageFlaw(part: part, element: element, reason: reason)
+    ) throws(_PreorderImageFlaw) -> (wideTags: [Int32: Int], attributes: [_TextColumn]) {
+        func flaw(_ part: _PreorderImageFlaw.Part, _ element: Int, _ reason: String) -> _PreorderImageFlaw {
+            _PreorderImageFlaw(part: part, element: element, reason: reason)
         }
         // The wide tags: one for each sentinel, on live slots, none that would fit narrow.
         guard image.wideTags.count == wide else {
