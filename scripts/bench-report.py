@@ -47,6 +47,9 @@ def unchecked(row):
 def naive_cell(row, bound):
     if row["naiveNsPerOp"] is None:
         return {"naiveFailed": "failed", "naiveNotBuilt": "not built"}.get(row.get("status"), "-"), "-"
+    if row["speedup"] is None:
+        # Both measured and agreed, but the query found nothing (status noMatch): no speed-up.
+        return fmt_ns(row["naiveNsPerOp"]), "no match" if row.get("status") == "noMatch" else "-"
     return f"{bound}{fmt_ns(row['naiveNsPerOp'])}", f"{bound}{row['speedup']:,.1f}x"
 
 
