@@ -32,7 +32,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RelativeViewCore", dependencies: ["CSnapshotKernels"], swiftSettings: checkedSettings),
+        // The machinery under the core, not a product (as swift-collections keeps
+        // InternalCollectionsUtilities): columns, the live index's blocks, thread helpers.
+        .target(name: "RelativeViewEngine", swiftSettings: checkedSettings),
+        .target(name: "RelativeViewCore", dependencies: ["RelativeViewEngine", "CSnapshotKernels"], swiftSettings: checkedSettings),
         // A snapshot load's hot loops: the position-local check of a saved tour, the
         // checksum's lanes and the texts' first check, each with an AVX2 path (gathers, 64-bit
         // lanes) that Swift's SIMD types do not give.
@@ -40,9 +43,9 @@ let package = Package(
         .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
-        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore", "CSnapshotKernels"]),
+        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CSnapshotKernels"]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "CLibXML2", "CByteCount"]),
+        .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CLibXML2", "CByteCount"]),
         .target(name: "CByteCount"),
         // Bytes allocated, for bytes per node in the CLI: glibc's mallinfo2() (which Swift's Glibc
         // module does not export) or jemalloc's statistics. jemalloc's header and library come
@@ -73,13 +76,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewFixtures"]),
+        .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeLayoutTests", dependencies: ["RelativeLayout"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),
         .testTarget(
             name: "RelativeViewSnapshotTests",
-            dependencies: ["RelativeViewSnapshot", "RelativeViewCore", "RelativeViewFixtures", "RelativeViewNaive"],
+            dependencies: ["RelativeViewSnapshot", "RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures", "RelativeViewNaive"],
             // A snapshot written by an earlier run, read by RoundTripTests.aSnapshotFromAnotherRun.
             exclude: ["Resources"]
         ),

@@ -1,7 +1,7 @@
 import RelativeViewCore
 
 // The relative-view API: every form (yes or no, search, grouping) of every relation
-// (ancestors, descendants, siblings, children) by every key (closure, classes, tags), one
+// (ancestors, descendants, siblings, children, following siblings) by every key (closure, classes, tags), one
 // line each over the store (`ViewStore+Relatives.swift`), which asks the core's one
 // implementation of each relation (`ViewTree+Relations.swift`).
 //
@@ -38,6 +38,27 @@ extension View {
     /// - Complexity: O(1); the naive core is the same.
     public func isRelativeChild(of view: View) -> Bool { superview === view }
 
+    /// Whether this view is one of the subviews of the superview of `view` that come after `view`.
+    ///
+    /// - Complexity: O(1); the naive core is O(number of siblings).
+    public func isRelativeFollowingSibling(of view: View) -> Bool {
+        guard let store = _store, store === view._store else { return false }
+        return store.tree.isRelative(_node, .followingSiblings, of: view._node)
+    }
+
+    /// The nearest view that is this view or one of its ancestors and also `view` or one of
+    /// its ancestors (a view is its own common ancestor with itself, and an ancestor of
+    /// `view` is theirs); `nil` for views of different trees.
+    ///
+    /// - Complexity: O(depth of this view - depth of the answer), each step an O(1)
+    ///   ancestor test; the naive core is O(depth of both).
+    public func commonAncestor(with view: View) -> View? {
+        // A view alone (in no tree yet) has no store, and is its own common ancestor.
+        if view === self { return self }
+        guard let store = _store, store === view._store else { return nil }
+        return store.tree.lowestCommonAncestor(_node, view._node).map(store.view)
+    }
+
     // MARK: Search by closure
 
     /// The nearest ancestor (`superview` first) for which `matches` returns true, or `nil`.
@@ -60,6 +81,12 @@ extension View {
     ///
     /// - Complexity: O(subviews visited) calls of `matches`; the naive core is the same.
     public func findFirstChild(by matches: (View) -> Bool) -> View? { _store?.first(.children, of: _node, where: matches) }
+
+    /// The first of the subviews after this one in its superview for which `matches`
+    /// returns true, or `nil`.
+    ///
+    /// - Complexity: O(siblings visited) calls of `matches`; the naive core is O(siblings).
+    public func findFirstFollowingSibling(by matches: (View) -> Bool) -> View? { _store?.first(.followingSiblings, of: _node, where: matches) }
 
     // MARK: Search by classes
 
@@ -86,6 +113,12 @@ extension View {
     ///   O(subviews visited × viewTypes.count).
     public func findFirstChild(by viewTypes: [View.Type]) -> View? { _store?.first(.children, of: _node, by: viewTypes) }
 
+    /// The first following sibling (nearest first) whose class is exactly one of `viewTypes`.
+    ///
+    /// - Complexity: O(siblings visited + viewTypes.count); the naive core is
+    ///   O(siblings × viewTypes.count).
+    public func findFirstFollowingSibling(by viewTypes: [View.Type]) -> View? { _store?.first(.followingSiblings, of: _node, by: viewTypes) }
+
     // MARK: Search by tags
 
     /// The nearest ancestor whose tag is one of `tags`.
@@ -110,6 +143,12 @@ extension View {
     /// - Complexity: O(subviews visited + tags.count); the naive core is
     ///   O(subviews visited × tags.count).
     public func findFirstChild(by tags: [Int]) -> View? { _store?.first(.children, of: _node, byTags: tags) }
+
+    /// The first following sibling (nearest first) whose tag is one of `tags`.
+    ///
+    /// - Complexity: O(siblings visited + tags.count); the naive core is
+    ///   O(siblings × tags.count).
+    public func findFirstFollowingSibling(by tags: [Int]) -> View? { _store?.first(.followingSiblings, of: _node, byTags: tags) }
 
     // MARK: Group by closure
 
@@ -140,6 +179,12 @@ extension View {
     ///   plus a copy of the group on each append.
     @inlinable public func groupChildren<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] { _store?.group(.children, of: _node, by: groupKey) ?? [:] }
 
+    /// Groups the subviews after this one in its superview by the key `groupKey` returns;
+    /// `nil` leaves one out. Groups keep `subviews` order.
+    ///
+    /// - Complexity: O(following siblings) calls of `groupKey`; the naive core is O(siblings).
+    @inlinable public func groupFollowingSiblings<Type: Hashable>(by groupKey: (View) -> Type?) -> [Type: [View]] { _store?.group(.followingSiblings, of: _node, by: groupKey) ?? [:] }
+
     // MARK: Group by classes
 
     /// Groups the ancestors whose class is exactly one of `viewTypes`, keyed by class name, nearest first.
@@ -163,6 +208,11 @@ extension View {
     /// - Complexity: O(number of subviews + viewTypes.count); the naive core is O(subviews × viewTypes.count).
     public func groupChildren(by viewTypes: [View.Type]) -> [String: [View]] { _store?.group(.children, of: _node, by: viewTypes) ?? [:] }
 
+    /// Groups the following siblings whose class is exactly one of `viewTypes`, keyed by class name, in `subviews` order.
+    ///
+    /// - Complexity: O(following siblings + viewTypes.count); the naive core is O(siblings × viewTypes.count).
+    public func groupFollowingSiblings(by viewTypes: [View.Type]) -> [String: [View]] { _store?.group(.followingSiblings, of: _node, by: viewTypes) ?? [:] }
+
     // MARK: Group by tags
 
     /// Groups the ancestors whose tag is one of `tags`, keyed by tag, nearest first.
@@ -185,6 +235,11 @@ extension View {
     ///
     /// - Complexity: O(number of subviews + tags.count); the naive core is O(subviews × tags.count).
     public func groupChildren(by tags: [Int]) -> [Int: [View]] { _store?.group(.children, of: _node, byTags: tags) ?? [:] }
+
+    /// Groups the following siblings whose tag is one of `tags`, keyed by tag, in `subviews` order.
+    ///
+    /// - Complexity: O(following siblings + tags.count); the naive core is O(siblings × tags.count).
+    public func groupFollowingSiblings(by tags: [Int]) -> [Int: [View]] { _store?.group(.followingSiblings, of: _node, byTags: tags) ?? [:] }
 }
 
 extension View {

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 /// Which nodes a query visits from a node, and in which order.
 ///
 /// Every search (`first`) and grouping (`group`) of ``ViewTree`` takes one, and each is
@@ -11,4 +12,7 @@ public enum Relation: String, CaseIterable, Hashable, Sendable {
     case siblings
     /// The node's children, in child order.
     case children
+    /// The children of the node's parent that come after the node, nearest first; none for
+    /// a root.
+    case followingSiblings
 }

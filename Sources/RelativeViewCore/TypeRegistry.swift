@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import Synchronization
 
 /// Maps Swift classes and type names to dense ``TypeID``s, for the whole process.

@@ -1,8 +1,9 @@
+import RelativeViewEngine
 extension ViewTree {
     /// Whether `a` is a proper ancestor of `b` (a node is never its own relative ancestor).
     ///
     /// - Complexity: O(1)
-    @inlinable
+    @inlinable @inline(__always)
     public func isAncestor(_ a: NodeID, of b: NodeID) -> Bool {
         _storage.isAncestor(a, of: b)
     }

@@ -1,8 +1,9 @@
+import RelativeViewEngine
 extension ViewTree {
     /// Whether `a` is a proper descendant of `b` (a node is never its own relative descendant).
     ///
     /// - Complexity: O(1)
-    @inlinable
+    @inlinable @inline(__always)
     public func isDescendant(_ a: NodeID, of b: NodeID) -> Bool {
         isAncestor(b, of: a)
     }

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 // What a person debugging a tree reads: a one-line summary of the arena (counts, not
 // internals) and a bounded, indented pre-order listing of a subtree in the spirit of UIKit's
 // `recursiveDescription`. Both are cold paths: nothing here is inlinable.

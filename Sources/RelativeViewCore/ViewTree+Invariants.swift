@@ -1,3 +1,4 @@
+import RelativeViewEngine
 extension ViewTree {
     /// Checks every structural invariant of the arena, and that the index is the Euler
     /// tour of the forest the parent links make. Does real work only in builds with `RELATIVE_VIEW_CHECK_INVARIANTS`

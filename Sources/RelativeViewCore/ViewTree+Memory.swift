@@ -1,3 +1,4 @@
+import RelativeViewEngine
 extension ViewTree {
     /// The bytes held by the tree's columns (the geometry and attribute columns too, once written) and its index, from their capacities
     /// (buffer headers and the allocator's rounding aside). Columns a tree loaded from a

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 extension ViewTree {
     /// Adds a new node with no parent (a root) and returns its id.
     ///

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import CSnapshotKernels
 /// A ``ViewTree`` as a snapshot stores it (see the RelativeViewSnapshot module): the live
 /// nodes in depth-first pre-order, each with its slot, its parent's position in that order,

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 extension ViewTree {
     /// The descendants of `node` in the order of the `recursiveSubviews` definition:
     /// its children first, then each child's recursive subviews in turn

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 // The queries of every relation: each relation is walked once (`_walk`), each kind of key
 // is matched once (`_KeyMatch`), and a search or a grouping is written once over both.
 
@@ -8,13 +9,14 @@ extension ViewTree {
     /// ``isAncestor(_:of:)``, and so on.
     ///
     /// - Complexity: O(1)
-    @inlinable
+    @inlinable @inline(__always)
     public func isRelative(_ a: NodeID, _ relation: Relation, of b: NodeID) -> Bool {
         switch relation {
         case .ancestors: isAncestor(a, of: b)
         case .descendants: isDescendant(a, of: b)
         case .siblings: isSibling(a, of: b)
         case .children: isChild(a, of: b)
+        case .followingSiblings: _storage.isFollowingSibling(a, of: b)
         }
     }
 
@@ -188,8 +190,8 @@ extension ViewTree {
     ///
     /// - ancestors: up the parent column;
     /// - descendants: the subtree's run of the index, block by block;
-    /// - siblings and children: from one child's exit token to the next one's enter token
-    ///   (``_TreeStorage/forEachChild(of:_:)``).
+    /// - siblings, children and following siblings: from one child's exit token to the next
+    ///   one's enter token (``_TreeStorage/forEachChild(after:_:)``).
     ///
     /// Always inlined, so that `visit` is inlined into the loop: called out of line, it
     /// retains and releases what it captures on every node (docs/results.md has the counts).
@@ -214,7 +216,19 @@ extension ViewTree {
             return try s.forEachChild(of: p) { c, copies in try c == node.index || visit(c, copies) }
         case .children:
             return try s.forEachChild(of: node.index, visit)
+        case .followingSiblings:
+            guard s.parent[Int(node.index)] != _TreeStorage.none else { return true }
+            return try s.forEachChild(after: s.tour.span[Int(node.index)].exit, visit)
         }
+    }
+}
+
+extension _TreeStorage {
+    /// Whether `a` is a child of `b`'s parent that comes after `b`: a sibling whose enter
+    /// token follows `b`'s.
+    @inlinable
+    func isFollowingSibling(_ a: NodeID, of b: NodeID) -> Bool {
+        isSibling(a, of: b) && tour.precedes(tour.span[Int(b.index)].enter, tour.span[Int(a.index)].enter)
     }
 }
 

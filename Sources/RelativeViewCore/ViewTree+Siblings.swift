@@ -1,8 +1,9 @@
+import RelativeViewEngine
 extension ViewTree {
     /// Whether `a` and `b` are distinct children of the same parent (direct siblings only).
     ///
     /// - Complexity: O(1)
-    @inlinable
+    @inlinable @inline(__always)
     public func isSibling(_ a: NodeID, of b: NodeID) -> Bool {
         _storage.isSibling(a, of: b)
     }
@@ -10,7 +11,7 @@ extension ViewTree {
     /// Whether `a` is a child of `b` (`b` is its parent).
     ///
     /// - Complexity: O(1)
-    @inlinable
+    @inlinable @inline(__always)
     public func isChild(_ a: NodeID, of b: NodeID) -> Bool {
         _storage.check(b)
         return parent(of: a) == b
@@ -118,11 +119,18 @@ extension _TreeStorage {
     /// - Returns: Whether every child was passed (false: `body` stopped the walk).
     @inlinable @inline(__always)
     func forEachChild(of p: Int32, _ body: (_ child: Int32, _ slot: Int) throws -> Bool) rethrows -> Bool {
+        try forEachChild(after: tour.span[Int(p)].enter, body)
+    }
+
+    /// ``forEachChild(of:_:)`` from position `start`: the parent's enter token (every
+    /// child), or a child's exit token (the children after it).
+    @inlinable @inline(__always)
+    func forEachChild(after start: UInt32, _ body: (_ child: Int32, _ slot: Int) throws -> Bool) rethrows -> Bool {
         typealias T = _TourBlocks
         // A position is its slot's index (block << offsetBits | offset).
-        var exit = tour.span[Int(p)].enter
+        var exit = start
         while true {
-            // Never past the tour's end: `p`'s exit token comes first.
+            // Never past the tour's end: the parent's exit token comes first.
             let b = T.block(exit)
             let i = T.offset(exit) + 1 < Int(tour.count[b]) ? T.slot(exit) + 1 : Int(tour.next[b]) &* T.capacity
             let t = tour.token[i]

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 extension ViewTree {
     /// An unretained handle on a tree's storage, for the O(1) queries of a tree that lives in
     /// a class property: the RelativeView facade's store (package-only: it is unsafe).

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 /// A forest of view nodes stored as struct-of-arrays columns with a live Euler-tour index.
 ///
 /// `ViewTree` is a value type with copy-on-write storage. The index is the forest's Euler
@@ -195,7 +196,7 @@ public struct ViewTree: Sendable {
     /// The parent of a node, or `nil` for a root.
     ///
     /// - Complexity: O(1)
-    @inlinable public func parent(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.parent[Int($1)] } }
+    @inlinable @inline(__always) public func parent(of node: NodeID) -> NodeID? { _storage.step(from: node) { $0.parent[Int($1)] } }
 
     /// The first child of a node, or `nil` for a leaf.
     ///

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 /// Builds a ``ViewTree`` from a stream of open/close events, as a parser produces a
 /// document, with its index ready and no extra pass: a node's enter token is appended to
 /// the Euler tour when it opens, its exit token when it closes, so the tour's blocks come

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 /// The keys a grouping query asked for, each with a dense key index, and a fast
 /// lookup from a node's type id to the index of its key.
 ///
@@ -125,12 +126,6 @@ struct _TagKeys {
         let tag = Int(t)
         for k in keys.indices where keys[k] == tag { return k }
         return nil
-    }
-
-    /// The key index of the tag of slot `i` of `storage`, or `nil` if that tag was not asked for.
-    @inlinable @inline(__always)
-    func keyIndex(ofTagAt i: Int32, in storage: _TreeStorage) -> Int? {
-        keyIndex(ofNarrow: storage.narrowTag[Int(i)], at: i, in: storage)
     }
 
     /// The key index of node `i`'s tag, given its narrow value `t` (from the column or the

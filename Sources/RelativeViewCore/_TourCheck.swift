@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import CSnapshotKernels
 
 /// The structural check of a saved tour, one position at a time with no stack, so that

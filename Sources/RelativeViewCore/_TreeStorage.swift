@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import Synchronization
 
 /// The columns of a ``ViewTree``: one final class, copied on write by `ViewTree`.

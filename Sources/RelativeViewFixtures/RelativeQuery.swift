@@ -11,6 +11,7 @@ extension Relation {
         case .descendants: "Descendant"
         case .siblings: "Sibling"
         case .children: "Child"
+        case .followingSiblings: "FollowingSibling"
         }
     }
 
@@ -19,7 +20,7 @@ extension Relation {
     /// - Complexity: O(1)
     public var plural: String { self == .children ? "Children" : singular + "s" }
 
-    /// The one of four answers that belongs to this relation: how an adaptor picks a method
+    /// The one of five answers that belongs to this relation: how an adaptor picks a method
     /// of the relative-view API by relation, one line a form. Always inlined, so that the
     /// pick is a switch and the answer a direct call.
     ///
@@ -27,13 +28,15 @@ extension Relation {
     @inlinable @inline(__always)
     public func pick<Answer>(
         _ ancestors: @autoclosure () -> Answer, _ descendants: @autoclosure () -> Answer,
-        _ siblings: @autoclosure () -> Answer, _ children: @autoclosure () -> Answer
+        _ siblings: @autoclosure () -> Answer, _ children: @autoclosure () -> Answer,
+        _ followingSiblings: @autoclosure () -> Answer
     ) -> Answer {
         switch self {
         case .ancestors: ancestors()
         case .descendants: descendants()
         case .siblings: siblings()
         case .children: children()
+        case .followingSiblings: followingSiblings()
         }
     }
 }
@@ -75,6 +78,8 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
     case findFirst(Relation, by: QueryKey)
     /// A node's relatives grouped by the key.
     case group(Relation, by: QueryKey)
+    /// The nearest common ancestor of two nodes (each counting as its own ancestor).
+    case commonAncestor
     /// A point converted between the coordinate spaces of two views.
     case convertPoint
 
@@ -85,7 +90,7 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
         Relation.allCases.map(isRelative)
         + Relation.allCases.flatMap { r in QueryKey.allCases.map { findFirst(r, by: $0) } }
         + Relation.allCases.flatMap { r in QueryKey.allCases.map { group(r, by: $0) } }
-        + [.convertPoint]
+        + [.commonAncestor, .convertPoint]
 
     /// The query named `rawValue`, or `nil` if the table has none of that name.
     ///
@@ -104,6 +109,7 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
         case .isRelative(let r): "isRelative" + r.singular
         case .findFirst(let r, let key): "findFirst" + r.singular + key.suffix
         case .group(let r, let key): "group" + r.plural + key.suffix
+        case .commonAncestor: "commonAncestor"
         case .convertPoint: "convertPoint"
         }
     }
@@ -129,7 +135,7 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
     public var naiveWalksASubtree: Bool {
         switch self {
         case .isRelative(let r), .findFirst(let r, _), .group(let r, _): r == .descendants
-        case .convertPoint: false
+        case .commonAncestor, .convertPoint: false
         }
     }
 
@@ -138,7 +144,7 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
     /// - Complexity: O(1)
     public var isPairwise: Bool {
         switch self {
-        case .isRelative, .convertPoint: true
+        case .isRelative, .commonAncestor, .convertPoint: true
         case .findFirst, .group: false
         }
     }
@@ -160,12 +166,13 @@ public enum RelativeQuery: Hashable, Sendable, CaseIterable, RawRepresentable, C
         case .isRelative(.descendants):
             let (descendants, ancestors) = q.descendantPairs(count)
             return (descendants, ancestors)
-        case .isRelative(.siblings):
+        case .isRelative(.siblings), .isRelative(.followingSiblings):
             let (a, b) = q.siblingPairs(count)
             return (a, b)
         case .isRelative(.children):
             let (a, b) = q.childPairs(count)
             return (a, b)
+        case .commonAncestor: return (q.randomNodes(count, salt: 23), q.randomNodes(count, salt: 24))
         case .convertPoint: return (q.randomNodes(count, salt: 21), q.randomNodes(count, salt: 22))
         case .findFirst, .group: return (q.randomNodes(count, salt: 5), [])
         }
@@ -257,6 +264,10 @@ public protocol RelativeQuerying {
     ///
     /// - Complexity: the implementation's.
     func groupByClosureKey(_ relation: Relation, of node: Node) -> [Int: [Node]]
+    /// The nearest common ancestor of `a` and `b` (each its own ancestor), or `nil`.
+    ///
+    /// - Complexity: the implementation's.
+    func commonAncestor(of a: Node, _ b: Node) -> Node?
     /// `point` of `a`'s space in `b`'s.
     ///
     /// - Complexity: the implementation's.
@@ -325,7 +336,7 @@ public struct CoreQuerying: RelativeQuerying {
     /// `isAncestor`, `isDescendant` or `isSibling`.
     ///
     /// - Complexity: O(1)
-    @inlinable
+    @inlinable @inline(__always)
     public func isRelative(_ relation: Relation, _ a: NodeID, of b: NodeID) -> Bool {
         tree.isRelative(a, relation, of: b)
     }
@@ -333,7 +344,7 @@ public struct CoreQuerying: RelativeQuerying {
     /// `first(.ancestors, of:withTags:)` and its kin.
     ///
     /// - Complexity: O(relatives visited + tags.count)
-    @inlinable
+    @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: NodeID, byTags tags: [Int]) -> NodeID? {
         tree.first(relation, of: node, withTags: tags)
     }
@@ -341,7 +352,7 @@ public struct CoreQuerying: RelativeQuerying {
     /// `first(.ancestors, of:withTypes:)` and its kin.
     ///
     /// - Complexity: O(relatives visited + types.count)
-    @inlinable
+    @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: NodeID, byTypes types: TypeKeys) -> NodeID? {
         tree.first(relation, of: node, withTypes: types.ids)
     }
@@ -357,7 +368,7 @@ public struct CoreQuerying: RelativeQuerying {
     /// `group(.ancestors, of:byTags:)` and its kin.
     ///
     /// - Complexity: O(relatives + tags.count)
-    @inlinable
+    @inlinable @inline(__always)
     public func group(_ relation: Relation, of node: NodeID, byTags tags: [Int]) -> [Int: [NodeID]] {
         tree.group(relation, of: node, byTags: tags)
     }
@@ -365,7 +376,7 @@ public struct CoreQuerying: RelativeQuerying {
     /// `group(.ancestors, of:keyingTypes:)` and its kin, keyed by the types' names.
     ///
     /// - Complexity: O(relatives + types)
-    @inlinable
+    @inlinable @inline(__always)
     public func group(_ relation: Relation, of node: NodeID, byTypes types: TypeKeys) -> [String: [NodeID]] {
         tree.group(relation, of: node, keyingTypes: types.names)
     }
@@ -397,10 +408,16 @@ public struct CoreQuerying: RelativeQuerying {
         return group(relation, of: node) { RelativeQuery.closureKey(tree.tag(of: $0)) }
     }
 
+    /// `tree.lowestCommonAncestor(_:_:)`.
+    ///
+    /// - Complexity: O(depth of `a`)
+    @inlinable @inline(__always)
+    public func commonAncestor(of a: NodeID, _ b: NodeID) -> NodeID? { tree.lowestCommonAncestor(a, b) }
+
     /// `tree.convert(_:from:to:)`.
     ///
     /// - Complexity: O(depth of both)
-    @inlinable
+    @inlinable @inline(__always)
     public func convert(_ point: SIMD2<Double>, from a: NodeID, to b: NodeID) -> SIMD2<Double> {
         tree.convert(point, from: a, to: b)
     }
@@ -434,6 +451,10 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func isRelativeChild(of view: Relative) -> Bool
+    /// Whether this view is a subview of the superview of `view` after `view`.
+    ///
+    /// - Complexity: the implementation's.
+    func isRelativeFollowingSibling(of view: Relative) -> Bool
     /// The nearest ancestor with one of `tags`.
     ///
     /// - Complexity: the implementation's.
@@ -450,6 +471,10 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func findFirstChild(by tags: [Int]) -> Relative?
+    /// The first following sibling with one of `tags`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstFollowingSibling(by tags: [Int]) -> Relative?
     /// The nearest ancestor of one of `viewTypes` (exactly).
     ///
     /// - Complexity: the implementation's.
@@ -466,6 +491,10 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func findFirstChild(by viewTypes: [Relative.Type]) -> Relative?
+    /// The first following sibling of one of `viewTypes` (exactly).
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstFollowingSibling(by viewTypes: [Relative.Type]) -> Relative?
     /// The nearest ancestor that `matches`.
     ///
     /// - Complexity: the implementation's.
@@ -482,6 +511,10 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func findFirstChild(by matches: (Relative) -> Bool) -> Relative?
+    /// The first following sibling that `matches`.
+    ///
+    /// - Complexity: the implementation's.
+    func findFirstFollowingSibling(by matches: (Relative) -> Bool) -> Relative?
     /// The ancestors with one of `tags`, by tag.
     ///
     /// - Complexity: the implementation's.
@@ -498,6 +531,10 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func groupChildren(by tags: [Int]) -> [Int: [Relative]]
+    /// The following siblings with one of `tags`, by tag.
+    ///
+    /// - Complexity: the implementation's.
+    func groupFollowingSiblings(by tags: [Int]) -> [Int: [Relative]]
     /// The ancestors of one of `viewTypes`, by type name.
     ///
     /// - Complexity: the implementation's.
@@ -514,6 +551,10 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func groupChildren(by viewTypes: [Relative.Type]) -> [String: [Relative]]
+    /// The following siblings of one of `viewTypes`, by type name.
+    ///
+    /// - Complexity: the implementation's.
+    func groupFollowingSiblings(by viewTypes: [Relative.Type]) -> [String: [Relative]]
     /// The ancestors by the key `groupKey` gives each.
     ///
     /// - Complexity: the implementation's.
@@ -530,6 +571,14 @@ public protocol RelativeViewAPI: AnyObject {
     ///
     /// - Complexity: the implementation's.
     func groupChildren<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// The following siblings by the key `groupKey` gives each.
+    ///
+    /// - Complexity: the implementation's.
+    func groupFollowingSiblings<Key: Hashable>(by groupKey: (Relative) -> Key?) -> [Key: [Relative]]
+    /// The nearest view that is this view or an ancestor and `view` or an ancestor.
+    ///
+    /// - Complexity: the implementation's.
+    func commonAncestor(with view: Relative) -> Relative?
     /// `point` of this view's space in `view`'s.
     ///
     /// - Complexity: the implementation's.
@@ -565,25 +614,25 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// `isRelativeAncestor(of:)` and its kin.
     ///
     /// - Complexity: the implementation's.
-    @inlinable
+    @inlinable @inline(__always)
     public func isRelative(_ relation: Relation, _ a: V, of b: V) -> Bool {
-        relation.pick(a.isRelativeAncestor(of: b), a.isRelativeDescendant(of: b), a.isRelativeSibling(of: b), a.isRelativeChild(of: b))
+        relation.pick(a.isRelativeAncestor(of: b), a.isRelativeDescendant(of: b), a.isRelativeSibling(of: b), a.isRelativeChild(of: b), a.isRelativeFollowingSibling(of: b))
     }
 
     /// `findFirstAncestor(by:)` and its kin, by tags.
     ///
     /// - Complexity: the implementation's.
-    @inlinable
+    @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: V, byTags tags: [Int]) -> V? {
-        relation.pick(node.findFirstAncestor(by: tags), node.findFirstDescendant(by: tags), node.findFirstSibling(by: tags), node.findFirstChild(by: tags))
+        relation.pick(node.findFirstAncestor(by: tags), node.findFirstDescendant(by: tags), node.findFirstSibling(by: tags), node.findFirstChild(by: tags), node.findFirstFollowingSibling(by: tags))
     }
 
     /// `findFirstAncestor(by:)` and its kin, by class.
     ///
     /// - Complexity: the implementation's.
-    @inlinable
+    @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: V, byTypes types: [V.Type]) -> V? {
-        relation.pick(node.findFirstAncestor(by: types), node.findFirstDescendant(by: types), node.findFirstSibling(by: types), node.findFirstChild(by: types))
+        relation.pick(node.findFirstAncestor(by: types), node.findFirstDescendant(by: types), node.findFirstSibling(by: types), node.findFirstChild(by: types), node.findFirstFollowingSibling(by: types))
     }
 
     /// `findFirstAncestor(by:)` and its kin, by closure.
@@ -591,23 +640,23 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable @inline(__always)
     public func findFirst(_ relation: Relation, of node: V, where matches: (V) -> Bool) -> V? {
-        relation.pick(node.findFirstAncestor(by: matches), node.findFirstDescendant(by: matches), node.findFirstSibling(by: matches), node.findFirstChild(by: matches))
+        relation.pick(node.findFirstAncestor(by: matches), node.findFirstDescendant(by: matches), node.findFirstSibling(by: matches), node.findFirstChild(by: matches), node.findFirstFollowingSibling(by: matches))
     }
 
     /// `groupAncestors(by:)` and its kin, by tags.
     ///
     /// - Complexity: the implementation's.
-    @inlinable
+    @inlinable @inline(__always)
     public func group(_ relation: Relation, of node: V, byTags tags: [Int]) -> [Int: [V]] {
-        relation.pick(node.groupAncestors(by: tags), node.groupDescendants(by: tags), node.groupSiblings(by: tags), node.groupChildren(by: tags))
+        relation.pick(node.groupAncestors(by: tags), node.groupDescendants(by: tags), node.groupSiblings(by: tags), node.groupChildren(by: tags), node.groupFollowingSiblings(by: tags))
     }
 
     /// `groupAncestors(by:)` and its kin, by class (the naive base class's key is "NaiveView").
     ///
     /// - Complexity: the implementation's.
-    @inlinable
+    @inlinable @inline(__always)
     public func group(_ relation: Relation, of node: V, byTypes types: [V.Type]) -> [String: [V]] {
-        relation.pick(node.groupAncestors(by: types), node.groupDescendants(by: types), node.groupSiblings(by: types), node.groupChildren(by: types))
+        relation.pick(node.groupAncestors(by: types), node.groupDescendants(by: types), node.groupSiblings(by: types), node.groupChildren(by: types), node.groupFollowingSiblings(by: types))
     }
 
     /// `groupAncestors(by:)` and its kin, by closure.
@@ -615,7 +664,7 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
     /// - Complexity: the implementation's.
     @inlinable @inline(__always)
     public func group<Key: Hashable>(_ relation: Relation, of node: V, by key: (V) -> Key?) -> [Key: [V]] {
-        relation.pick(node.groupAncestors(by: key), node.groupDescendants(by: key), node.groupSiblings(by: key), node.groupChildren(by: key))
+        relation.pick(node.groupAncestors(by: key), node.groupDescendants(by: key), node.groupSiblings(by: key), node.groupChildren(by: key), node.groupFollowingSiblings(by: key))
     }
 
     /// ``findFirst(_:of:where:)`` with ``RelativeQuery/closureMatches(_:)`` of the tag, a literal.
@@ -634,10 +683,16 @@ public struct ViewQuerying<V: RelativeViewAPI>: RelativeQuerying where V.Relativ
         group(relation, of: node) { RelativeQuery.closureKey($0.tag) }
     }
 
+    /// `a.commonAncestor(with:)`.
+    ///
+    /// - Complexity: the implementation's.
+    @inlinable @inline(__always)
+    public func commonAncestor(of a: V, _ b: V) -> V? { a.commonAncestor(with: b) }
+
     /// `a.convert(_:to:)`.
     ///
     /// - Complexity: O(depth of both)
-    @inlinable
+    @inlinable @inline(__always)
     public func convert(_ point: SIMD2<Double>, from a: V, to b: V) -> SIMD2<Double> {
         let q = a.convert(CGPoint(x: point.x, y: point.y), to: b)
         return SIMD2(Double(q.x), Double(q.y))
@@ -670,6 +725,127 @@ extension ViewQuerying where V == NaiveView {
     public init() { self.init(catalog: StockCatalog.naiveViews) }
 }
 
+/// An implementation's answer to one ``RelativeQuery`` as it gave it: its own nodes, by
+/// the shape of the answer. What ``RelativeQuerying/ask(_:_:_:tags:types:closureKey:)``
+/// returns, for a caller to time, digest or number.
+public enum QueryResult<Node> {
+    /// A yes or no.
+    case yes(Bool)
+    /// The node found, or `nil`.
+    case node(Node?)
+    /// Groups keyed by tag or by a closure's key.
+    case groups([Int: [Node]])
+    /// Groups keyed by type name (each implementation's names).
+    case named([String: [Node]])
+    /// A converted point.
+    case point(SIMD2<Double>)
+
+    /// How many nodes the answer holds; `nil` for an answer that is not nodes (a yes or
+    /// no, a point).
+    ///
+    /// - Complexity: O(number of groups)
+    @inlinable
+    public var nodeCount: Int? {
+        switch self {
+        case .yes, .point: nil
+        case .node(let x): x == nil ? 0 : 1
+        case .groups(let g): g.values.reduce(0) { $0 + $1.count }
+        case .named(let g): g.values.reduce(0) { $0 + $1.count }
+        }
+    }
+}
+
+/// A loop that asks one query again and again (a timing, a benchmark): handed the question
+/// as a closure, it runs it where it likes. ``RelativeQuerying/asking(_:tags:types:closureKey:in:)``
+/// hands it the closure of the query asked, so that each query gets a loop of its own,
+/// specialized, with no choice of query inside it.
+public protocol QueryLoop<Node> {
+    /// The nodes the question is about.
+    ///
+    /// - Complexity: O(1) to pass around.
+    associatedtype Node
+    /// What the loop gives back.
+    ///
+    /// - Complexity: O(1) to pass around.
+    associatedtype Output
+    /// Runs the loop, asking `ask` about `a` (and `b`, for a question about two nodes).
+    ///
+    /// - Complexity: the loop's.
+    func run(_ ask: (_ a: Node, _ b: Node) -> QueryResult<Node>) -> Output
+}
+
+extension RelativeQuerying {
+    /// Runs `loop` with the question `query` asks of this implementation: the one place
+    /// where a query of the table meets the adaptor's methods. The CLI's timings, the
+    /// `Benchmarks/` suite and the conformance tests (through ``ask(_:_:_:tags:types:closureKey:)``)
+    /// all ask through it, so a query of the table is written here once.
+    ///
+    /// The searches and groupings by closure use ``RelativeQuery/closureKey(_:)`` through
+    /// the adaptor's closure literals (``findFirstByClosureKey(_:of:)``) when `closureKey`
+    /// is `nil`, and `closureKey` of a node's tag otherwise. Always inlined, so that the
+    /// choice of query is made once, outside `loop`, and the question is inlined into it.
+    ///
+    /// - Complexity: the loop's, each question at the query's own cost.
+    @inlinable @inline(__always)
+    public func asking<Loop: QueryLoop<Node>>(
+        _ query: RelativeQuery, tags: [Int], types: TypeKeys, closureKey: ((Int) -> Int?)? = nil, in loop: Loop
+    ) -> Loop.Output {
+        switch query {
+        case .isRelative(let r): return loop.run { a, b in .yes(isRelative(r, a, of: b)) }
+        case .findFirst(let r, .tags): return loop.run { a, _ in .node(findFirst(r, of: a, byTags: tags)) }
+        case .findFirst(let r, .types): return loop.run { a, _ in .node(findFirst(r, of: a, byTypes: types)) }
+        case .findFirst(let r, .closure):
+            guard let closureKey else { return loop.run { a, _ in .node(findFirstByClosureKey(r, of: a)) } }
+            return loop.run { a, _ in .node(findFirst(r, of: a) { closureKey(tag(of: $0)) != nil }) }
+        case .group(let r, .tags): return loop.run { a, _ in .groups(group(r, of: a, byTags: tags)) }
+        case .group(let r, .types): return loop.run { a, _ in .named(group(r, of: a, byTypes: types)) }
+        case .group(let r, .closure):
+            guard let closureKey else { return loop.run { a, _ in .groups(groupByClosureKey(r, of: a)) } }
+            return loop.run { a, _ in .groups(group(r, of: a) { closureKey(tag(of: $0)) }) }
+        case .commonAncestor: return loop.run { a, b in .node(commonAncestor(of: a, b)) }
+        case .convertPoint: return loop.run { a, b in .point(convert(QueryGeometry.probe, from: a, to: b)) }
+        }
+    }
+
+    /// Asks `query` once about `a` (and `b`, for a question about two nodes; ignored
+    /// otherwise): ``asking(_:tags:types:closureKey:in:)`` with a loop of one.
+    ///
+    /// - Complexity: the query's own cost.
+    @inlinable
+    public func ask(
+        _ query: RelativeQuery, _ a: Node, _ b: Node, tags: [Int], types: TypeKeys, closureKey: ((Int) -> Int?)? = nil
+    ) -> QueryResult<Node> {
+        asking(query, tags: tags, types: types, closureKey: closureKey, in: AskOnce(a: a, b: b))
+    }
+}
+
+/// The loop of one question: ``RelativeQuerying/ask(_:_:_:tags:types:closureKey:)``.
+public struct AskOnce<Node>: QueryLoop {
+    /// The node asked about.
+    ///
+    /// - Complexity: O(1)
+    public let a: Node
+    /// The other node of a question about two.
+    ///
+    /// - Complexity: O(1)
+    public let b: Node
+
+    /// A loop that asks about `a` (and `b`) once.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public init(a: Node, b: Node) {
+        self.a = a
+        self.b = b
+    }
+
+    /// `ask(a, b)`.
+    ///
+    /// - Complexity: that of `ask`.
+    @inlinable
+    public func run(_ ask: (Node, Node) -> QueryResult<Node>) -> QueryResult<Node> { ask(a, b) }
+}
+
 /// An implementation's answer to one ``RelativeQuery``, its nodes as handles (node
 /// numbers), so that two implementations' answers compare element by element.
 public enum QueryAnswer: Hashable, Sendable {
@@ -693,20 +869,15 @@ extension RelativeQuerying {
     /// - Complexity: the query's own cost, plus O(nodes in the answer).
     public func answer(
         _ query: RelativeQuery, _ a: Node, _ b: Node, tags: [Int], types: TypeKeys,
-        closureKey: (Int) -> Int? = RelativeQuery.closureKey, handle: (Node) -> Int
+        closureKey: @escaping (Int) -> Int? = RelativeQuery.closureKey, handle: (Node) -> Int
     ) -> QueryAnswer {
         func numbered<K>(_ groups: [K: [Node]]) -> [K: [Int]] { groups.mapValues { $0.map(handle) } }
-        switch query {
-        case .isRelative(let r): return .yes(isRelative(r, a, of: b))
-        case .findFirst(let r, .tags): return .node(findFirst(r, of: a, byTags: tags).map(handle))
-        case .findFirst(let r, .types): return .node(findFirst(r, of: a, byTypes: types).map(handle))
-        case .findFirst(let r, .closure): return .node(findFirst(r, of: a) { closureKey(tag(of: $0)) != nil }.map(handle))
-        case .group(let r, .tags): return .groups(numbered(group(r, of: a, byTags: tags)))
-        case .group(let r, .types):
-            let groups = group(r, of: a, byTypes: types)
-            return .named(Dictionary(uniqueKeysWithValues: groups.map { (Self.canonicalTypeName($0.key), $0.value.map(handle)) }))
-        case .group(let r, .closure): return .groups(numbered(group(r, of: a) { closureKey(tag(of: $0)) }))
-        case .convertPoint: return .point(convert(QueryGeometry.probe, from: a, to: b))
+        switch ask(query, a, b, tags: tags, types: types, closureKey: closureKey) {
+        case .yes(let y): return .yes(y)
+        case .node(let x): return .node(x.map(handle))
+        case .groups(let g): return .groups(numbered(g))
+        case .named(let g): return .named(Dictionary(uniqueKeysWithValues: g.map { (Self.canonicalTypeName($0.key), $0.value.map(handle)) }))
+        case .point(let p): return .point(p)
         }
     }
 }

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import RelativeViewCore
 #if canImport(Glibc)
 import Glibc

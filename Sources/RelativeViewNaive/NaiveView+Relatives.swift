@@ -3,7 +3,8 @@
 // descendants by recursion on the call stack, siblings by a scan of the superview's
 // `subviews`), searches stop at the first match, and each grouping copies its group's array
 // on every append, exactly as the original does. The original has no searches but its
-// ancestor search, and no child queries; those added here are written the same way.
+// ancestor search, and no child or following-sibling queries; those added here are written
+// the same way.
 // Classes match exactly (subclasses do not), by a loop over the asked classes; a grouping by
 // classes keys each group by `String(describing:)` of the class (e.g. `"Button"`).
 
@@ -46,6 +47,36 @@ extension NaiveView {
         return true
     }
 
+    /// Returns `true` if this view is one of the subviews of the superview of `view` that
+    /// come after `view`: a scan of `subviews` that meets `view` first.
+    ///
+    /// - Complexity: O(s), `s` the number of subviews of the superview.
+    public func isRelativeFollowingSibling(of view: NaiveView) -> Bool {
+        guard self !== view, let superview = view.superview, self.superview === superview else { return false }
+        return !view.visit(.followingSiblings) { $0 !== self }
+    }
+
+    /// Returns the nearest view that is this view or one of its ancestors and also `view`
+    /// or one of its ancestors, or `nil` for views of different trees: the superview chain
+    /// of `view` is collected in a set, then this view's chain is walked up to the first
+    /// view in it.
+    ///
+    /// - Complexity: O(depth of this view + depth of `view`)
+    public func commonAncestor(with view: NaiveView) -> NaiveView? {
+        var chainOfView = Set<ObjectIdentifier>()
+        var current: NaiveView? = view
+        while let ancestor = current {
+            chainOfView.insert(ObjectIdentifier(ancestor))
+            current = ancestor.superview
+        }
+        current = self
+        while let ancestor = current {
+            if chainOfView.contains(ObjectIdentifier(ancestor)) { return ancestor }
+            current = ancestor.superview
+        }
+        return nil
+    }
+
     // MARK: Search by closure
 
     /// Returns the nearest ancestor (starting with `superview`) for which `matches` returns
@@ -71,6 +102,12 @@ extension NaiveView {
     /// - Complexity: O(c) calls to `matches`, `c` the number of subviews.
     public func findFirstChild(by matches: (NaiveView) -> Bool) -> NaiveView? { findFirst(.children, by: matches) }
 
+    /// Returns the first subview after this one in its superview's `subviews` for which
+    /// `matches` returns `true`, or `nil`.
+    ///
+    /// - Complexity: O(s) calls to `matches`, `s` the number of subviews of the superview.
+    public func findFirstFollowingSibling(by matches: (NaiveView) -> Bool) -> NaiveView? { findFirst(.followingSiblings, by: matches) }
+
     // MARK: Search by classes
 
     /// Returns the nearest ancestor whose class is exactly one of `viewTypes`, or `nil`.
@@ -93,6 +130,11 @@ extension NaiveView {
     /// - Complexity: O(c × viewTypes.count)
     public func findFirstChild(by viewTypes: [NaiveView.Type]) -> NaiveView? { findFirst(.children, by: viewTypes) }
 
+    /// Returns the first following sibling whose class is exactly one of `viewTypes`, or `nil`.
+    ///
+    /// - Complexity: O(s × viewTypes.count)
+    public func findFirstFollowingSibling(by viewTypes: [NaiveView.Type]) -> NaiveView? { findFirst(.followingSiblings, by: viewTypes) }
+
     // MARK: Search by tags
 
     /// Returns the nearest ancestor whose `tag` is one of `tags`, or `nil`.
@@ -114,6 +156,11 @@ extension NaiveView {
     ///
     /// - Complexity: O(c × tags.count)
     public func findFirstChild(by tags: [Int]) -> NaiveView? { findFirst(.children, by: tags) }
+
+    /// Returns the first following sibling whose `tag` is one of `tags`, or `nil`.
+    ///
+    /// - Complexity: O(s × tags.count)
+    public func findFirstFollowingSibling(by tags: [Int]) -> NaiveView? { findFirst(.followingSiblings, by: tags) }
 
     // MARK: Group by closure
 
@@ -143,6 +190,12 @@ extension NaiveView {
     /// - Complexity: O(c) calls to `groupKey`, plus O(c²) in the worst case.
     public func groupChildren<Type: Hashable>(by groupKey: (NaiveView) -> Type?) -> [Type: [NaiveView]] { group(.children, by: groupKey) }
 
+    /// Groups the subviews after this one in its superview by the key `groupKey` returns
+    /// (`nil` leaves one out), each group in `subviews` order; `[:]` with no superview.
+    ///
+    /// - Complexity: O(s) calls to `groupKey`, plus O(s²) in the worst case.
+    public func groupFollowingSiblings<Type: Hashable>(by groupKey: (NaiveView) -> Type?) -> [Type: [NaiveView]] { group(.followingSiblings, by: groupKey) }
+
     // MARK: Group by classes
 
     /// Groups the ancestors whose class is exactly one of `viewTypes`, keyed by class name.
@@ -165,6 +218,11 @@ extension NaiveView {
     /// - Complexity: O(c × viewTypes.count + c²) in the worst case.
     public func groupChildren(by viewTypes: [NaiveView.Type]) -> [String: [NaiveView]] { group(.children, by: viewTypes) }
 
+    /// Groups the following siblings whose class is exactly one of `viewTypes`, keyed by class name.
+    ///
+    /// - Complexity: O(s × viewTypes.count + s²) in the worst case.
+    public func groupFollowingSiblings(by viewTypes: [NaiveView.Type]) -> [String: [NaiveView]] { group(.followingSiblings, by: viewTypes) }
+
     // MARK: Group by tags
 
     /// Groups the ancestors whose `tag` is one of `tags`, keyed by tag.
@@ -186,12 +244,17 @@ extension NaiveView {
     ///
     /// - Complexity: O(c × tags.count + c²) in the worst case.
     public func groupChildren(by tags: [Int]) -> [Int: [NaiveView]] { group(.children, by: tags) }
+
+    /// Groups the following siblings whose `tag` is one of `tags`, keyed by tag.
+    ///
+    /// - Complexity: O(s × tags.count + s²) in the worst case.
+    public func groupFollowingSiblings(by tags: [Int]) -> [Int: [NaiveView]] { group(.followingSiblings, by: tags) }
 }
 
 extension NaiveView {
     /// Which relatives of a view a query visits.
     enum Relatives {
-        case ancestors, descendants, siblings, children
+        case ancestors, descendants, siblings, children, followingSiblings
     }
 
     /// Visits the `relatives` of this view in order, each relation walked as the original
@@ -219,6 +282,17 @@ extension NaiveView {
         case .children:
             for subview in subviews {
                 guard visit(subview) else { return false }
+            }
+            return true
+        case .followingSiblings:
+            guard let superview = superview else { return true }
+            var passed = false
+            for sibling in superview.subviews {
+                if passed {
+                    guard visit(sibling) else { return false }
+                } else if sibling === self {
+                    passed = true
+                }
             }
             return true
         }

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

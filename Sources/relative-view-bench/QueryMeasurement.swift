@@ -21,50 +21,57 @@ struct QueryArm<I: RelativeQuerying> {
 
     /// Asks `query` of this implementation `n` times (cycling over the inputs) for at least
     /// `minimum`, and keeps its first whole answer's digest: one code path for the three
-    /// implementations, each call specialized for its adaptor.
+    /// implementations and every query of the table, a loop of its own for each query
+    /// (``RelativeQuerying/asking(_:tags:types:closureKey:in:)``), specialized for its adaptor.
     func time(_ query: RelativeQuery, count n: Int, minimum: Duration) -> (Sample, UInt64?) {
-        let (impl, a, b, tags, types, handle, found) = (implementation, a, b, tags, types, handle, found)
-        var first = FirstAnswer()
-        let sample: Sample
-        switch query {
-        case .isRelative(let r):
-            sample = measure(count: n, minimum: minimum) { i in impl.isRelative(r, a[i], of: b[i]) ? 1 : 0 }
-        case .findFirst(let r, .tags):
-            sample = numberFound(measure(count: n, minimum: minimum) { i in found(impl.findFirst(r, of: a[i], byTags: tags)) })
-        case .findFirst(let r, .types):
-            sample = numberFound(measure(count: n, minimum: minimum) { i in found(impl.findFirst(r, of: a[i], byTypes: types)) })
-        case .findFirst(let r, .closure):
-            sample = numberFound(measure(count: n, minimum: minimum) { i in found(impl.findFirstByClosureKey(r, of: a[i])) })
-        case .group(let r, .tags):
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, impl.group(r, of: a[i], byTags: tags), Answers.tag, handle) }
-        case .group(let r, .types):
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, impl.group(r, of: a[i], byTypes: types), Answers.name, handle) }
-        case .group(let r, .closure):
-            sample = measure(count: n, minimum: minimum) { i in first.keep(i, impl.groupByClosureKey(r, of: a[i]), Answers.tag, handle) }
-        case .convertPoint:
-            let p = QueryGeometry.probe
-            sample = measure(count: n, minimum: minimum) { i in
-                let q = impl.convert(p, from: a[i], to: b[i])
-                return Answers.point(q.x, q.y)
-            }
-        }
-        return (sample, first.digest)
+        // A query about one node is asked with `a` in both places.
+        let loop = TimingLoop(a: a, b: b.isEmpty ? a : b, count: n, minimum: minimum, handle: handle, found: found)
+        let (sample, digest, foundNodes) = implementation.asking(query, tags: tags, types: types, in: loop)
+        return (foundNodes ? numberFound(sample) : sample, digest)
     }
 
     /// How many nodes the answers to `query` hold (untimed); `nil` for a query that finds
     /// no nodes (yes-or-no questions, conversions).
     func nodesFound(_ query: RelativeQuery) -> Int? {
-        let (impl, tags, types) = (implementation, tags, types)
-        func members<K>(_ groups: [K: [I.Node]]) -> Int { groups.values.reduce(0) { $0 + $1.count } }
-        switch query {
-        case .isRelative, .convertPoint: return nil
-        case .findFirst(let r, .tags): return a.count { impl.findFirst(r, of: $0, byTags: tags) != nil }
-        case .findFirst(let r, .types): return a.count { impl.findFirst(r, of: $0, byTypes: types) != nil }
-        case .findFirst(let r, .closure): return a.count { impl.findFirstByClosureKey(r, of: $0) != nil }
-        case .group(let r, .tags): return a.reduce(0) { $0 + members(impl.group(r, of: $1, byTags: tags)) }
-        case .group(let r, .types): return a.reduce(0) { $0 + members(impl.group(r, of: $1, byTypes: types)) }
-        case .group(let r, .closure): return a.reduce(0) { $0 + members(impl.groupByClosureKey(r, of: $1)) }
+        let (impl, b) = (implementation, b.isEmpty ? a : b)
+        var total: Int?
+        for i in a.indices {
+            guard let n = impl.ask(query, a[i], b[i], tags: tags, types: types).nodeCount else { return nil }
+            total = (total ?? 0) + n
         }
+        return total
+    }
+}
+
+/// The timing of one query: ``measure(count:minimum:cycle:_:)`` over the inputs, each answer
+/// digested inside the timing (a group's summary; its first whole answer kept for after).
+struct TimingLoop<Node>: QueryLoop {
+    let a: [Node]
+    let b: [Node]
+    let count: Int
+    let minimum: Duration
+    let handle: (Node) -> Int
+    let found: (Node?) -> UInt64
+
+    /// The sample, the first whole answer's digest, and whether the answers were nodes
+    /// found (digested as identities, to be numbered after).
+    @inline(__always)
+    func run(_ ask: (Node, Node) -> QueryResult<Node>) -> (Sample, UInt64?, Bool) {
+        let (a, b, handle, found) = (a, b, handle, found)
+        var first = FirstAnswer()
+        var foundNodes = false
+        let sample = measure(count: count, minimum: minimum) { i in
+            switch ask(a[i], b[i]) {
+            case .yes(let y): return y ? 1 : 0
+            case .node(let x):
+                foundNodes = true
+                return found(x)
+            case .groups(let g): return first.keep(i, g, Answers.tag, handle)
+            case .named(let g): return first.keep(i, g, Answers.name, handle)
+            case .point(let q): return Answers.point(q.x, q.y)
+            }
+        }
+        return (sample, first.digest, foundNodes)
     }
 }
 

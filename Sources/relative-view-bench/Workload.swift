@@ -242,11 +242,8 @@ final class Workload {
         guard restructured.remove(implementation) != nil else { return }
         release(implementation)
         buildOnce(implementation)
-        switch implementation {
-        case .facade: handleOfView = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
-        case .naive: handleOfNaive = Dictionary(uniqueKeysWithValues: naive.enumerated().map { (ObjectIdentifier($1), $0) })
-        case .core: break
-        }
+        // The views are new objects: their handle table is made again on first use.
+        handleTables[implementation] = nil
     }
 
     /// The `churn` script of `steps` steps on the tree as built (see ``restore(_:)``), made once.

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -191,6 +191,40 @@ final class CoreQueryOther {}
         }
     }
 
+    /// Following siblings: the children of the parent after the node, nearest first, with
+    /// every form and key; none for a root or a last child.
+    @Test func followingSiblingsAreARelationWithEveryFormAndKey() {
+        let f = Fixture()
+        let t = f.tree
+        // R ─ a (1, B), b (2, C), c (3, A); a ─ a1 (2, A), a2 (3, B)
+        #expect(t.isRelative(f.b, .followingSiblings, of: f.a) && t.isRelative(f.c, .followingSiblings, of: f.a))
+        #expect(!t.isRelative(f.a, .followingSiblings, of: f.b), "a sibling before is not a following one")
+        #expect(!t.isRelative(f.a, .followingSiblings, of: f.a) && !t.isRelative(f.S, .followingSiblings, of: f.R))
+        #expect(!t.isRelative(f.a1, .followingSiblings, of: f.a), "a nephew is not a sibling")
+        expectBoth(t, f.b) { $0.first(.followingSiblings, of: f.a, withTags: [2, 3]) }
+        expectBoth(t, f.c) { $0.first(.followingSiblings, of: f.b, withTypes: [Ty.a]) }
+        expectBoth(t, f.c) { $0.first(.followingSiblings, of: f.a, withTypeNames: ["CoreTests.A"]) }
+        expectBoth(t, nil) { $0.first(.followingSiblings, of: f.c, withTags: [1, 2, 3]) }
+        expectBoth(t, nil) { $0.first(.followingSiblings, of: f.R, withTags: [1]) }
+        expectBoth(t, nil) { $0.first(.followingSiblings, of: f.S, withTags: [0]) }
+        expectBoth(t, f.c) { tree in tree.first(.followingSiblings, of: f.a) { tree.tag(of: $0) == 3 } }
+        expectBoth(t, [2: [f.b], 3: [f.c]]) { $0.group(.followingSiblings, of: f.a, byTags: [1, 2, 3]) }
+        expectBoth(t, [Ty.a: [f.c]]) { $0.group(.followingSiblings, of: f.b, byTypes: [Ty.a, Ty.b]) }
+        expectBoth(t, [1: [f.b, f.c]]) { $0.group(.followingSiblings, of: f.a) { _ in 1 } }
+        expectBoth(t, [:]) { $0.group(.followingSiblings, of: f.a2, byTags: [1, 2, 3]) }
+        // Against the siblings after the node in the list of its parent's children, for every
+        // node, every other node and every tag.
+        for x in f.all {
+            let after = t.parent(of: x).map { p in Array(t.children(of: p).drop { $0 != x }.dropFirst()) } ?? []
+            for y in f.all { expectBoth(t, after.contains(y)) { $0.isRelative(y, .followingSiblings, of: x) } }
+            for tag in 0 ... 3 {
+                let expected = after.filter { t.tag(of: $0) == tag }
+                expectBoth(t, expected.isEmpty ? [:] : [tag: expected]) { $0.group(.followingSiblings, of: x, byTags: [tag]) }
+                expectBoth(t, expected.first) { $0.first(.followingSiblings, of: x, withTags: [tag]) }
+            }
+        }
+    }
+
     /// Children, siblings and descendants are collections: `count`, `first`, indices and
     /// subscripts give what the walk gives.
     @Test func relativesAreCollections() {

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import Testing
 @testable import RelativeViewCore
 import RelativeViewFixtures

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import Synchronization
 import Testing
 @testable import RelativeViewCore

@@ -1,3 +1,4 @@
+import RelativeViewEngine
 import RelativeViewCore
 import RelativeViewFixtures
 @testable import RelativeViewSnapshot

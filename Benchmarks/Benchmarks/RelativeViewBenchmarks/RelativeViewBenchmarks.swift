@@ -239,22 +239,26 @@ struct QueryInputsOf<I: RelativeQuerying> {
     }
 }
 
+/// One benchmark's iterations of a query, each answer handed to `blackHole`.
+struct BenchmarkLoop<Node>: QueryLoop {
+    let a: [Node]
+    let b: [Node]
+    let base: Int
+    let iterations: Range<Int>
+
+    @inline(__always)
+    func run(_ ask: (Node, Node) -> QueryResult<Node>) {
+        for k in iterations { blackHole(ask(a[base + k], b[base + k])) }
+    }
+}
+
 /// Registers `op` on one implementation: one code path for the three, specialized for each
 /// adaptor, the answers handed to `blackHole`.
 func registerQuery<I: RelativeQuerying>(_ op: RelativeQuery, _ name: Implementation, setup: @escaping () -> QueryInputsOf<I>) {
     Benchmark("\(op)/\(name.rawValue)", configuration: configuration(op, name)) { benchmark, q in
-        let (impl, a, b, types, base) = (q.implementation, q.a, q.b, q.types, firstInput(benchmark, queryCount))
-        let iterations = benchmark.scaledIterations
-        switch op {
-        case .isRelative(let r): for k in iterations { blackHole(impl.isRelative(r, a[base + k], of: b[base + k])) }
-        case .findFirst(let r, .tags): for k in iterations { blackHole(impl.findFirst(r, of: a[base + k], byTags: groupTags)) }
-        case .findFirst(let r, .types): for k in iterations { blackHole(impl.findFirst(r, of: a[base + k], byTypes: types)) }
-        case .findFirst(let r, .closure): for k in iterations { blackHole(impl.findFirstByClosureKey(r, of: a[base + k])) }
-        case .group(let r, .tags): for k in iterations { blackHole(impl.group(r, of: a[base + k], byTags: groupTags)) }
-        case .group(let r, .types): for k in iterations { blackHole(impl.group(r, of: a[base + k], byTypes: types)) }
-        case .group(let r, .closure): for k in iterations { blackHole(impl.groupByClosureKey(r, of: a[base + k])) }
-        case .convertPoint: for k in iterations { blackHole(impl.convert(QueryGeometry.probe, from: a[base + k], to: b[base + k])) }
-        }
+        // A query about one node is asked with `a` in both places.
+        let loop = BenchmarkLoop(a: q.a, b: q.b.isEmpty ? q.a : q.b, base: firstInput(benchmark, queryCount), iterations: benchmark.scaledIterations)
+        q.implementation.asking(op, tags: groupTags, types: q.types, in: loop)
     } setup: {
         setup()
     }

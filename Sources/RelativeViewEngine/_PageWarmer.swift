@@ -17,51 +17,51 @@ import Synchronization
 /// ``stop()``, or when it is done. Without a second CPU, or off Linux, it does nothing.
 ///
 /// The memory must stay allocated until ``stop()`` returns (deinit stops too).
-final class _PageWarmer {
+package final class _PageWarmer {
     /// A range of memory by address (addresses are `Sendable`, pointers are not).
-    struct Range: Sendable {
-        var start: UInt
-        var bytes: Int
+    package struct Range: Sendable {
+        package var start: UInt
+        package var bytes: Int
 
         /// The reserved capacity of `array`, written or not.
-        init<Element>(capacityOf array: inout [Element]) {
+        package init<Element>(capacityOf array: inout [Element]) {
             bytes = array.capacity * MemoryLayout<Element>.stride
             // The buffer starts at the first element's place even when the array is empty.
             start = array.withUnsafeMutableBufferPointer { UInt(bitPattern: $0.baseAddress) }
         }
 
         /// The reserved capacity of `column`, written or not.
-        init<Element>(capacityOf column: inout _Column<Element>) {
+        package init<Element>(capacityOf column: inout _Column<Element>) {
             bytes = column.capacity * MemoryLayout<Element>.stride
             start = column.capacity == 0 ? 0 : UInt(bitPattern: column.base)
         }
     }
 
     /// Below this many bytes in all, a thread costs more than it saves.
-    static let minimumBytes = 8 << 20
+    package static let minimumBytes = 8 << 20
 
     /// How far ahead of the writer, in bytes of all the ranges together, memory is mapped.
-    static let lookaheadBytes = 32 << 20
+    package static let lookaheadBytes = 32 << 20
 
     private final class Job: Sendable {
-        let ranges: [Range]
+        package let ranges: [Range]
         /// The units (nodes) the ranges are sized for, each range the same share per unit.
-        let units: Int
+        package let units: Int
         /// The units written so far, as the writer reports them.
-        let written = Atomic<Int>(0)
-        let stopped = Atomic<Bool>(false)
+        package let written = Atomic<Int>(0)
+        package let stopped = Atomic<Bool>(false)
 
         /// The units already written when the warmer started: the steps before are skipped.
-        let start: Int
+        package let start: Int
 
-        init(ranges: [Range], units: Int, start: Int) {
+        package init(ranges: [Range], units: Int, start: Int) {
             self.ranges = ranges
             self.units = units
             self.start = start
             written.store(start, ordering: .relaxed)
         }
 
-        func run() {
+        package func run() {
             #if os(Linux)
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
             let largest = ranges.map(\.bytes).max() ?? 0
@@ -101,7 +101,7 @@ final class _PageWarmer {
     /// Starts warming `ranges`, sized for `units` units (nodes) with the same share of each
     /// range per unit, from about unit `start` (the units before it are written already),
     /// if they hold at least ``minimumBytes`` and more than one CPU is online.
-    init(ranges: [Range], units: Int, from start: Int = 0) {
+    package init(ranges: [Range], units: Int, from start: Int = 0) {
         job = Job(ranges: ranges, units: units, start: start)
         #if os(Linux)
         thread = nil
@@ -117,7 +117,7 @@ final class _PageWarmer {
     }
 
     /// Whether a warming thread was started (and not yet waited for).
-    var isRunning: Bool {
+    package var isRunning: Bool {
         #if os(Linux)
         thread != nil
         #else
@@ -126,18 +126,18 @@ final class _PageWarmer {
     }
 
     /// Tells the warmer that the writer has written the memory of the first `units` units.
-    func advance(to units: Int) {
+    package func advance(to units: Int) {
         job.written.store(units, ordering: .relaxed)
     }
 
     /// Stops the thread, if it is still running, and waits for it. Idempotent.
-    func stop() {
+    package func stop() {
         job.stopped.store(true, ordering: .relaxed)
         waitUntilDone()
     }
 
     /// Waits for the thread, if one was started, to warm every range. Idempotent.
-    func waitUntilDone() {
+    package func waitUntilDone() {
         #if os(Linux)
         if let t = thread {
             pthread_join(t, nil)
@@ -189,6 +189,7 @@ extension Array {
 /// Does nothing to the contents.
 ///
 /// - Complexity: O(bytes) in the kernel, for the pages it maps.
+@usableFromInline
 package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int, populate: Bool = true) {
     #if os(Linux)
     guard bytes >= 3 << 20 else { return }

@@ -12,14 +12,14 @@ package final class _SideTask<Result: Sendable> {
     /// What the thread runs and where it leaves the result: read by the caller only after
     /// the join (or with no thread at all), hence `@unchecked Sendable`.
     private final class Job: _SideJob, @unchecked Sendable {
-        let body: @Sendable () -> Result
-        var result: Result?
+        package let body: @Sendable () -> Result
+        package var result: Result?
 
-        init(_ body: @escaping @Sendable () -> Result) {
+        package init(_ body: @escaping @Sendable () -> Result) {
             self.body = body
         }
 
-        override func run() {
+        package override func run() {
             result = body()
         }
     }
@@ -71,10 +71,10 @@ package final class _SideTask<Result: Sendable> {
 /// The thread's entry point and what it runs, not generic: a C function pointer cannot
 /// capture a generic context.
 package class _SideJob: @unchecked Sendable {
-    func run() {}
+    package func run() {}
 
     #if os(Linux)
-    static let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+    package static let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
         Unmanaged<_SideJob>.fromOpaque(context!).takeRetainedValue().run()
         return nil
     }

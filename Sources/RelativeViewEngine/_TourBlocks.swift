@@ -18,53 +18,53 @@
 /// moving a run of s tokens within one block O(B) plus that, and a longer one O(B + s/B)
 /// (whole blocks are relinked and relabeled, not copied) plus that.
 @usableFromInline
-struct _TourBlocks {
+package struct _TourBlocks {
     /// Slots per block (a power of two: a position packs the offset in the low bits).
-    @usableFromInline static let capacity = 64
-    @usableFromInline static let offsetBits: UInt32 = 6
+    @usableFromInline package static let capacity = 64
+    @usableFromInline package static let offsetBits: UInt32 = 6
     /// The type copy of an exit slot: no type has it.
-    @usableFromInline static let exitType: Int32 = -1
+    @usableFromInline package static let exitType: Int32 = -1
     /// Labels stay below this, so that gaps never overflow.
-    let labelLimit: UInt64
+    package let labelLimit: UInt64
     /// The label gap between blocks appended at the end.
-    let labelStep: UInt64
+    package let labelStep: UInt64
 
     /// A node's two positions: block number << ``offsetBits`` | offset.
     @usableFromInline
-    struct Span: BitwiseCopyable {
-        @usableFromInline var enter: UInt32
-        @usableFromInline var exit: UInt32
+    package struct Span: BitwiseCopyable {
+        @usableFromInline package var enter: UInt32
+        @usableFromInline package var exit: UInt32
 
-        @inlinable init(enter: UInt32, exit: UInt32) {
+        @inlinable package init(enter: UInt32, exit: UInt32) {
             self.enter = enter
             self.exit = exit
         }
     }
 
     /// Per slot (block * capacity + offset): the token, and for an enter token the node's tag and type.
-    @usableFromInline var token: _Column<Int32> = []
-    @usableFromInline var tag: _Column<Int32> = []
-    @usableFromInline var type: _Column<Int32> = []
+    @usableFromInline package var token: _Column<Int32> = []
+    @usableFromInline package var tag: _Column<Int32> = []
+    @usableFromInline package var type: _Column<Int32> = []
     /// Per block.
-    @usableFromInline var count: _Column<Int32> = []
-    @usableFromInline var next: _Column<Int32> = []
-    @usableFromInline var previous: _Column<Int32> = []
-    @usableFromInline var label: _Column<UInt64> = []
-    @usableFromInline var head: Int32 = -1
-    @usableFromInline var tail: Int32 = -1
+    @usableFromInline package var count: _Column<Int32> = []
+    @usableFromInline package var next: _Column<Int32> = []
+    @usableFromInline package var previous: _Column<Int32> = []
+    @usableFromInline package var label: _Column<UInt64> = []
+    @usableFromInline package var head: Int32 = -1
+    @usableFromInline package var tail: Int32 = -1
     /// The number of blocks in the list (not free).
-    @usableFromInline var liveBlocks = 0
+    @usableFromInline package var liveBlocks = 0
     /// Free blocks, linked through `next`.
-    var freeBlocks: Int32 = -1
+    package var freeBlocks: Int32 = -1
     /// Per node slot (not per index position): where its two tokens are.
-    @usableFromInline var span: _Column<Span> = []
+    @usableFromInline package var span: _Column<Span> = []
 
     /// An empty tour whose block labels stay below 2^`labelBits` (tests use fewer bits to
     /// force relabeling). Blocks appended at the end are 2^(labelBits - 20) apart, so with
     /// 62 bits the first 2^20 of them (2^26 slots) spread over the whole label space: a
     /// region crowded by inserts is then relabeled locally, where labels packed at the
     /// bottom of the space would make the first crowding relabel every block.
-    init(labelBits: Int = 62) {
+    package init(labelBits: Int = 62) {
         precondition(labelBits >= 8 && labelBits <= 62, "label bits \(labelBits) out of 8 ... 62")
         labelLimit = 1 << UInt64(labelBits)
         labelStep = max(4, labelLimit >> 20)
@@ -73,7 +73,7 @@ struct _TourBlocks {
     /// The same tour with every array in memory of its own (see ``_Column``).
     ///
     /// - Complexity: O(slots + blocks)
-    func copied() -> _TourBlocks {
+    package func copied() -> _TourBlocks {
         var copy = self
         copy.token = token.copied()
         copy.tag = tag.copied()
@@ -89,39 +89,39 @@ struct _TourBlocks {
     // MARK: Positions
 
     @inlinable @inline(__always)
-    static func block(_ p: UInt32) -> Int { Int(p >> offsetBits) }
+    package static func block(_ p: UInt32) -> Int { Int(p >> offsetBits) }
 
     @inlinable @inline(__always)
-    static func offset(_ p: UInt32) -> Int { Int(p & UInt32(capacity - 1)) }
+    package static func offset(_ p: UInt32) -> Int { Int(p & UInt32(capacity - 1)) }
 
     @inlinable @inline(__always)
-    static func position(_ block: Int, _ offset: Int) -> UInt32 {
+    package static func position(_ block: Int, _ offset: Int) -> UInt32 {
         UInt32(block) << offsetBits | UInt32(offset)
     }
 
     /// A node's two positions in 64 bits: enter in the low 32, exit in the high 32.
     @inlinable @inline(__always)
-    static func packed(_ span: Span) -> Int {
+    package static func packed(_ span: Span) -> Int {
         Int(bitPattern: UInt(span.enter) | UInt(span.exit) << 32)
     }
 
     /// Whether position `p` comes before position `q` in the tour.
     @inlinable @inline(__always)
-    func precedes(_ p: UInt32, _ q: UInt32) -> Bool {
+    package func precedes(_ p: UInt32, _ q: UInt32) -> Bool {
         let (bp, bq) = (Self.block(p), Self.block(q))
         return bp == bq ? p < q : label[bp] < label[bq]
     }
 
     /// Whether node `a` is a proper ancestor of node `b` (both live).
     @inlinable @inline(__always)
-    func isProperAncestor(_ a: Int32, _ b: Int32) -> Bool {
+    package func isProperAncestor(_ a: Int32, _ b: Int32) -> Bool {
         let s = span[Int(a)]
         return encloses(s.enter, s.exit, span[Int(b)].enter)
     }
 
     /// Whether position `p` lies strictly between positions `enter` and `exit` (a node's two).
     @inlinable @inline(__always)
-    func encloses(_ enter: UInt32, _ exit: UInt32, _ p: UInt32) -> Bool {
+    package func encloses(_ enter: UInt32, _ exit: UInt32, _ p: UInt32) -> Bool {
         // A subtree within one block (most of them): offsets alone decide.
         if Self.block(enter) == Self.block(exit) {
             return Self.block(p) == Self.block(enter) && enter < p && p < exit
@@ -131,47 +131,37 @@ struct _TourBlocks {
 
     /// The slot index of position `p`.
     @inlinable @inline(__always)
-    static func slot(_ p: UInt32) -> Int { block(p) &* capacity &+ offset(p) }
+    package static func slot(_ p: UInt32) -> Int { block(p) &* capacity &+ offset(p) }
 
     /// Calls `body` with the slots from position `from` (or just after it, if `inclusive`
     /// is false) up to, not including, position `to` (`from` precedes `to`), block by
     /// block: each call gets one block's run of slot indices.
     @inlinable
-    func forEachRun(from: UInt32, inclusive: Bool = true, to: UInt32, _ body: (Range<Int>) throws -> Void) rethrows {
-        try allRuns(from: from, inclusive: inclusive, to: to) { run in
-            try body(run)
-            return true
-        }
-    }
-
-    /// ``forEachRun(from:inclusive:to:_:)`` until `body` returns false.
-    ///
-    /// - Returns: Whether every run was passed (false: `body` stopped the walk).
-    @inlinable @inline(__always) @discardableResult
-    func allRuns(from: UInt32, inclusive: Bool = true, to: UInt32, _ body: (Range<Int>) throws -> Bool) rethrows -> Bool {
+    package func forEachRun(from: UInt32, inclusive: Bool = true, to: UInt32, _ body: (Range<Int>) throws -> Void) rethrows {
         var b = Self.block(from)
         var o = Self.offset(from) + (inclusive ? 0 : 1)
         let lastBlock = Self.block(to)
         while b != lastBlock {
             let base = b &* Self.capacity
-            guard try body(base + o ..< base + Int(count[b])) else { return false }
+            try body(base + o ..< base + Int(count[b]))
             b = Int(next[b])
             o = 0
         }
         let base = b &* Self.capacity
-        return try body(base + o ..< base + Self.offset(to))
+        try body(base + o ..< base + Self.offset(to))
     }
 
     /// ``forEachRun(from:inclusive:to:)`` over the slots strictly between node `x`'s two
     /// tokens: its descendants' tokens, block by block.
     @inlinable
-    func forEachDescendantRun(of x: Int32, _ body: (Range<Int>) throws -> Void) rethrows {
+    package func forEachDescendantRun(of x: Int32, _ body: (Range<Int>) throws -> Void) rethrows {
         let s = span[Int(x)]
         try forEachRun(from: s.enter, inclusive: false, to: s.exit, body)
     }
 
     /// The position just after `p` (`nil` past the end of the tour).
-    func after(_ p: UInt32) -> UInt32? {
+    @inlinable
+    package func after(_ p: UInt32) -> UInt32? {
         let b = Self.block(p)
         let o = Self.offset(p) + 1
         if o < Int(count[b]) { return Self.position(b, o) }
@@ -180,7 +170,8 @@ struct _TourBlocks {
     }
 
     /// The position just before `p` (`nil` before the start of the tour).
-    func before(_ p: UInt32) -> UInt32? {
+    @inlinable
+    package func before(_ p: UInt32) -> UInt32? {
         let b = Self.block(p)
         let o = Self.offset(p)
         if o > 0 { return Self.position(b, o - 1) }
@@ -189,22 +180,23 @@ struct _TourBlocks {
     }
 
     /// The token at position `p`.
-    func token(at p: UInt32) -> Int32 { token[Self.slot(p)] }
+    @inlinable
+    package func token(at p: UInt32) -> Int32 { token[Self.slot(p)] }
 
     /// The slot just after position `p`, which must not be the tour's last.
     @inlinable @inline(__always)
-    func slot(after p: UInt32) -> Int {
+    package func slot(after p: UInt32) -> Int {
         let b = Self.block(p)
         return Self.offset(p) + 1 < Int(count[b]) ? Self.slot(p) + 1 : Int(next[b]) &* Self.capacity
     }
 
     /// The token just after position `p`, which must not be the tour's last.
     @inlinable @inline(__always)
-    func token(after p: UInt32) -> Int32 { token[slot(after: p)] }
+    package func token(after p: UInt32) -> Int32 { token[slot(after: p)] }
 
     /// The token just before position `p`, which must not be the tour's first.
     @inlinable @inline(__always)
-    func token(before p: UInt32) -> Int32 {
+    package func token(before p: UInt32) -> Int32 {
         if Self.offset(p) > 0 { return token[Self.slot(p) - 1] }
         let q = Int(previous[Self.block(p)])
         return token[q &* Self.capacity + Int(count[q]) - 1]
@@ -213,7 +205,8 @@ struct _TourBlocks {
     // MARK: Nodes
 
     /// Makes room for node slots below `n`.
-    mutating func reserveNodes(_ n: Int) {
+    @usableFromInline
+    package mutating func reserveNodes(_ n: Int) {
         if span.count < n { span.append(contentsOf: repeatElement(Span(enter: 0, exit: 0), count: n - span.count)) }
     }
 
@@ -223,7 +216,7 @@ struct _TourBlocks {
     /// more for the splits that moves make (cuts at a run's two ends and at its
     /// destination) before merges catch up, plus one per full block that the new nodes
     /// could split (a streamed build leaves every block full). O(blocks).
-    mutating func reserveCapacity(nodes: Int, live: Int) {
+    package mutating func reserveCapacity(nodes: Int, live: Int) {
         span.reserveCapacity(nodes)
         let newTokens = 2 * max(0, nodes - live)
         let fill = Self.capacity * 3 / 4
@@ -245,7 +238,7 @@ struct _TourBlocks {
 
     /// Puts leaf `x` (with its tag and type copies) just before the token at position
     /// `before`, or at the end of the tour.
-    mutating func insertLeaf(_ x: Int32, tag t: Int32, type ty: Int32, before: UInt32?) {
+    package mutating func insertLeaf(_ x: Int32, tag t: Int32, type ty: Int32, before: UInt32?) {
         reserveNodes(Int(x) + 1)
         let hole = openHole(2, before: before)
         write(hole.0, token: x, tag: t, type: ty)
@@ -254,13 +247,14 @@ struct _TourBlocks {
 
     /// Removes node `x`'s tokens and every token between them (its subtree), calling
     /// `removed` with each node whose enter token went, in tour order.
-    mutating func removeRun(of x: Int32, _ removed: (Int32) -> Void = { _ in }) {
+    package mutating func removeRun(of x: Int32, _ removed: (Int32) -> Void = { _ in }) {
         let s = span[Int(x)]
         deleteRange(from: s.enter, through: s.exit, removed)
     }
 
     /// Appends a token at the end of the tour (the streaming builder's path): O(1) amortized.
-    mutating func append(token t: Int32, tag g: Int32, type y: Int32) {
+    @inlinable
+    package mutating func append(token t: Int32, tag g: Int32, type y: Int32) {
         if t >= 0 { reserveNodes(Int(t) + 1) }
         if tail < 0 || Int(count[Int(tail)]) == Self.capacity { _ = newBlock(after: tail) }
         let b = Int(tail)
@@ -270,7 +264,8 @@ struct _TourBlocks {
 
     /// The number of tokens from node `x`'s enter token through its exit token: twice the
     /// size of its subtree. O(blocks the run spans).
-    func runLength(of x: Int32) -> Int {
+    @inlinable
+    package func runLength(of x: Int32) -> Int {
         let s = span[Int(x)]
         var n = 1
         forEachRun(from: s.enter, to: s.exit) { n += $0.count }
@@ -279,7 +274,7 @@ struct _TourBlocks {
 
     /// Removes node `x`'s two tokens only: its children's runs stay where they are, between
     /// its neighbours (for a root being dissolved, they become top-level runs). O(B) amortized.
-    mutating func removeTokens(of x: Int32) {
+    package mutating func removeTokens(of x: Int32) {
         let exit = span[Int(x)].exit
         deleteRange(from: exit, through: exit) { _ in }
         // The deletion may have merged blocks: read the enter position again.
@@ -294,7 +289,7 @@ struct _TourBlocks {
     /// blocks (its two partial end blocks split off first) and relinked at the destination
     /// with new block labels: the positions of the tokens in its inner blocks do not change,
     /// so this costs O(B + blocks of the run), not O(run).
-    mutating func moveRun(of x: Int32, before: Int32?) {
+    package mutating func moveRun(of x: Int32, before: Int32?) {
         let s = span[Int(x)]
         // Already there (the run is followed by `before`, or is last in the tour): nothing
         // to do. An exchange of two adjacent siblings moves one run, not two.
@@ -386,19 +381,23 @@ struct _TourBlocks {
     }
 
     /// The current position of a token.
-    func position(of token: Int32) -> UInt32 {
+    @inlinable
+    package func position(of token: Int32) -> UInt32 {
         token >= 0 ? span[Int(token)].enter : span[Int(~token)].exit
     }
 
     /// Sets the tag copy of node `x`.
-    mutating func setTag(_ t: Int32, of x: Int32) { tag[Self.slot(span[Int(x)].enter)] = t }
+    @inlinable
+    package mutating func setTag(_ t: Int32, of x: Int32) { tag[Self.slot(span[Int(x)].enter)] = t }
 
     /// Sets the type copy of node `x`.
-    mutating func setType(_ ty: Int32, of x: Int32) { type[Self.slot(span[Int(x)].enter)] = ty }
+    @inlinable
+    package mutating func setType(_ ty: Int32, of x: Int32) { type[Self.slot(span[Int(x)].enter)] = ty }
 
     // MARK: Slots
 
-    private mutating func write(_ p: UInt32, token t: Int32, tag g: Int32, type y: Int32) {
+    @inlinable @inline(__always)
+    mutating func write(_ p: UInt32, token t: Int32, tag g: Int32, type y: Int32) {
         let i = Self.slot(p)
         token[i] = t
         tag[i] = g
@@ -527,7 +526,8 @@ struct _TourBlocks {
 
     /// A new empty block linked after block `after` (-1: the list is empty), labelled between
     /// its neighbours.
-    private mutating func newBlock(after: Int32) -> Int {
+    @usableFromInline
+    mutating func newBlock(after: Int32) -> Int {
         let b: Int
         if freeBlocks >= 0 {
             b = Int(freeBlocks)
@@ -671,7 +671,7 @@ struct _TourBlocks {
     /// The tokens a block holds after ``compact()``: a quarter of each block is left for
     /// inserts, as merges leave it, so that the mutations after a compaction do not split
     /// every block they touch (each split takes a new block).
-    static let compactFill = capacity * 3 / 4
+    package static let compactFill = capacity * 3 / 4
 
     /// Lays the tour out again in tour order in memory, ``compactFill`` tokens per block.
     /// Blocks that splits made are wherever a free block was, so a tree built by appends
@@ -683,7 +683,7 @@ struct _TourBlocks {
     /// blocks), and a position maps to its new one through its block's first tour index:
     /// the positions are rewritten in node order, reading a table of one entry per block,
     /// not in tour order (which would be a random write per token). O(n + blocks).
-    mutating func compact() {
+    package mutating func compact() {
         let fill = Self.compactFill
         // Each live block's first token's index in the tour.
         var start = [Int](repeating: 0, count: count.count)
@@ -758,7 +758,7 @@ struct _TourBlocks {
 
     /// Room for a streamed build of `nodes` nodes: the node positions, and the slots of
     /// their tokens in full blocks (see ``finishStreamed()``). O(1): reserved, not written.
-    mutating func reserveStreamed(nodes: Int) {
+    package mutating func reserveStreamed(nodes: Int) {
         let slots = (2 * nodes + Self.capacity - 1) / Self.capacity * Self.capacity
         span.reserveCapacity(nodes)
         token.reserveCapacity(slots)
@@ -769,7 +769,7 @@ struct _TourBlocks {
     /// Ends a streamed build, whose tokens were appended to the slot columns in tour order
     /// from slot 0 (each token's position its slot) with no block list yet: pads the last
     /// block and makes the list of full blocks. O(blocks).
-    mutating func finishStreamed() {
+    package mutating func finishStreamed() {
         let tokens = token.count
         let padding = (Self.capacity - tokens % Self.capacity) % Self.capacity
         token.append(contentsOf: repeatElement(0, count: padding))
@@ -780,7 +780,7 @@ struct _TourBlocks {
 
     /// Ends a build that wrote `tokens` tokens in tour order from slot 0 into slot columns
     /// already padded to whole blocks: makes the list of full blocks. O(blocks).
-    mutating func adoptStreamedBlocks(tokens: Int) {
+    package mutating func adoptStreamedBlocks(tokens: Int) {
         adoptContiguousBlocks(tokens: tokens, fill: Self.capacity)
     }
 
@@ -789,7 +789,7 @@ struct _TourBlocks {
     /// Checks the tour against itself: blocks linked both ways with increasing labels, no
     /// empty block, every token's span pointing back at it, each node entered before it
     /// exits. Returns the tokens in tour order, for callers that compare with the links.
-    func checkedTokens() -> [Int32] {
+    package func checkedTokens() -> [Int32] {
         var out: [Int32] = []
         var b = head
         var previousBlock: Int32 = -1

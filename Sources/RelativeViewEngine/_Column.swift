@@ -1,22 +1,23 @@
 /// The memory of a ``_Column``: elements this process allocated, or a range of memory that
 /// `owner` keeps alive (a mapped snapshot file, say), which a column only reads.
 @usableFromInline
-final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
-    @usableFromInline let base: UnsafeMutablePointer<Element>
-    @usableFromInline let capacity: Int
+package final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline package let base: UnsafeMutablePointer<Element>
+    @usableFromInline package let capacity: Int
     /// The owner of borrowed memory; `nil` when the buffer allocated `base` itself.
-    @usableFromInline let owner: AnyObject?
+    @usableFromInline package let owner: AnyObject?
 
     /// `capacity` uninitialized elements (trivial ones: nothing to deinitialize).
     @usableFromInline
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
         owner = nil
     }
 
     /// `capacity` elements at `base`, valid as long as `owner` lives, never written.
-    init(borrowing base: UnsafePointer<Element>, capacity: Int, owner: AnyObject) {
+    @usableFromInline
+    package init(borrowing base: UnsafePointer<Element>, capacity: Int, owner: AnyObject) {
         self.base = UnsafeMutablePointer(mutating: base)
         self.capacity = capacity
         self.owner = owner
@@ -43,15 +44,15 @@ final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
 /// Reads cost what an array's do: the element pointer is kept in the column itself, so an
 /// element is one load behind it, after a bounds check.
 @usableFromInline @frozen
-struct _Column<Element: BitwiseCopyable> {
+package struct _Column<Element: BitwiseCopyable> {
     /// `nil` only for a column that never had room for an element.
-    @usableFromInline var buffer: _ColumnBuffer<Element>?
+    @usableFromInline package var buffer: _ColumnBuffer<Element>?
     /// `buffer.base`, or a non-null placeholder never read (count 0) when there is none.
-    @usableFromInline var base: UnsafeMutablePointer<Element>
-    @usableFromInline var count: Int
+    @usableFromInline package var base: UnsafeMutablePointer<Element>
+    @usableFromInline package var count: Int
 
     @inlinable
-    init() {
+    package init() {
         buffer = nil
         base = UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment)!
         count = 0
@@ -61,7 +62,7 @@ struct _Column<Element: BitwiseCopyable> {
     ///
     /// - Complexity: O(count), plus `initialize`.
     @inlinable
-    init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) throws -> Void) rethrows {
+    package init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) throws -> Void) rethrows {
         self.init()
         guard count > 0 else { return }
         let buffer = _ColumnBuffer<Element>(capacity: count)
@@ -71,13 +72,13 @@ struct _Column<Element: BitwiseCopyable> {
 
     /// `count` copies of `value`.
     @inlinable
-    init(repeating value: Element, count: Int) {
+    package init(repeating value: Element, count: Int) {
         self.init(count: count) { $0.initialize(repeating: value) }
     }
 
     /// The elements of `elements`, copied.
     @inlinable
-    init<S: Sequence>(_ elements: S) where S.Element == Element {
+    package init<S: Sequence>(_ elements: S) where S.Element == Element {
         self.init()
         append(contentsOf: elements)
     }
@@ -85,7 +86,8 @@ struct _Column<Element: BitwiseCopyable> {
     /// `count` elements read in place at `base`, which `owner` keeps valid and unchanged
     /// for as long as it lives; the column keeps `owner` alive. Never written: its
     /// storage copies it (``copied()``) before a mutation.
-    init(borrowing base: UnsafePointer<Element>, count: Int, owner: AnyObject) {
+    @inlinable
+    package init(borrowing base: UnsafePointer<Element>, count: Int, owner: AnyObject) {
         self.init()
         guard count > 0 else { return }
         let buffer = _ColumnBuffer(borrowing: base, capacity: count, owner: owner)
@@ -95,25 +97,26 @@ struct _Column<Element: BitwiseCopyable> {
     /// A column with the same elements in memory of its own: what a copied storage holds.
     ///
     /// - Complexity: O(count)
-    func copied() -> _Column {
+    @inlinable
+    package func copied() -> _Column {
         _Column(count: count) { $0.baseAddress!.initialize(from: base, count: count) }
     }
 
     /// Room for elements without a reallocation: 0 for a borrowed column.
-    @inlinable var capacity: Int {
+    @inlinable package var capacity: Int {
         guard let buffer, buffer.owner == nil else { return 0 }
         return buffer.capacity
     }
 
     /// Whether the elements are read in place from memory another object owns.
-    @inlinable var isBorrowed: Bool { buffer?.owner != nil }
+    @inlinable package var isBorrowed: Bool { buffer?.owner != nil }
 
-    @inlinable var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
-    @inlinable var indices: Range<Int> { 0 ..< count }
+    @inlinable package var indices: Range<Int> { 0 ..< count }
 
     @inlinable
-    subscript(i: Int) -> Element {
+    package subscript(i: Int) -> Element {
         @inline(__always) unsafeAddress {
             precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "column index out of range")
             return UnsafePointer(base + i)
@@ -127,8 +130,8 @@ struct _Column<Element: BitwiseCopyable> {
 
     /// Makes room for at least `minimum` elements: twice the old room when `growing`
     /// (appends) and that is more, so that appends stay amortized O(1).
-    @usableFromInline @inline(never)
-    mutating func reallocate(capacity minimum: Int, growing: Bool) {
+    @inlinable @inline(never)
+    package mutating func reallocate(capacity minimum: Int, growing: Bool) {
         let old = capacity
         let room = minimum > old && growing ? Swift.max(minimum, 2 * old) : Swift.max(minimum, count)
         guard room > 0 else { return }
@@ -138,7 +141,7 @@ struct _Column<Element: BitwiseCopyable> {
     }
 
     @inlinable @inline(__always)
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if _slowPath(count == (buffer?.capacity ?? 0)) { reallocate(capacity: count &+ 1, growing: true) }
         assert(!isBorrowed, "a write to a borrowed column")
         (base + count).initialize(to: element)
@@ -146,7 +149,7 @@ struct _Column<Element: BitwiseCopyable> {
     }
 
     @inlinable
-    mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+    package mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
         var iterator = elements.makeIterator()
         let n = elements.underestimatedCount
         if n > 0 {
@@ -162,13 +165,13 @@ struct _Column<Element: BitwiseCopyable> {
     }
 
     @inlinable
-    mutating func removeLast(_ k: Int) {
+    package mutating func removeLast(_ k: Int) {
         precondition(k >= 0 && k <= count, "removeLast(\(k)) of a column of \(count)")
         count &-= k
     }
 
     @inlinable
-    mutating func reserveCapacity(_ n: Int) {
+    package mutating func reserveCapacity(_ n: Int) {
         if n > capacity { reallocate(capacity: n, growing: false) }
     }
 
@@ -176,40 +179,42 @@ struct _Column<Element: BitwiseCopyable> {
     /// `Array._trimCapacity()` does); a borrowed column has none.
     ///
     /// - Complexity: O(count) when it copies, else O(1).
-    mutating func _trimCapacity() {
+    @inlinable
+    package mutating func _trimCapacity() {
         guard let buffer, buffer.owner == nil, buffer.capacity - count > count / 8 else { return }
         self = copied()
     }
 
     @inlinable
-    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         defer { _fixLifetime(buffer) }
         return try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     @inlinable
-    mutating func withUnsafeMutableBufferPointer<R, E: Error>(_ body: (UnsafeMutableBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+    package mutating func withUnsafeMutableBufferPointer<R, E: Error>(_ body: (UnsafeMutableBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         assert(!isBorrowed, "a write to a borrowed column")
         defer { _fixLifetime(buffer) }
         return try body(UnsafeMutableBufferPointer(start: base, count: count))
     }
 
     /// The elements as an array.
-    var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+    @inlinable
+    package var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 }
 
 extension _Column: @unchecked Sendable where Element: Sendable {}
 
 extension _Column: RandomAccessCollection, MutableCollection {
-    @inlinable var startIndex: Int { 0 }
-    @inlinable var endIndex: Int { count }
-    @inlinable func index(after i: Int) -> Int { i + 1 }
-    @inlinable func index(before i: Int) -> Int { i - 1 }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { count }
+    @inlinable package func index(after i: Int) -> Int { i + 1 }
+    @inlinable package func index(before i: Int) -> Int { i - 1 }
 }
 
 extension _Column: ExpressibleByArrayLiteral {
     @inlinable
-    init(arrayLiteral elements: Element...) { self.init(elements) }
+    package init(arrayLiteral elements: Element...) { self.init(elements) }
 }
 
 
@@ -218,7 +223,8 @@ extension _Column {
     /// column is large; see `Array._large(count:initializingWith:)`.
     ///
     /// - Complexity: O(count)
-    static func _large(repeating value: Element, count: Int) -> _Column {
+    @inlinable
+    package static func _large(repeating value: Element, count: Int) -> _Column {
         _Column(count: count) { buffer in
             if let base = buffer.baseAddress { _prepareFreshMemory(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<Element>.stride) }
             buffer.initialize(repeating: value)
