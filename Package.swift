@@ -35,7 +35,7 @@ let package = Package(
         // The machinery under the core, not a product (as swift-collections keeps
         // InternalCollectionsUtilities): columns, the live index's blocks, thread helpers.
         .target(name: "RelativeViewEngine", swiftSettings: checkedSettings),
-        .target(name: "RelativeViewCore", dependencies: ["RelativeViewEngine", "CSnapshotKernels"], swiftSettings: checkedSettings),
+        .target(name: "RelativeViewCore", dependencies: ["RelativeViewEngine"], swiftSettings: checkedSettings),
         // A snapshot load's hot loops: the position-local check of a saved tour, the
         // checksum's lanes and the texts' first check, each with an AVX2 path (gathers, 64-bit
         // lanes) that Swift's SIMD types do not give.

@@ -100,33 +100,33 @@ extension ViewTree {
 /// a loaded snapshot's, read in place); `start` and `bytes` are then empty, reads go to the
 /// borrowed memory, and the first write copies it into `start` and `bytes`.
 @usableFromInline
-struct _TextColumn {
-    var start: [Int] = []
-    var bytes: [UInt8] = []
-    var borrowed: _BorrowedTexts?
+package struct _TextColumn {
+    package var start: [Int] = []
+    package var bytes: [UInt8] = []
+    package var borrowed: _BorrowedTexts?
 
-    init(start: [Int] = [], bytes: [UInt8] = []) {
+    package init(start: [Int] = [], bytes: [UInt8] = []) {
         self.start = start
         self.bytes = bytes
     }
 
-    init(borrowing texts: _BorrowedTexts) {
+    package init(borrowing texts: _BorrowedTexts) {
         borrowed = texts
     }
 
     /// The number of slots with an entry (a start or -1).
-    var startCount: Int { borrowed?.starts.count ?? start.count }
+    package var startCount: Int { borrowed?.starts.count ?? start.count }
 
-    var isEmpty: Bool { startCount == 0 }
+    package var isEmpty: Bool { startCount == 0 }
 
     /// Calls `body` with the starts and the texts, borrowed or owned.
-    func withParts<R>(_ body: (_ starts: _TextStarts, _ bytes: UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withParts<R>(_ body: (_ starts: _TextStarts, _ bytes: UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let borrowed { return body(borrowed.starts, borrowed.bytes) }
         return start.withUnsafeBufferPointer { starts in bytes.withUnsafeBufferPointer { body(_TextStarts(starts), $0) } }
     }
 
     /// Makes the column its own: copies borrowed starts and texts into `start` and `bytes`.
-    mutating func own() {
+    package mutating func own() {
         guard let borrowed else { return }
         start = borrowed.starts.array()
         bytes = Array(borrowed.bytes)
@@ -138,7 +138,7 @@ struct _TextColumn {
     /// Checked reads (a few comparisons beside the copy): borrowed texts were validated
     /// when they were loaded, but a mapped file that another process rewrites in place
     /// changes under the tree, and that must trap, not read out of bounds.
-    func text(at slot: Int) -> String? {
+    package func text(at slot: Int) -> String? {
         withParts { starts, b in
             guard slot < starts.count, starts[slot] >= 0 else { return nil }
             let at = starts[slot]
@@ -155,7 +155,7 @@ struct _TextColumn {
     /// past 63 bits. How texts that may not be sound are read (a loaded snapshot's, checked
     /// by `ViewTree._attributeTextFlaw`, and texts read in place).
     @inline(__always)
-    static func checkedLength(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (count: Int, from: Int)? {
+    package static func checkedLength(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (count: Int, from: Int)? {
         var count = Int(b[i])
         var j = i &+ 1
         // One byte for a text under 128 bytes.
@@ -172,11 +172,11 @@ struct _TextColumn {
         }
     }
 
-    static let changedUnderfoot = "an attribute text lies outside its column: the snapshot file this tree reads in place was changed after it was loaded (replace snapshot files, never rewrite them in place)"
+    package static let changedUnderfoot = "an attribute text lies outside its column: the snapshot file this tree reads in place was changed after it was loaded (replace snapshot files, never rewrite them in place)"
 
     /// The byte count stored at `i` and where the text's bytes start.
     @inline(__always)
-    static func length(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, Int) {
+    package static func length(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, Int) {
         var (count, shift, j) = (0, 0, i)
         while true {
             let byte = b[j]
@@ -188,20 +188,20 @@ struct _TextColumn {
     }
 
     /// Gives `slot` the text `utf8`, appended to the table.
-    mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
+    package mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
         own()
         if slot >= start.count { start.append(contentsOf: repeatElement(-1, count: slot + 1 - start.count)) }
         start[slot] = append(utf8)
     }
 
     /// Removes `slot`'s text.
-    mutating func clear(at slot: Int) {
+    package mutating func clear(at slot: Int) {
         own()
         if slot < start.count { start[slot] = -1 }
     }
 
     /// Whether the text stored at `at` is `utf8`.
-    func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
+    package func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
         bytes.withUnsafeBufferPointer { b in
             let (count, from) = Self.length(in: b, at: at)
             guard count == utf8.count else { return false }
@@ -212,7 +212,7 @@ struct _TextColumn {
     }
 
     /// Appends `utf8` to `bytes` (its length first); where it starts.
-    mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    package mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         let at = bytes.count
         var count = utf8.count
         repeat {
@@ -226,7 +226,7 @@ struct _TextColumn {
     /// The bytes it takes: its starts (by capacity) and texts; borrowed ones do not count:
     /// they are the owner's memory (a loaded snapshot's pages, shared with the page cache
     /// when mapped), as the node columns a tree reads in place are.
-    var memoryFootprint: Int {
+    package var memoryFootprint: Int {
         // Borrowed starts and texts are the snapshot file's pages (see `ViewTree.memoryFootprint`).
         if borrowed != nil { return 0 }
         return start.capacity * MemoryLayout<Int>.stride + bytes.capacity
@@ -294,9 +294,9 @@ package struct _TextStarts {
 /// writes (a snapshot file mapped read-only, or read into a buffer): how a loaded tree reads
 /// its attributes in place instead of copying them. Immutable, so `@unchecked Sendable`.
 package final class _BorrowedTexts: @unchecked Sendable {
-    let starts: _TextStarts
-    let bytes: UnsafeBufferPointer<UInt8>
-    let owner: AnyObject
+    package let starts: _TextStarts
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package let owner: AnyObject
 
     /// Texts read from `starts` (wide or narrow) and `bytes`, valid as long as `owner` lives.
     package init(starts: _TextStarts, bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject) {

@@ -30,7 +30,7 @@ import RelativeViewEngine
 /// ancestor, descendant or sibling; ancestors are listed nearest first, descendants in
 /// depth-first pre-order, siblings in child order.
 public struct ViewTree: Sendable {
-    @usableFromInline var _storage: _TreeStorage
+    @usableFromInline package var _storage: _TreeStorage
 
     /// An empty tree.
     ///
@@ -81,7 +81,7 @@ public struct ViewTree: Sendable {
     }
 
     @usableFromInline
-    init(_storage: _TreeStorage) {
+    package init(_storage: _TreeStorage) {
         self._storage = _storage
     }
 

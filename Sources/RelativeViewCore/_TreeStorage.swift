@@ -20,58 +20,58 @@ import Synchronization
 /// (`@exclusivity(unchecked)`): no read can overlap a write, and the checks would cost more
 /// than an O(1) query itself.
 @usableFromInline
-final class _TreeStorage: @unchecked Sendable {
-    @usableFromInline static let none: Int32 = -1
+package final class _TreeStorage: @unchecked Sendable {
+    @usableFromInline package static let none: Int32 = -1
     /// `parent` of the last slot on the free list; the others hold ``freeMark(next:)``, below it.
-    @usableFromInline static let free: Int32 = -2
-    @usableFromInline static let wideTagSentinel: Int32 = .min
+    @usableFromInline package static let free: Int32 = -2
+    @usableFromInline package static let wideTagSentinel: Int32 = .min
 
-    @usableFromInline @exclusivity(unchecked) var parent: _Column<Int32>
+    @usableFromInline @exclusivity(unchecked) package var parent: _Column<Int32>
     /// Per slot, or shorter: a slot past its end has generation 0. A streamed build
     /// (``ViewTreeBuilder``) writes none, since all its nodes have generation 0; the column
     /// grows when a slot past it is freed (see `_free`), so it costs a tree that never
     /// removes a node nothing (4 bytes per node, 7% of what an import writes).
-    @usableFromInline @exclusivity(unchecked) var generation: _Column<UInt32>
-    @usableFromInline @exclusivity(unchecked) var typeID: _Column<Int32>
-    @usableFromInline @exclusivity(unchecked) var narrowTag: _Column<Int32>
-    @usableFromInline @exclusivity(unchecked) var wideTags: [Int32: Int]
-    @usableFromInline @exclusivity(unchecked) var freeHead: Int32
+    @usableFromInline @exclusivity(unchecked) package var generation: _Column<UInt32>
+    @usableFromInline @exclusivity(unchecked) package var typeID: _Column<Int32>
+    @usableFromInline @exclusivity(unchecked) package var narrowTag: _Column<Int32>
+    @usableFromInline @exclusivity(unchecked) package var wideTags: [Int32: Int]
+    @usableFromInline @exclusivity(unchecked) package var freeHead: Int32
     /// Geometry columns (see `ViewTree+Geometry.swift`): each node's frame origin and size in
     /// its parent's space, and its bounds origin. Empty until the first geometry write, and
     /// after that as long as the other columns (or shorter): a slot past their end has zero
     /// geometry, so trees that never lay out pay nothing for them.
-    @usableFromInline @exclusivity(unchecked) var frameOrigin: [SIMD2<Double>]
-    @usableFromInline @exclusivity(unchecked) var frameSize: [SIMD2<Double>]
-    @usableFromInline @exclusivity(unchecked) var boundsOrigin: [SIMD2<Double>]
+    @usableFromInline @exclusivity(unchecked) package var frameOrigin: [SIMD2<Double>]
+    @usableFromInline @exclusivity(unchecked) package var frameSize: [SIMD2<Double>]
+    @usableFromInline @exclusivity(unchecked) package var boundsOrigin: [SIMD2<Double>]
     /// One text column per ``NodeAttribute`` (empty until a node gets that attribute).
-    @usableFromInline @exclusivity(unchecked) var attributes: [_TextColumn]
-    @usableFromInline @exclusivity(unchecked) var liveCount: Int
+    @usableFromInline @exclusivity(unchecked) package var attributes: [_TextColumn]
+    @usableFromInline @exclusivity(unchecked) package var liveCount: Int
     /// The number of live nodes with no parent, kept by the mutations so that a tree can
     /// say how many roots it has without scanning the arena.
-    @usableFromInline @exclusivity(unchecked) var rootCount: Int
+    @usableFromInline @exclusivity(unchecked) package var rootCount: Int
 
     /// The live index: the Euler tour of the forest, kept by every mutation.
-    @usableFromInline @exclusivity(unchecked) var tour: _TourBlocks
+    @usableFromInline @exclusivity(unchecked) package var tour: _TourBlocks
     /// Whether a node column or an index array borrows memory another object owns (a
     /// loaded snapshot's, read in place): such a storage is copied, into memory of its own,
     /// before its first mutation, as a shared one is (see `ViewTree._mutableStorage()`).
-    @usableFromInline @exclusivity(unchecked) var borrowsMemory = false
+    @usableFromInline @exclusivity(unchecked) package var borrowsMemory = false
     /// Names the tree's current shape: a number no other shape of any tree ever has, replaced
     /// by every mutation (geometry aside). Tour positions read while it is current are current.
-    @usableFromInline @exclusivity(unchecked) var version: UInt64
+    @usableFromInline @exclusivity(unchecked) package var version: UInt64
     /// The tree's identity, added to a slot's generation to make a ``NodeID``'s stamp, so
     /// that an id of another tree fails the check (see ``NodeID``). Drawn when a tree is
     /// created, from its first version (distinct for every storage made), mixed so that
     /// two trees' identities differ in every bit at random; a copy keeps it.
-    @usableFromInline @exclusivity(unchecked) var identity: UInt32
+    @usableFromInline @exclusivity(unchecked) package var identity: UInt32
 
     /// Hands out versions, from 1, for the process's life.
-    static let versions = Atomic<UInt64>(0)
+    package static let versions = Atomic<UInt64>(0)
 
     @usableFromInline
-    static func nextVersion() -> UInt64 { versions.wrappingAdd(1, ordering: .relaxed).newValue }
+    package static func nextVersion() -> UInt64 { versions.wrappingAdd(1, ordering: .relaxed).newValue }
 
-    init(minimumCapacity: Int) {
+    package init(minimumCapacity: Int) {
         parent = []
         generation = []
         typeID = []
@@ -96,7 +96,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// geometry and attribute columns are copied on their first write.
     ///
     /// - Complexity: O(slots)
-    init(copying other: _TreeStorage) {
+    package init(copying other: _TreeStorage) {
         parent = other.parent.copied()
         generation = other.generation.copied()
         typeID = other.typeID.copied()
@@ -117,7 +117,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// A tree identity from a version number: SplitMix64's finalizer (a bijection of 64-bit
     /// numbers), its low 32 bits. Consecutive versions give unrelated identities, so the
     /// stamps of two trees' fresh nodes (generation 0 or 1 in both) differ.
-    static func identity(from version: UInt64) -> UInt32 {
+    package static func identity(from version: UInt64) -> UInt32 {
         var z = version &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -126,14 +126,14 @@ final class _TreeStorage: @unchecked Sendable {
 
     /// Room for `n` nodes in all: the columns, and the index (see
     /// `_TourBlocks.reserveCapacity(nodes:live:)`).
-    func reserveCapacity(_ n: Int) {
+    package func reserveCapacity(_ n: Int) {
         tour.reserveCapacity(nodes: n, live: liveCount)
         reserveNodeColumns(n)
     }
 
     /// Room for a streamed build (``ViewTreeBuilder``) of `n` nodes: each column and the
     /// index exactly, reserved, not written.
-    func reserveStreamed(nodes n: Int) {
+    package func reserveStreamed(nodes n: Int) {
         tour.reserveStreamed(nodes: n)
         reserveNodeColumns(n, generation: false)
     }
@@ -146,7 +146,7 @@ final class _TreeStorage: @unchecked Sendable {
     }
 
     /// Gives back the spare capacity of the node columns (and the index's positions).
-    func trimCapacity() {
+    package func trimCapacity() {
         parent._trimCapacity()
         generation._trimCapacity()
         typeID._trimCapacity()
@@ -158,17 +158,17 @@ final class _TreeStorage: @unchecked Sendable {
     }
 
     /// The number of slots, live or free.
-    @inlinable var slotCount: Int { parent.count }
+    @inlinable package var slotCount: Int { parent.count }
 
     @inlinable @inline(__always)
-    func check(_ id: NodeID) {
+    package func check(_ id: NodeID) {
         precondition(isCurrent(id), misuse(of: id))
     }
 
     /// Whether `id` names slot `id.index` at its current generation, made by this tree (or a
     /// copy): not whether that slot is live (see ``ViewTree/contains(_:)``).
     @inlinable @inline(__always)
-    func isCurrent(_ id: NodeID) -> Bool {
+    package func isCurrent(_ id: NodeID) -> Bool {
         let i = Int(id.index)
         let made = id.stamp &- identity
         // A freed slot's generation was bumped, so no outstanding id matches it. Within the
@@ -180,7 +180,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// Why `id` failed ``check(_:)``: stale (its generation is behind the slot's, which only
     /// grows) or of another tree (no such slot here, or a generation this slot never had).
     @usableFromInline @inline(never)
-    func misuse(of id: NodeID) -> String {
+    package func misuse(of id: NodeID) -> String {
         let i = Int(id.index)
         guard i >= 0 && i < slotCount else {
             return "NodeID \(id) belongs to another tree: this tree has no slot \(id.index) (it has \(slotCount))"
@@ -194,24 +194,24 @@ final class _TreeStorage: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    func nodeID(_ index: Int32) -> NodeID {
+    package func nodeID(_ index: Int32) -> NodeID {
         NodeID(index: index, stamp: generation(at: Int(index)) &+ identity)
     }
 
     /// The generation the id `id` was made at, if it is of this tree.
     @inlinable @inline(__always)
-    func generation(of id: NodeID) -> UInt32 { id.stamp &- identity }
+    package func generation(of id: NodeID) -> UInt32 { id.stamp &- identity }
 
     /// The generation of slot `i` (< ``slotCount``): 0 past the end of `generation`.
     @inlinable @inline(__always)
-    func generation(at i: Int) -> UInt32 {
+    package func generation(at i: Int) -> UInt32 {
         i < generation.count ? generation[i] : 0
     }
 
     /// Makes `generation` cover slot `i`, with 0 for the slots it did not cover.
     ///
     /// - Complexity: O(slots added)
-    func coverGeneration(of i: Int) {
+    package func coverGeneration(of i: Int) {
         if i >= generation.count { generation.append(contentsOf: repeatElement(0, count: i + 1 - generation.count)) }
     }
 
@@ -219,22 +219,22 @@ final class _TreeStorage: @unchecked Sendable {
 
     /// Whether a `parent` entry marks a free slot.
     @inlinable @inline(__always)
-    static func isFree(_ parent: Int32) -> Bool { parent <= free }
+    package static func isFree(_ parent: Int32) -> Bool { parent <= free }
 
     /// The `parent` entry of a free slot whose successor on the free list is `next` (none
     /// for the last): ``free`` or below, so the free list needs no column of its own.
     @inlinable @inline(__always)
-    static func freeMark(next: Int32) -> Int32 { free - 1 - next }
+    package static func freeMark(next: Int32) -> Int32 { free - 1 - next }
 
     /// The successor on the free list of a free slot with `parent` entry `mark`.
     @inlinable @inline(__always)
-    static func nextFree(_ mark: Int32) -> Int32 { free - 1 - mark }
+    package static func nextFree(_ mark: Int32) -> Int32 { free - 1 - mark }
 
     // MARK: Navigation, from the tour
 
     /// The node `step` gives from live node `node` (after checking it), or `nil` for ``none``.
     @inlinable @inline(__always)
-    func step(from node: NodeID, _ step: (_TreeStorage, Int32) -> Int32) -> NodeID? {
+    package func step(from node: NodeID, _ step: (_TreeStorage, Int32) -> Int32) -> NodeID? {
         check(node)
         let x = step(self, node.index)
         return x == Self.none ? nil : nodeID(x)
@@ -243,7 +243,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// The first child of live node `x`, or ``none``: the token after its enter token, if
     /// that is an enter token. O(1).
     @inlinable @inline(__always)
-    func firstChild(_ x: Int32) -> Int32 {
+    package func firstChild(_ x: Int32) -> Int32 {
         let t = tour.token(after: tour.span[Int(x)].enter)
         return t >= 0 ? t : Self.none
     }
@@ -251,7 +251,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// The last child of live node `x`, or ``none``: the node whose exit token comes just
     /// before `x`'s. O(1).
     @inlinable @inline(__always)
-    func lastChild(_ x: Int32) -> Int32 {
+    package func lastChild(_ x: Int32) -> Int32 {
         let t = tour.token(before: tour.span[Int(x)].exit)
         return t < 0 ? ~t : Self.none
     }
@@ -259,7 +259,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// The next sibling of live node `x`, or ``none`` (a last child, or a root): the token
     /// after its exit token, if that is an enter token. O(1).
     @inlinable @inline(__always)
-    func nextSibling(_ x: Int32) -> Int32 {
+    package func nextSibling(_ x: Int32) -> Int32 {
         guard parent[Int(x)] >= 0 else { return Self.none }
         let t = tour.token(after: tour.span[Int(x)].exit)
         return t >= 0 ? t : Self.none
@@ -268,7 +268,7 @@ final class _TreeStorage: @unchecked Sendable {
     /// The previous sibling of live node `x`, or ``none`` (a first child, or a root): the
     /// node whose exit token comes just before `x`'s enter token. O(1).
     @inlinable @inline(__always)
-    func previousSibling(_ x: Int32) -> Int32 {
+    package func previousSibling(_ x: Int32) -> Int32 {
         guard parent[Int(x)] >= 0 else { return Self.none }
         let t = tour.token(before: tour.span[Int(x)].enter)
         return t < 0 ? ~t : Self.none
@@ -277,24 +277,24 @@ final class _TreeStorage: @unchecked Sendable {
     // MARK: Tags
 
     @inlinable @inline(__always)
-    static func narrow(_ tag: Int) -> Int32? {
+    package static func narrow(_ tag: Int) -> Int32? {
         guard let t = Int32(exactly: tag), t != wideTagSentinel else { return nil }
         return t
     }
 
     @inlinable @inline(__always)
-    func tag(at i: Int32) -> Int {
+    package func tag(at i: Int32) -> Int {
         let t = narrowTag[Int(i)]
         return t == Self.wideTagSentinel ? wideTag(at: i) : Int(t)
     }
 
     @usableFromInline @inline(never)
-    func wideTag(at i: Int32) -> Int {
+    package func wideTag(at i: Int32) -> Int {
         guard let tag = wideTags[i] else { preconditionFailure("tag table lost the tag of slot \(i)") }
         return tag
     }
 
-    func setTag(_ tag: Int, at i: Int32) {
+    package func setTag(_ tag: Int, at i: Int32) {
         if let t = Self.narrow(tag) {
             if narrowTag[Int(i)] == Self.wideTagSentinel { wideTags[i] = nil }
             narrowTag[Int(i)] = t

@@ -1,4 +1,5 @@
 import RelativeViewCore
+import RelativeViewSnapshot
 import RelativeViewFixtures
 import Testing
 

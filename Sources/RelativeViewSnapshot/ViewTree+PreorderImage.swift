@@ -1,3 +1,4 @@
+import RelativeViewCore
 import RelativeViewEngine
 import CSnapshotKernels
 /// A ``ViewTree`` as a snapshot stores it (see the RelativeViewSnapshot module): the live

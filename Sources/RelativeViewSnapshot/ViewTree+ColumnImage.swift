@@ -1,3 +1,5 @@
+import CSnapshotKernels
+import RelativeViewCore
 import RelativeViewEngine
 /// A ``ViewTree``'s node columns and index as they lie in memory, laid out for a snapshot
 /// that a loader can read in place (the RelativeViewSnapshot module's version 2): the

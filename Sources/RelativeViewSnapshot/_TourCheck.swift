@@ -1,3 +1,4 @@
+import RelativeViewCore
 import RelativeViewEngine
 import CSnapshotKernels
 
