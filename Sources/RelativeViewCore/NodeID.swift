@@ -1,4 +1,3 @@
-import RelativeViewEngine
 /// A handle to one node of a ``ViewTree``.
 ///
 /// A `NodeID` names a slot of the arena and carries a stamp: the slot's generation when the

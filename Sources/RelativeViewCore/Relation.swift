@@ -1,4 +1,3 @@
-import RelativeViewEngine
 /// Which nodes a query visits from a node, and in which order.
 ///
 /// Every search (`first`) and grouping (`group`) of ``ViewTree`` takes one, and each is

@@ -1,4 +1,3 @@
-import RelativeViewEngine
 /// The identity of a view type in the process-wide ``TypeRegistry``.
 ///
 /// A type id stands either for one Swift class (matched exactly, as the relative-view

@@ -1,4 +1,3 @@
-import RelativeViewEngine
 import Synchronization
 
 /// Maps Swift classes and type names to dense ``TypeID``s, for the whole process.

@@ -1,4 +1,3 @@
-import RelativeViewEngine
 /// A text that a node may carry besides its tag and type, so that the nodes of an imported
 /// document can be found by what the document called them: the member name of a JSON value,
 /// the `id` and `class` of a markup element.

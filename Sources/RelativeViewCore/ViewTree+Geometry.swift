@@ -1,4 +1,3 @@
-import RelativeViewEngine
 /// Frames, bounds origins and coordinate conversion, UIKit's model without transforms.
 ///
 /// A node's frame (origin and size) is in its parent's coordinate space; its bounds have the

@@ -1,4 +1,3 @@
-import RelativeViewEngine
 extension ViewTree {
     /// Copies the subtree of `root` in `source` (tags, types and geometry) into this tree, as a new root or as the last
     /// child of `parent`, and reports each copied node with its new id, in pre-order.

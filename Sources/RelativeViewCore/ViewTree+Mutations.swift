@@ -1,4 +1,3 @@
-import RelativeViewEngine
 extension ViewTree {
     /// Adds a new node with no parent (a root) and returns its id.
     ///

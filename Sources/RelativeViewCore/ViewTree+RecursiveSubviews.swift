@@ -1,4 +1,3 @@
-import RelativeViewEngine
 extension ViewTree {
     /// The descendants of `node` in the order of the `recursiveSubviews` definition:
     /// its children first, then each child's recursive subviews in turn

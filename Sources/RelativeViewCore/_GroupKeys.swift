@@ -1,4 +1,3 @@
-import RelativeViewEngine
 /// The keys a grouping query asked for, each with a dense key index, and a fast
 /// lookup from a node's type id to the index of its key.
 ///
