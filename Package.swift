@@ -34,7 +34,9 @@ let package = Package(
     targets: [
         // The machinery under the core, not a product (as swift-collections keeps
         // InternalCollectionsUtilities): columns, the live index's blocks, thread helpers.
-        .target(name: "RelativeViewEngine", swiftSettings: checkedSettings),
+        .target(name: "RelativeViewEngine", dependencies: ["CColumnMemory"], swiftSettings: checkedSettings),
+        // mremap(2) for the columns, which grow by moving pages rather than copying bytes.
+        .target(name: "CColumnMemory"),
         .target(name: "RelativeViewCore", dependencies: ["RelativeViewEngine"], swiftSettings: checkedSettings),
         // A snapshot load's hot loops: the position-local check of a saved tour, the
         // checksum's lanes and the texts' first check, each with an AVX2 path (gathers, 64-bit

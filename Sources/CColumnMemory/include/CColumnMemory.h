@@ -1,0 +1,12 @@
+// The one call the columns need that Swift cannot make: mremap(2) is variadic in glibc's
+// header, and Swift does not import variadic C functions.
+#ifndef C_COLUMN_MEMORY_H
+#define C_COLUMN_MEMORY_H
+#include <stddef.h>
+
+/// Grows the anonymous mapping of `old_bytes` at `p` to `new_bytes`, in place or moved
+/// (MREMAP_MAYMOVE): the pages move, the bytes are not copied. Returns the mapping's
+/// address, or NULL when the kernel refuses (the old mapping is then unchanged).
+void *rv_remap(void *p, size_t old_bytes, size_t new_bytes);
+
+#endif
