@@ -36,12 +36,15 @@ extension ViewTree {
             precondition(free <= slots, "free list has a cycle")
             x = _TreeStorage.nextFree(s.parent[Int(x)])
         }
-        precondition(free + s.liveCount == slots, "live count \(s.liveCount) + free \(free) != slots \(slots)")
+        // Nodes of removed subtrees that wait to be freed: neither live nor free yet.
+        let pending = s.tour.pendingHead < 0 ? 0 : (0 ..< slots).reduce(0) { $0 + (!_TreeStorage.isFree(s.parent[$1]) && s.tour.isPending(Int32($1)) ? 1 : 0) }
+        precondition(pending == s.tour.pendingNodes, "\(s.tour.pendingNodes) nodes said to wait to be freed, \(pending) do")
+        precondition(free + s.liveCount + pending == slots, "live count \(s.liveCount) + free \(free) + waiting \(pending) != slots \(slots)")
         let roots = (0 ..< slots).reduce(0) { $0 + (s.parent[$1] == _TreeStorage.none ? 1 : 0) }
         precondition(roots == s.rootCount, "root count \(s.rootCount) != \(roots) roots")
-        for i in 0 ..< slots where !_TreeStorage.isFree(s.parent[i]) {
+        for i in 0 ..< slots where s.isLive(i) {
             let p = s.parent[i]
-            precondition(p == _TreeStorage.none || (Int(p) < slots && !_TreeStorage.isFree(s.parent[Int(p)])), "parent of \(i) is free")
+            precondition(p == _TreeStorage.none || (Int(p) < slots && s.isLive(Int(p))), "parent of \(i) is free or removed")
         }
         for (i, tag) in s.wideTags {
             precondition(s.narrowTag[Int(i)] == _TreeStorage.wideTagSentinel && _TreeStorage.narrow(tag) == nil, "wide tag table entry \(i) is wrong")
@@ -55,7 +58,7 @@ extension ViewTree {
         for t in tokens {
             if t >= 0 {
                 let n = Int(t)
-                precondition(n < slots && !_TreeStorage.isFree(s.parent[n]), "the index holds free slot \(t)")
+                precondition(n < slots && s.isLive(n), "the index holds free or removed slot \(t)")
                 let expected = open.last ?? _TreeStorage.none
                 precondition(s.parent[n] == expected, "the index puts \(t) under \(expected), its parent is \(s.parent[n])")
                 let slot = _TourBlocks.slot(s.tour.span[n].enter)

@@ -23,3 +23,14 @@ extension ViewTree {
         return bytes
     }
 }
+
+extension ViewTree {
+    /// The index's blocks: in the list, in all (free and waiting ones too), and the tokens
+    /// they hold (two per live node), with the room the columns have; for reports.
+    ///
+    /// - Complexity: O(1)
+    package var _indexFigures: (listed: Int, blocks: Int, tokens: Int, slotCapacity: Int, nodeCapacity: Int) {
+        let t = _storage.tour
+        return (t.liveBlocks, t.count.count, 2 * _storage.liveCount, t.token.capacity, _storage.parent.capacity)
+    }
+}

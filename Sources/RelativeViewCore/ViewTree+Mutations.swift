@@ -124,13 +124,52 @@ extension ViewTree {
 
     /// Removes `node` and its whole subtree; their slots go to the free list and their ids become stale.
     ///
-    /// - Complexity: O(size of the subtree).
+    /// The ids become stale at once, and the nodes leave every query at once. A small
+    /// subtree's slots are freed at once too. A large one's run of the index is cut out as
+    /// whole blocks, and its slots are freed by the mutations that follow, a few blocks each
+    /// (see docs/live-index.md), so that no single call does work in proportion to the
+    /// subtree: a slot is reused only once it is freed.
+    /// - Complexity: O(B + blocks of the subtree's run), about subtree size / 24; the
+    ///   freeing, O(subtree size) in all, is spread over later mutations.
     public mutating func removeSubtree(_ node: NodeID) {
         let s = _mutableStorage()
         s.check(node)
-        _unlink(node.index)
+        let x = node.index
+        if let nodes = s.tour.cutRun(of: x, unlessWithin: s.tour.blocksRemovedAtOnce) {
+            // Out of the tree now, freed later. The top node's parent entry points at
+            // itself, so that it is neither a root nor free until then.
+            if s.parent[Int(x)] == _TreeStorage.none { s.rootCount -= 1 }
+            s.parent[Int(x)] = x
+            s.liveCount -= nodes
+            return
+        }
+        _unlink(x)
         // Each node is freed as its enter token goes (freeing touches the columns only).
-        s.tour.removeRun(of: node.index) { _free($0) }
+        s.tour.removeRun(of: x) { _free($0) }
+    }
+
+    /// Tokens of removed subtrees (two per node) that each mutation frees, while any wait.
+    @usableFromInline static var _reclaimedPerMutation: Int { 256 }
+
+
+    /// Whether nodes of removed subtrees wait to be freed (see ``removeSubtree(_:)``).
+    package var _hasPendingRemovals: Bool { _storage.tour.pendingHead >= 0 }
+
+    /// The tree with every node of a removed subtree freed: itself when none waits, else a
+    /// copy (what a scan of every slot, such as a snapshot's, needs). O(1), or O(slots).
+    package func _settled() -> ViewTree {
+        guard _hasPendingRemovals else { return self }
+        var copy = self
+        copy._makeStorageUniqueAndOwned()
+        copy._reclaimPending(tokens: .max)
+        return copy
+    }
+
+    /// Frees about `tokens` tokens' worth of the nodes of removed subtrees that wait to be
+    /// freed (all of them with `.max`). O(tokens + B).
+    @usableFromInline
+    func _reclaimPending(tokens: Int) {
+        _storage.tour.reclaim(tokens: tokens) { _free($0, counted: false) }
     }
 
     /// Removes the root `root` alone: its children become roots, each with its subtree, in
@@ -237,11 +276,12 @@ extension ViewTree {
     }
 
     /// Puts the slot of a node whose tokens are leaving the tour on the free list and bumps
-    /// its generation. Touches the columns only, never the tour.
-    func _free(_ x: Int32) {
+    /// its generation. Touches the columns only, never the tour. A node of a removed
+    /// subtree whose slot was waiting (`counted` false) already left the live and root counts.
+    func _free(_ x: Int32, counted: Bool = true) {
         let s = _storage
         let n = Int(x)
-        if s.parent[n] == _TreeStorage.none { s.rootCount -= 1 }
+        if counted && s.parent[n] == _TreeStorage.none { s.rootCount -= 1 }
         s.parent[n] = _TreeStorage.freeMark(next: s.freeHead)
         s.coverGeneration(of: n)
         s.generation[n] &+= 1
@@ -250,6 +290,6 @@ extension ViewTree {
         if n < s.frameOrigin.count { s._clearGeometry(at: n) }
         for a in s.attributes.indices where n < s.attributes[a].startCount { s.attributes[a].clear(at: n) }
         s.freeHead = x
-        s.liveCount -= 1
+        if counted { s.liveCount -= 1 }
     }
 }

@@ -76,6 +76,7 @@ public struct ViewTree: Sendable {
     /// - Complexity: O(n)
     public mutating func compactIndex() {
         let s = _mutableStorage()
+        _reclaimPending(tokens: .max)
         s.tour.compact()
         s.trimCapacity()
     }
@@ -113,7 +114,7 @@ public struct ViewTree: Sendable {
     public func contains(_ id: NodeID) -> Bool {
         let s = _storage
         let i = Int(id.index)
-        return s.isCurrent(id) && i < s.slotCount && !_TreeStorage.isFree(s.parent[i])
+        return s.isCurrent(id) && i < s.slotCount && s.isLive(i)
     }
 
     /// The id of the live node in slot `index`, or `nil` if that slot is free or out of range.
@@ -122,7 +123,7 @@ public struct ViewTree: Sendable {
     @inlinable
     public func node(atSlot index: Int) -> NodeID? {
         let s = _storage
-        guard index >= 0 && index < s.slotCount && !_TreeStorage.isFree(s.parent[index]) else { return nil }
+        guard index >= 0 && index < s.slotCount && s.isLive(index) else { return nil }
         return s.nodeID(Int32(index))
     }
 
@@ -233,6 +234,8 @@ public struct ViewTree: Sendable {
     mutating func _mutableStorage() -> _TreeStorage {
         _makeStorageUniqueAndOwned()
         _storage.version = _TreeStorage.nextVersion()
+        if _slowPath(_storage.tour.pendingHead >= 0) { _reclaimPending(tokens: Self._reclaimedPerMutation) }
+        _storage.tour.upkeep()
         return _storage
     }
 

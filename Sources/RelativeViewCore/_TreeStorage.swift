@@ -174,7 +174,17 @@ package final class _TreeStorage: @unchecked Sendable {
         // A freed slot's generation was bumped, so no outstanding id matches it. Within the
         // generation column, its entry; past its end (a streamed build's slots), generation
         // 0 and a slot in range. One array's count read in the common case.
-        return i >= 0 && (i < generation.count ? generation[i] == made : made == 0 && i < slotCount)
+        guard i >= 0 && (i < generation.count ? generation[i] == made : made == 0 && i < slotCount) else { return false }
+        // A node of a large removed subtree keeps its generation until a later mutation
+        // frees it (see `ViewTree.removeSubtree(_:)`): it is stale from the removal on.
+        return _fastPath(tour.pendingHead < 0) || !tour.isPending(id.index)
+    }
+
+    /// Whether slot `i` holds a live node: not free, and not waiting to be freed after a
+    /// removal (see `ViewTree.removeSubtree(_:)`). O(1).
+    @inlinable
+    package func isLive(_ i: Int) -> Bool {
+        !Self.isFree(parent[i]) && (tour.pendingHead < 0 || !tour.isPending(Int32(i)))
     }
 
     /// Why `id` failed ``check(_:)``: stale (its generation is behind the slot's, which only
@@ -189,6 +199,9 @@ package final class _TreeStorage: @unchecked Sendable {
         let now = generation(at: i)
         if made < now {
             return "stale NodeID \(id): its node was removed from this tree (slot \(i) was at generation \(made), it is at \(now))"
+        }
+        if made == now && !Self.isFree(parent[i]) && tour.pendingHead >= 0 && tour.isPending(id.index) {
+            return "stale NodeID \(id): its node was removed from this tree (with a subtree whose slots are not freed yet)"
         }
         return "NodeID \(id) belongs to another tree: it was not made by this tree or a copy of it"
     }

@@ -7,23 +7,29 @@ import Glibc
 /// `owner` keeps alive (a mapped snapshot file, say), which a column only reads.
 ///
 /// A buffer of at least ``mapThreshold`` bytes is an anonymous mapping of its own (mmap),
-/// not heap memory, so that a column grows by moving its pages (mremap, see
-/// ``remapped(toCapacity:)``) instead of copying its bytes: growing a 40 MB column costs
-/// page-table updates, not 40 MB of copying, and no mutation stalls on it.
+/// not heap memory, with eight times its room in address space held beyond it (no access,
+/// no memory), so that a column grows in place by opening pages to writes (mprotect, see
+/// ``grown(toCapacity:)``), and past that by moving its pages (mremap), never by copying
+/// its elements: growing a 40 MB column costs a system call, not 40 MB of copying, and no
+/// mutation stalls on it.
 @usableFromInline
 package final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline package let base: UnsafeMutablePointer<Element>
     @usableFromInline package let capacity: Int
     /// The owner of borrowed memory; `nil` when the buffer allocated `base` itself.
     @usableFromInline package let owner: AnyObject?
-    /// The length of `base`'s mapping when the buffer mapped it; 0 for heap memory, for
-    /// borrowed memory, and once a grown buffer has taken the mapping over.
+    /// The bytes of `base`'s mapping open to reads and writes (the capacity's whole pages)
+    /// when the buffer mapped it; 0 for heap memory, for borrowed memory, and once a grown
+    /// buffer has taken the mapping over.
     @usableFromInline package var mappedBytes: Int
+    /// The bytes of address space the mapping holds: ``mappedBytes``, then room to grow
+    /// into that no page backs yet (0 when ``mappedBytes`` is).
+    @usableFromInline package var reservedBytes: Int
     /// Whether `base` came from mmap (a mapping of its own, or given up), not from the heap.
     @usableFromInline package let isMapping: Bool
 
     /// Buffers of this many bytes or more are mappings of their own.
-    @usableFromInline package static var mapThreshold: Int { 1 << 20 }
+    @usableFromInline package static var mapThreshold: Int { 128 << 10 }
 
     /// Room for at least `capacity` uninitialized elements (trivial ones: nothing to
     /// deinitialize); a mapped buffer takes all of its whole pages.
@@ -31,22 +37,18 @@ package final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable
     package init(capacity: Int) {
         let bytes = capacity * MemoryLayout<Element>.stride
         #if os(Linux)
-        if bytes >= Self.mapThreshold {
-            let length = Self.pageRounded(bytes)
-            let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-            if let p, p != MAP_FAILED {
-                base = p.bindMemory(to: Element.self, capacity: length / MemoryLayout<Element>.stride)
-                self.capacity = length / MemoryLayout<Element>.stride
-                mappedBytes = length
-                isMapping = true
-                owner = nil
-                return
-            }
+        if bytes >= Self.mapThreshold, let (p, length, reserve) = Self.map(bytes) {
+            base = p.bindMemory(to: Element.self, capacity: length / MemoryLayout<Element>.stride)
+            self.capacity = length / MemoryLayout<Element>.stride
+            (mappedBytes, reservedBytes) = (length, reserve)
+            isMapping = true
+            owner = nil
+            return
         }
         #endif
         self.capacity = capacity
         base = .allocate(capacity: capacity)
-        mappedBytes = 0
+        (mappedBytes, reservedBytes) = (0, 0)
         isMapping = false
         owner = nil
     }
@@ -57,14 +59,14 @@ package final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable
         self.base = UnsafeMutablePointer(mutating: base)
         self.capacity = capacity
         self.owner = owner
-        mappedBytes = 0
+        (mappedBytes, reservedBytes) = (0, 0)
         isMapping = false
     }
 
-    private init(mapping base: UnsafeMutableRawPointer, bytes: Int) {
+    private init(mapping base: UnsafeMutableRawPointer, bytes: Int, reserved: Int) {
         self.base = base.bindMemory(to: Element.self, capacity: bytes / MemoryLayout<Element>.stride)
         capacity = bytes / MemoryLayout<Element>.stride
-        mappedBytes = bytes
+        (mappedBytes, reservedBytes) = (bytes, reserved)
         isMapping = true
         owner = nil
     }
@@ -75,20 +77,77 @@ package final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable
         return (bytes + page - 1) / page * page
     }
 
-    /// This mapped buffer's elements in a mapping of at least `capacity` elements, made by
-    /// moving its pages (mremap): the elements are not copied, and this buffer gives the
-    /// mapping up (it must not be read again). `nil` when the kernel refuses, and this
-    /// buffer is unchanged. The caller holds the only reference to this buffer.
+    /// The address space held for a mapping of `length` bytes: eight times as much.
+    private static func reservation(for length: Int) -> Int { 8 * length }
+
+    #if os(Linux)
+    /// A new mapping with at least `bytes` open and a reservation beyond: its address, the
+    /// open length and the reserved one; `nil` when the kernel refuses.
+    private static func map(_ bytes: Int) -> (UnsafeMutableRawPointer, Int, Int)? {
+        let length = pageRounded(bytes)
+        let reserve = reservation(for: length)
+        guard let p = mmap(nil, reserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), p != MAP_FAILED else { return nil }
+        guard mprotect(p, length, PROT_READ | PROT_WRITE) == 0 else {
+            munmap(p, reserve)
+            return nil
+        }
+        return (p, length, reserve)
+    }
+    #endif
+
+    /// This mapped buffer's elements in a mapping of at least `capacity` elements, with no
+    /// copy: within the reservation, the pages after the old room open to writes (the
+    /// mapping stays where it is); beyond it, the pages move to a larger reservation
+    /// (mremap). This buffer gives the mapping up (it must not be read again). `nil` when the
+    /// kernel refuses, and this buffer keeps its elements. The caller holds the only
+    /// reference to this buffer.
     ///
-    /// - Complexity: O(pages) page-table updates, no copy of the elements.
+    /// - Complexity: one or three system calls: O(1) within the reservation, else page-table
+    ///   updates; no copy of the elements.
     @usableFromInline
-    package func remapped(toCapacity capacity: Int) -> _ColumnBuffer? {
+    package func grown(toCapacity capacity: Int) -> _ColumnBuffer? {
         #if os(Linux)
-        precondition(mappedBytes > 0 && owner == nil, "remapping a buffer that is not a mapping of its own")
+        precondition(mappedBytes > 0 && owner == nil, "growing a buffer that is not a mapping of its own")
         let length = Self.pageRounded(capacity * MemoryLayout<Element>.stride)
-        guard length > mappedBytes, let p = rv_remap(UnsafeMutableRawPointer(base), mappedBytes, length) else { return nil }
-        mappedBytes = 0
-        return _ColumnBuffer(mapping: p, bytes: length)
+        guard length > mappedBytes else { return nil }
+        let raw = UnsafeMutableRawPointer(base)
+        if length <= reservedBytes {
+            guard mprotect(raw + mappedBytes, length - mappedBytes, PROT_READ | PROT_WRITE) == 0 else { return nil }
+            defer { (mappedBytes, reservedBytes) = (0, 0) }
+            return _ColumnBuffer(mapping: raw, bytes: length, reserved: reservedBytes)
+        }
+        // Past the reservation: give its unused part back, move the pages to a larger one.
+        if reservedBytes > mappedBytes { munmap(raw + mappedBytes, reservedBytes - mappedBytes) }
+        reservedBytes = mappedBytes
+        let reserve = Self.reservation(for: length)
+        guard let q = rv_remap(raw, mappedBytes, reserve) else { return nil }
+        // The pages past the new room stay reserved: untouched, so this costs no copy.
+        mprotect(q + length, reserve - length, PROT_NONE)
+        (mappedBytes, reservedBytes) = (0, 0)
+        return _ColumnBuffer(mapping: q, bytes: length, reserved: reserve)
+        #else
+        return nil
+        #endif
+    }
+
+    /// This mapped buffer's first elements in a mapping of `capacity` elements' whole pages
+    /// at the same address, the pages past them given back to the system (their contents
+    /// are lost) and held again as reservation. This buffer gives the mapping up. `nil`
+    /// when that would not give back a page, or the kernel refuses. The caller holds the
+    /// only reference to this buffer.
+    ///
+    /// - Complexity: two system calls, O(pages given back).
+    @usableFromInline
+    package func shrunk(toCapacity capacity: Int) -> _ColumnBuffer? {
+        #if os(Linux)
+        precondition(mappedBytes > 0 && owner == nil, "shrinking a buffer that is not a mapping of its own")
+        let length = Self.pageRounded(Swift.max(1, capacity) * MemoryLayout<Element>.stride)
+        guard length < mappedBytes else { return nil }
+        let raw = UnsafeMutableRawPointer(base)
+        guard madvise(raw + length, mappedBytes - length, MADV_DONTNEED) == 0,
+              mprotect(raw + length, mappedBytes - length, PROT_NONE) == 0 else { return nil }
+        defer { (mappedBytes, reservedBytes) = (0, 0) }
+        return _ColumnBuffer(mapping: raw, bytes: length, reserved: reservedBytes)
         #else
         return nil
         #endif
@@ -97,9 +156,9 @@ package final class _ColumnBuffer<Element: BitwiseCopyable>: @unchecked Sendable
     deinit {
         guard owner == nil else { return }
         guard isMapping else { return base.deallocate() }
-        // A buffer whose mapping moved to a grown one has nothing left to unmap.
+        // A buffer whose mapping went to a grown one has nothing left to unmap.
         #if os(Linux)
-        if mappedBytes > 0 { munmap(UnsafeMutableRawPointer(base), mappedBytes) }
+        if reservedBytes > 0 { munmap(UnsafeMutableRawPointer(base), reservedBytes) }
         #endif
     }
 }
@@ -207,18 +266,18 @@ package struct _Column<Element: BitwiseCopyable> {
     /// Makes room for at least `minimum` elements: twice the old room when `growing`
     /// (appends) and that is more, so that appends stay amortized O(1).
     ///
-    /// A column whose buffer is a mapping of its own (see ``_ColumnBuffer``) grows by an
-    /// eighth, not by doubling, and by moving its pages, not by copying its elements (unless
-    /// another column shares the buffer): growth stays O(1) amortized per append, the slack
-    /// under an eighth, and no single growth copies the column.
+    /// A column whose buffer is a mapping of its own (see ``_ColumnBuffer``) grows by a
+    /// sixteenth, not by doubling, and in place or by moving its pages, not by copying its
+    /// elements (unless another column shares the buffer): growth stays O(1) amortized per append, the slack
+    /// under a sixteenth, and no single growth copies the column.
     @inlinable @inline(never)
     package mutating func reallocate(capacity minimum: Int, growing: Bool) {
         let old = capacity
         let mapped = (buffer?.mappedBytes ?? 0) > 0
-        let grown = mapped ? old + old / 8 : 2 * old
+        let grown = mapped ? old + old / 16 : 2 * old
         let room = minimum > old && growing ? Swift.max(minimum, grown) : Swift.max(minimum, count)
         guard room > 0 else { return }
-        if mapped && room > old && isKnownUniquelyReferenced(&buffer), let moved = buffer.unsafelyUnwrapped.remapped(toCapacity: room) {
+        if mapped && room > old && isKnownUniquelyReferenced(&buffer), let moved = buffer.unsafelyUnwrapped.grown(toCapacity: room) {
             (buffer, base) = (moved, moved.base)
             return
         }
@@ -255,6 +314,18 @@ package struct _Column<Element: BitwiseCopyable> {
     package mutating func removeLast(_ k: Int) {
         precondition(k >= 0 && k <= count, "removeLast(\(k)) of a column of \(count)")
         count &-= k
+    }
+
+    /// Gives back the room past the elements, leaving a sixteenth of them spare, when more
+    /// than an eighth is spare and the buffer is a mapping of its own (see
+    /// ``_ColumnBuffer/shrunk(toCapacity:)``); otherwise nothing. No element is copied.
+    ///
+    /// - Complexity: O(1) system calls.
+    package mutating func giveBackSpareMappedRoom() {
+        let old = capacity
+        guard (buffer?.mappedBytes ?? 0) > 0, old - count > count / 8, isKnownUniquelyReferenced(&buffer),
+              let smaller = buffer.unsafelyUnwrapped.shrunk(toCapacity: count + count / 16) else { return }
+        (buffer, base) = (smaller, smaller.base)
     }
 
     @inlinable

@@ -54,10 +54,29 @@ package struct _TourBlocks {
     @usableFromInline package var tail: Int32 = -1
     /// The number of blocks in the list (not free).
     @usableFromInline package var liveBlocks = 0
-    /// Free blocks, linked through `next`.
+    /// Free blocks, linked both ways through `next` and `previous` (so that
+    /// ``exchangeBlocks(_:_:)`` can move one).
     package var freeBlocks: Int32 = -1
+    /// The sweep's place: the physical block that the list successor of the block just
+    /// before it should occupy (see ``sweep(swaps:steps:)``).
+    package var sweepCursor = 0
+    /// Calls of ``sweep(swaps:steps:period:)`` so far (wrapping), for its period.
+    package var sweepTick = 0
     /// Per node slot (not per index position): where its two tokens are.
     @usableFromInline package var span: _Column<Span> = []
+    /// Blocks that ``cutRun(of:unlessWithin:)`` took out of the list and whose nodes are not
+    /// freed yet, linked both ways through `next` and `previous`, oldest first; ``reclaim(tokens:_:)`` frees them a
+    /// few at a time. -1 when there are none.
+    @usableFromInline package var pendingHead: Int32 = -1
+    package var pendingTail: Int32 = -1
+    /// The nodes whose enter token is in a pending block.
+    @usableFromInline package var pendingNodes = 0
+    /// A removed run within this many blocks goes at once; a longer one is cut (see
+    /// `ViewTree.removeSubtree(_:)`). At least 1; tests set 1 to cut every longer run.
+    package var blocksRemovedAtOnce = 8
+    /// The label of a pending block: no block in the list has it (labels stay below
+    /// ``labelLimit``), so a node is pending when its enter token's block has it.
+    @usableFromInline package static let pendingLabel = UInt64.max
 
     /// An empty tour whose block labels stay below 2^`labelBits` (tests use fewer bits to
     /// force relabeling). Blocks appended at the end are 2^(labelBits - 20) apart, so with
@@ -252,6 +271,78 @@ package struct _TourBlocks {
         deleteRange(from: s.enter, through: s.exit, removed)
     }
 
+    /// Takes node `x`'s run (its subtree's tokens) out of the tour as whole blocks, unless
+    /// the run lies within its first `blocks` blocks (then it returns `nil` and changes
+    /// nothing: the caller removes the run at once). The blocks go to the pending chain,
+    /// where ``reclaim(tokens:_:)`` frees their nodes over later calls; until then each of
+    /// those nodes is ``isPending(_:)``. Returns the number of nodes taken out.
+    ///
+    /// - Complexity: O(B + blocks of the run) (the end blocks are split, the others are
+    ///   relinked and marked), whatever the run's size in nodes.
+    package mutating func cutRun(of x: Int32, unlessWithin blocks: Int) -> Int? {
+        let lastBlock = Self.block(span[Int(x)].exit)
+        var b = Self.block(span[Int(x)].enter)
+        for _ in 0 ..< max(1, blocks) {
+            if b == lastBlock { return nil }
+            b = Int(next[b])
+        }
+        // Cut the end blocks so that the run is whole blocks f ... l (the two differ).
+        var f = Self.block(span[Int(x)].enter)
+        if Self.offset(span[Int(x)].enter) > 0 { f = splitBlock(f, at: Self.offset(span[Int(x)].enter)) }
+        let exit = span[Int(x)].exit
+        let l = Self.block(exit)
+        if Self.offset(exit) + 1 < Int(count[l]) { _ = splitBlock(l, at: Self.offset(exit) + 1) }
+        let (p, n) = (previous[f], next[l])
+        if p >= 0 { next[Int(p)] = n } else { head = n }
+        if n >= 0 { previous[Int(n)] = p } else { tail = p }
+        var tokens = 0
+        var k = 0
+        var c = f
+        while true {
+            label[c] = Self.pendingLabel
+            tokens += Int(count[c])
+            k += 1
+            if c == l { break }
+            c = Int(next[c])
+        }
+        next[l] = -1
+        previous[f] = pendingTail
+        if pendingTail >= 0 { next[Int(pendingTail)] = Int32(f) } else { pendingHead = Int32(f) }
+        pendingTail = Int32(l)
+        liveBlocks -= k
+        pendingNodes += tokens / 2
+        if p >= 0 { mergeIfSparse(Int(p)) }
+        return tokens / 2
+    }
+
+    /// Whether node `x` (a slot that is not free) was taken out by
+    /// ``cutRun(of:unlessWithin:)`` and is waiting to be freed. O(1).
+    @inlinable @inline(__always)
+    package func isPending(_ x: Int32) -> Bool {
+        label[Self.block(span[Int(x)].enter)] == Self.pendingLabel
+    }
+
+    /// Frees pending blocks, oldest first, until about `budget` tokens are gone (a whole
+    /// block at a time) or none is left, calling `freed` with each node whose enter token
+    /// was in one of them. O(budget + B).
+    package mutating func reclaim(tokens budget: Int, _ freed: (Int32) -> Void) {
+        var left = budget
+        while pendingHead >= 0 && left > 0 {
+            let b = Int(pendingHead)
+            let base = b * Self.capacity
+            let n = Int(count[b])
+            for i in base ..< base + n where token[i] >= 0 {
+                freed(token[i])
+                pendingNodes -= 1
+            }
+            left -= n
+            pendingHead = next[b]
+            if pendingHead >= 0 { previous[Int(pendingHead)] = -1 } else { pendingTail = -1 }
+            count[b] = 0
+            pushFree(b)
+        }
+    }
+
     /// Appends a token at the end of the tour (the streaming builder's path): O(1) amortized.
     @inlinable
     package mutating func append(token t: Int32, tag g: Int32, type y: Int32) {
@@ -332,10 +423,7 @@ package struct _TourBlocks {
             a = Int(tail)
         }
         // 4. Relink f ... l after `a`, labelled evenly in one go.
-        var k = 1
-        var c = f
-        while c != l { c = Int(next[c]); k += 1 }
-        linkChain(f, l, count: k, after: a)
+        linkChain(f, l, after: a)
         // 5. Merge sparse blocks at the two seams.
         if previous[f] >= 0 { mergeIfSparse(Int(previous[f])) }
         if count[l] > 0 && next[l] >= 0 { mergeIfSparse(l) }
@@ -439,7 +527,9 @@ package struct _TourBlocks {
             o = Int(count[b])
         }
         var n = Int(count[b])
-        if n + k > Self.capacity && k <= Self.capacity / 2 {
+        if n + k > Self.capacity && k <= Self.capacity / 2 && shiftToNeighbour(b, at: &o, for: k) {
+            n = Int(count[b])
+        } else if n + k > Self.capacity && k <= Self.capacity / 2 {
             // Split in halves, as a B-tree does, so that blocks stay at least half full; the
             // hole goes into the half that holds `o`. Here n > capacity / 2, so both halves
             // keep tokens, and either has room for the hole.
@@ -473,6 +563,44 @@ package struct _TourBlocks {
         moveSlots(from: b * Self.capacity + o, to: b * Self.capacity + o + k, count: n - o)
         count[b] = Int32(n + k)
         return (Self.position(b, o), Self.position(b, o + k - 1))
+    }
+
+    /// Makes room for `k` tokens at offset `o` of the full block `b` by moving some of its
+    /// tokens to a neighbour with room (at least a quarter of a block free), as a B*-tree
+    /// does before it splits: the tokens after `o` to the front of the next block, or those
+    /// before `o` to the end of the previous one (then `o` moves down with them). Splitting
+    /// every full block in halves leaves blocks about 69% full under random inserts; shifting
+    /// first keeps them fuller, and makes no new block. Returns whether it made the room.
+    /// O(B).
+    private mutating func shiftToNeighbour(_ b: Int, at o: inout Int, for k: Int) -> Bool {
+        let n = Int(count[b])
+        let need = n + k - Self.capacity
+        let nb = Int(next[b])
+        if nb >= 0 {
+            let room = Self.capacity - Int(count[nb])
+            let m = min(room / 2, n - o)
+            if room >= Self.capacity / 4 && m >= need {
+                moveSlots(from: nb * Self.capacity, to: nb * Self.capacity + m, count: Int(count[nb]))
+                moveSlots(from: b * Self.capacity + n - m, to: nb * Self.capacity, count: m)
+                count[nb] += Int32(m)
+                count[b] -= Int32(m)
+                return true
+            }
+        }
+        let pb = Int(previous[b])
+        if pb >= 0 {
+            let room = Self.capacity - Int(count[pb])
+            let m = min(room / 2, o)
+            if room >= Self.capacity / 4 && m >= need {
+                moveSlots(from: b * Self.capacity, to: pb * Self.capacity + Int(count[pb]), count: m)
+                moveSlots(from: b * Self.capacity + m, to: b * Self.capacity, count: n - m)
+                count[pb] += Int32(m)
+                count[b] -= Int32(m)
+                o -= m
+                return true
+            }
+        }
+        return false
     }
 
     /// Deletes the tokens from position `from` through position `through` (inclusive),
@@ -532,6 +660,7 @@ package struct _TourBlocks {
         if freeBlocks >= 0 {
             b = Int(freeBlocks)
             freeBlocks = next[b]
+            if freeBlocks >= 0 { previous[Int(freeBlocks)] = -1 }
         } else {
             b = count.count
             if b >= count.capacity || b >= label.capacity || b >= next.capacity || b >= previous.capacity
@@ -572,40 +701,51 @@ package struct _TourBlocks {
         if n >= 0 { previous[Int(n)] = Int32(b) } else { tail = Int32(b) }
     }
 
-    /// Links the chain of `k` blocks `first` ... `last` (linked through `next`, not in the
-    /// list) after block `a`, or as the whole list when `a` is -1, with labels spread evenly
-    /// in the gap: one relabeling at most for the whole chain, not one per block.
-    private mutating func linkChain(_ first: Int, _ last: Int, count k: Int, after a: Int) {
-        let lower: UInt64
-        let upper: UInt64
-        let n: Int32
-        if a < 0 {
-            precondition(head < 0, "a chain before the head")
-            (lower, upper, n) = (0, labelLimit, -1)
-            head = Int32(first)
-        } else {
-            makeRoom(after: a, for: k)
-            n = next[a]
-            lower = label[a]
-            upper = n < 0 ? labelLimit : label[Int(n)]
+    /// Links the chain of blocks `first` ... `last` (linked through `next`, not in the list)
+    /// after block `a`, with labels spread evenly in the gap: one relabeling at most for the
+    /// whole chain, not one per block.
+    ///
+    /// One walk down the chain's links (each load waits for the one before) lists its
+    /// blocks; the labels are then written from the list, stores that do not wait on each
+    /// other. O(blocks of the chain), plus the relabeling.
+    private mutating func linkChain(_ first: Int, _ last: Int, after a: Int) {
+        precondition(a >= 0, "a chain linked before the tour's first block")
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: liveBlocks) { chain in
+            var k = 0
+            next.withUnsafeBufferPointer { next in
+                var c = first
+                while true {
+                    chain[k] = Int32(c)
+                    k += 1
+                    if c == last { break }
+                    c = Int(next[c])
+                }
+            }
+            makeRoom(after: a, for: k, minimumStep: chainStep)
+            let n = next[a]
+            let lower = label[a]
+            let upper = n < 0 ? labelLimit : label[Int(n)]
+            let step = (upper - lower) / UInt64(k + 1)
+            precondition(step >= 1, "the tour's block labels are exhausted")
+            label.withUnsafeMutableBufferPointer { label in
+                var value = lower
+                for j in 0 ..< k {
+                    value += step
+                    label[Int(chain[j])] = value
+                }
+            }
+            // The links within the chain are its own.
             next[a] = Int32(first)
+            previous[first] = Int32(a)
+            next[last] = n
+            if n >= 0 { previous[Int(n)] = Int32(last) } else { tail = Int32(last) }
         }
-        let step = (upper - lower) / UInt64(k + 1)
-        precondition(step >= 1, "the tour's block labels are exhausted")
-        var c = first
-        var p = Int32(a)
-        var j: UInt64 = 1
-        while true {
-            label[c] = lower + j * step
-            previous[c] = p
-            if c == last { break }
-            p = Int32(c)
-            c = Int(next[c])
-            j += 1
-        }
-        next[last] = n
-        if n >= 0 { previous[Int(n)] = Int32(last) } else { tail = Int32(last) }
     }
+
+    /// The least label gap that ``linkChain(_:_:after:)`` leaves between the blocks of a
+    /// moved chain: with 62-bit labels 2^20, room for 20 inserts (halvings) between any two
+    /// before a relabeling (fewer with the fewer bits tests use).
+    private var chainStep: UInt64 { max(1, labelStep >> 22) }
 
     /// Makes room for `k` labels between block `a` and its successor (or the label limit):
     /// Bender, Cole, Demaine, Farach-Colton and Zito's relabeling ("Two simplified algorithms
@@ -614,44 +754,65 @@ package struct _TourBlocks {
     /// come) number at most (2/T)^i, with T = 1.5, and spreads those blocks evenly over it,
     /// leaving the `k` labels' room after `a`. O(log blocks) amortized label writes per
     /// inserted block; the worst case relabels every block (about n/32 writes at n nodes).
-    private mutating func makeRoom(after a: Int, for k: Int) {
+    ///
+    /// A chain of blocks moved in one go (``linkChain(_:_:after:)``) asks for its labels
+    /// `minimumStep` apart: placed as tightly as its gap allows, a long chain would be a
+    /// dense cluster that the next insert among its blocks relabels whole (tens of thousands
+    /// of blocks in one call), where room made now, around the destination, costs what
+    /// walking the chain already costs.
+    private mutating func makeRoom(after a: Int, for k: Int, minimumStep: UInt64 = 1) {
         let gapEnd = next[a] < 0 ? labelLimit : label[Int(next[a])]
-        guard gapEnd - label[a] <= UInt64(k) else { return }
+        guard (gapEnd - label[a]) / UInt64(k + 1) < minimumStep else { return }
         let bits = UInt64(labelLimit.trailingZeroBitCount)
-        // The range's first and last block in the list, and how many blocks it holds.
-        var (lo, hi, inRange) = (a, a, 1)
-        var capacity = 1.0
-        for i in UInt64(1) ... bits {
-            let size: UInt64 = 1 << i
-            let base = label[a] & ~(size - 1)
-            while previous[lo] >= 0 && label[Int(previous[lo])] >= base {
-                lo = Int(previous[lo])
-                inRange += 1
+        // The range's blocks as the walks out from `a` meet them: those before `a` nearest
+        // first, those after it nearest first. The labels are then written from these
+        // lists, stores that do not wait on each other, not in a second walk of the links.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * liveBlocks + 2) { found in
+            let before = UnsafeMutableBufferPointer(rebasing: found[0 ..< liveBlocks + 1])
+            let after = UnsafeMutableBufferPointer(rebasing: found[liveBlocks + 1 ..< 2 * liveBlocks + 2])
+            var (lo, hi, left, right) = (a, a, 0, 0)
+            var capacity = 1.0
+            for i in UInt64(1) ... bits {
+                let size: UInt64 = 1 << i
+                let base = label[a] & ~(size - 1)
+                while previous[lo] >= 0 && label[Int(previous[lo])] >= base {
+                    lo = Int(previous[lo])
+                    before[left] = Int32(lo)
+                    left += 1
+                }
+                while next[hi] >= 0 && label[Int(next[hi])] - base < size {
+                    hi = Int(next[hi])
+                    after[right] = Int32(hi)
+                    right += 1
+                }
+                capacity *= 4.0 / 3.0
+                let wanted = left + 1 + right + k
+                // The whole label space takes any count it has room for.
+                guard Double(wanted) <= capacity || i == bits else { continue }
+                let step = size / UInt64(wanted)
+                // The whole label space takes any step of 2 or more.
+                if step < (i == bits ? 2 : max(2, minimumStep)) {
+                    precondition(i < bits, "the tour's block labels are exhausted")
+                    continue
+                }
+                if left + right > 2000 { print("DBG makeRoom relabel \(left + right) k \(k) i \(i) minStep \(minimumStep) step \(step)") }
+                // Spread: the j-th block of the range gets the j-th of `wanted` evenly
+                // spaced labels, skipping the `k` that follow `a`.
+                label.withUnsafeMutableBufferPointer { label in
+                    var slot: UInt64 = 0
+                    for j in stride(from: left - 1, through: 0, by: -1) {
+                        label[Int(before[j])] = base + slot * step + step / 2
+                        slot += 1
+                    }
+                    label[a] = base + slot * step + step / 2
+                    slot += UInt64(k) + 1
+                    for j in 0 ..< right {
+                        label[Int(after[j])] = base + slot * step + step / 2
+                        slot += 1
+                    }
+                }
+                return
             }
-            while next[hi] >= 0 && label[Int(next[hi])] - base < size {
-                hi = Int(next[hi])
-                inRange += 1
-            }
-            capacity *= 4.0 / 3.0
-            let wanted = inRange + k
-            // The whole label space takes any count it has room for.
-            guard Double(wanted) <= capacity || i == bits else { continue }
-            let step = size / UInt64(wanted)
-            if step < 2 {
-                precondition(i < bits, "the tour's block labels are exhausted")
-                continue
-            }
-            // Spread: the j-th block of the range gets the j-th of `wanted` evenly spaced
-            // labels, skipping the `k` that follow `a`.
-            var x = lo
-            var slot: UInt64 = 0
-            while true {
-                label[x] = base + slot * step + step / 2
-                slot += x == a ? UInt64(k) + 1 : 1
-                if x == hi { break }
-                x = Int(next[x])
-            }
-            return
         }
     }
 
@@ -661,9 +822,168 @@ package struct _TourBlocks {
         if n >= 0 { previous[Int(n)] = p } else { tail = p }
         count[b] = 0
         liveBlocks -= 1
+        pushFree(b)
+    }
+
+    /// Puts block `b` (in no list, empty) first on the free list.
+    private mutating func pushFree(_ b: Int) {
         next[b] = freeBlocks
         previous[b] = -1
+        if freeBlocks >= 0 { previous[Int(freeBlocks)] = Int32(b) }
         freeBlocks = Int32(b)
+    }
+
+    // MARK: Locality
+
+    /// Brings blocks into list order in memory, a bounded amount per call: the index keeps
+    /// its own locality, so that walks along the list (scans of a subtree, the relinking of
+    /// a long move, a relabeling) read memory in order without ``compact()``.
+    ///
+    /// The sweep puts the list's blocks at physical blocks 0, 1, 2 ... in list order: the
+    /// block at ``sweepCursor`` should be the list successor of the block just before it
+    /// (the list's head at 0). It takes up to `steps` such places, exchanging the wanted block
+    /// with the one in the way (``exchangeBlocks(_:_:)``) at most `swaps` times, and only on
+    /// every `period`-th call; a place already right costs a comparison. At the list's end, or when the block before the
+    /// cursor left the list, it starts again from 0. Blocks that mutations insert behind
+    /// the cursor are put in order by the next pass.
+    ///
+    /// - Complexity: O(steps + swaps × B).
+    package mutating func sweep(swaps: Int, steps: Int, period: Int = 1) {
+        sweepTick &+= 1
+        var swapsLeft = sweepTick % max(1, period) == 0 ? swaps : 0
+        for _ in 0 ..< steps {
+            let want: Int32
+            if sweepCursor == 0 {
+                want = head
+            } else {
+                let p = sweepCursor - 1
+                guard sweepCursor < count.count, count[p] > 0, label[p] != Self.pendingLabel else {
+                    sweepCursor = 0
+                    return
+                }
+                want = next[p]
+            }
+            guard want >= 0 else {
+                sweepCursor = 0
+                return
+            }
+            // The sweep packs the index as it orders it: two neighbours that fit in one
+            // block (leaving room for inserts) become one, and a block left short of the
+            // packing fill takes tokens from the front of the next.
+            if sweepCursor > 0 && Int(count[sweepCursor - 1]) < Self.sweepFill {
+                guard swapsLeft > 0 else { return }
+                let p = sweepCursor - 1
+                let w = Int(want)
+                let (x, y) = (Int(count[p]), Int(count[w]))
+                let m = min(y, Self.sweepFill - x)
+                if m == y || m >= Self.capacity / 8 {
+                    moveSlots(from: w * Self.capacity, to: p * Self.capacity + x, count: m)
+                    moveSlots(from: w * Self.capacity + m, to: w * Self.capacity, count: y - m)
+                    count[p] = Int32(x + m)
+                    count[w] = Int32(y - m)
+                    if m == y { freeBlock(w) }
+                    swapsLeft -= 1
+                    continue
+                }
+            }
+            if Int(want) != sweepCursor {
+                guard swapsLeft > 0 else { return }
+                exchangeBlocks(Int(want), sweepCursor)
+                swapsLeft -= 1
+            }
+            sweepCursor += 1
+        }
+    }
+
+    /// The upkeep a mutation does, in bounded work: every other call one block exchange or
+    /// packing of the sweep (``sweep(swaps:steps:period:)``, 16 places checked), on the
+    /// calls between one move of the last block into a free one past the sweep's ordered
+    /// part (so that free blocks gather at the end), then the free blocks at the end go
+    /// (``trimFreeBlocks(limit:)``). O(B) plus O(1) system calls.
+    package mutating func upkeep() {
+        sweep(swaps: 1, steps: 16, period: 2)
+        if sweepTick % 2 == 1, let last = count.indices.last, count[last] > 0,
+           freeBlocks >= 0, Int(freeBlocks) >= sweepCursor, Int(freeBlocks) < last {
+            exchangeBlocks(last, Int(freeBlocks))
+        }
+        trimFreeBlocks(limit: 16)
+    }
+
+    /// Takes up to `limit` free blocks off the end of memory (the sweep moves listed blocks
+    /// to the front, and ``upkeep()`` the last block into a free one, so free ones gather
+    /// there), and gives the columns' room back once more than an eighth of it is spare: memory
+    /// that large removals freed returns to the system without a compaction. O(limit) plus
+    /// O(1) system calls.
+    package mutating func trimFreeBlocks(limit: Int) {
+        var trimmed = 0
+        while trimmed < limit, let last = count.indices.last, count[last] == 0 {
+            // Free (listed and pending blocks hold tokens): off the free list, then off the end.
+            let (p, n) = (previous[last], next[last])
+            if p >= 0 { next[Int(p)] = n } else { freeBlocks = n }
+            if n >= 0 { previous[Int(n)] = p }
+            count.removeLast(1)
+            next.removeLast(1)
+            previous.removeLast(1)
+            label.removeLast(1)
+            token.removeLast(Self.capacity)
+            tag.removeLast(Self.capacity)
+            type.removeLast(Self.capacity)
+            trimmed += 1
+        }
+        guard trimmed > 0 else { return }
+        count.giveBackSpareMappedRoom()
+        next.giveBackSpareMappedRoom()
+        previous.giveBackSpareMappedRoom()
+        label.giveBackSpareMappedRoom()
+        token.giveBackSpareMappedRoom()
+        tag.giveBackSpareMappedRoom()
+        type.giveBackSpareMappedRoom()
+    }
+
+    /// The tokens the sweep packs a block to: 13/16 of a block, the rest left for inserts.
+    package static let sweepFill = capacity * 13 / 16
+
+    /// Exchanges the places in memory of blocks `b` and `c` (in the list, free or pending,
+    /// each): their slots, their per-block entries, every link and list end that names
+    /// them, and the positions of their tokens. The tour does not change. O(B).
+    package mutating func exchangeBlocks(_ b: Int, _ c: Int) {
+        guard b != c else { return }
+        let (b32, c32) = (Int32(b), Int32(c))
+        func swapped(_ x: Int32) -> Int32 { x == b32 ? c32 : x == c32 ? b32 : x }
+        let (nb, pb, nc, pc) = (next[b], previous[b], next[c], previous[c])
+        // The neighbours' links (a neighbour that is b or c itself is mended below).
+        if nb >= 0 && nb != c32 { previous[Int(nb)] = c32 }
+        if pb >= 0 && pb != c32 { next[Int(pb)] = c32 }
+        if nc >= 0 && nc != b32 { previous[Int(nc)] = b32 }
+        if pc >= 0 && pc != b32 { next[Int(pc)] = b32 }
+        (next[b], previous[b], next[c], previous[c]) = (swapped(nc), swapped(pc), swapped(nb), swapped(pb))
+        (count[b], count[c]) = (count[c], count[b])
+        (label[b], label[c]) = (label[c], label[b])
+        head = swapped(head)
+        tail = swapped(tail)
+        freeBlocks = swapped(freeBlocks)
+        pendingHead = swapped(pendingHead)
+        pendingTail = swapped(pendingTail)
+        let (sb, sc) = (b * Self.capacity, c * Self.capacity)
+        let (nbTokens, ncTokens) = (Int(count[b]), Int(count[c]))
+        token.withUnsafeMutableBufferPointer { t in
+        tag.withUnsafeMutableBufferPointer { g in
+        type.withUnsafeMutableBufferPointer { y in
+        span.withUnsafeMutableBufferPointer { sp in
+            for i in 0 ..< Self.capacity {
+                t.swapAt(sb + i, sc + i)
+                g.swapAt(sb + i, sc + i)
+                y.swapAt(sb + i, sc + i)
+            }
+            func place(_ range: Range<Int>) {
+                for i in range {
+                    let k = t[i]
+                    if k >= 0 { sp[Int(k)].enter = UInt32(truncatingIfNeeded: i) } else { sp[Int(~k)].exit = UInt32(truncatingIfNeeded: i) }
+                }
+            }
+            place(sb ..< sb + nbTokens)
+            place(sc ..< sc + ncTokens)
+        }}}}
     }
 
     // MARK: Compaction
@@ -684,6 +1004,7 @@ package struct _TourBlocks {
     /// the positions are rewritten in node order, reading a table of one entry per block,
     /// not in tour order (which would be a random write per token). O(n + blocks).
     package mutating func compact() {
+        precondition(pendingHead < 0, "compacting a tour with pending blocks: reclaim them first")
         let fill = Self.compactFill
         // Each live block's first token's index in the tour.
         var start = [Int](repeating: 0, count: count.count)
@@ -752,6 +1073,7 @@ package struct _TourBlocks {
         (head, tail) = blocks > 0 ? (0, Int32(blocks - 1)) : (-1, -1)
         liveBlocks = blocks
         freeBlocks = -1
+        sweepCursor = 0
     }
 
     // MARK: Streamed builds
@@ -812,6 +1134,27 @@ package struct _TourBlocks {
         }
         precondition(tail == previousBlock, "tail is not the last block")
         precondition(blocks == liveBlocks, "live block count \(liveBlocks), \(blocks) blocks in the list")
+        // The free list and the pending chain: linked both ways, empty and marked blocks.
+        var others = 0
+        for (first, last, pending) in [(freeBlocks, Int32(-1), false), (pendingHead, pendingTail, true)] {
+            var b = first
+            var before: Int32 = -1
+            while b >= 0 {
+                let i = Int(b)
+                others += 1
+                precondition(others <= count.count, "a free or pending chain has a cycle")
+                precondition(previous[i] == before, "block \(b)'s back link is wrong in the \(pending ? "pending" : "free") chain")
+                if pending {
+                    precondition(label[i] == Self.pendingLabel && count[i] > 0, "pending block \(b) is unmarked or empty")
+                } else {
+                    precondition(count[i] == 0, "free block \(b) holds tokens")
+                }
+                before = b
+                b = next[i]
+            }
+            if pending { precondition(before == last, "the pending chain's tail is wrong") }
+        }
+        precondition(blocks + others == count.count, "\(count.count) blocks, \(blocks) in the list and \(others) free or pending")
         for t in out where t >= 0 {
             precondition(precedes(span[Int(t)].enter, span[Int(t)].exit), "node \(t) exits before it enters")
         }

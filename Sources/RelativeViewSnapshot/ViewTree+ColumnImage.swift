@@ -68,6 +68,7 @@ extension ViewTree {
     ///
     /// - Complexity: O(n)
     package func _columnImage() -> _ColumnImage {
+        precondition(!_hasPendingRemovals, "an image of a tree whose removed nodes wait to be freed: image _settled()")
         let s = _storage
         let slots = s.slotCount
         var image = _ColumnImage()

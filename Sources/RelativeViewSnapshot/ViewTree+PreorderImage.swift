@@ -86,6 +86,7 @@ extension ViewTree {
     ///
     /// - Complexity: O(n)
     package func _image(preOrder: Bool = true) -> _PreorderImage {
+        precondition(!_hasPendingRemovals, "an image of a tree whose removed nodes wait to be freed: image _settled()")
         let s = _storage
         var image = _PreorderImage()
         image.generation = s.generation.array

@@ -36,6 +36,9 @@ extension ViewTree {
     /// - Complexity: O(n)
     package func _snapshot(version: UInt32) -> [UInt8] {
         precondition(SnapshotLayout.versions.contains(version), "no snapshot format version \(version)")
+        // Nodes of removed subtrees that wait to be freed are written as free slots: a
+        // copy frees them first (O(n), as the snapshot is).
+        if _hasPendingRemovals { return _settled()._snapshot(version: version) }
         var image = _image(preOrder: version == 1)
         let slots = image.slotCount
         let columns = version >= 2 ? _columnImage() : nil

@@ -67,7 +67,7 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "Write churn's per-step latencies to this CSV file (created or emptied first): a header, then one line per step and implementation: implementation, step, mutation, query ns, step ns.")
     var latencyTrace: String?
 
-    @Flag(help: "Run the unprepared churn instead of the table: a tree of --nodes nodes built by random appends through the public API (no reservation, no compaction), then --queries steps (default 300,000) of appends, inserts, removals and moves of leaves and of subtrees of every size, each followed by an isAncestor checked against a parent walk; --runs runs (seeds --seed, --seed + 1, ...). Reports the latency of steps by kind and of queries against the fresh tree's, and bytes per node at the end; --latency-trace gets one line per step.")
+    @Flag(help: "Run the unprepared churn instead of the table: a tree of --nodes nodes built by random appends through the public API (no reservation, no compaction), then --queries steps (default 300,000) of appends, inserts, removals and moves of leaves and of subtrees of every size, each followed by an isAncestor checked against a parent walk; --runs runs (seeds --seed, --seed + 1, ...). Reports the latency of steps by kind and of queries against the fresh tree's, and bytes per node at the end; --latency-trace gets one line per step (run, step, mutation, subtree size, query ns, step ns, mutation CPU ns).")
     var unpreparedChurn = false
 
     /// Internal: run one whole-tree grouping on the naive core and print its figures (used by the CLI itself).

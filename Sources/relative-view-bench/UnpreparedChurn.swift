@@ -14,9 +14,9 @@ import RelativeViewFixtures
 /// The mix, per step: append a leaf 34%, insert a leaf as a first child 14%, remove a leaf
 /// 14%, move a leaf under another node 14%, send a random node to the back of its siblings
 /// (`makeLastChild`) 10%, move a random node's subtree under a node outside it 10%, remove a
-/// random node's subtree 4%. Subtrees of every size come two ways: a random node's (most
-/// are small; any can be large), and every 1,000th move and every 10,000th removal a
-/// subtree of a size drawn log-uniformly up to half the tree (a fifth for removals). A
+/// random node's subtree of at most a tenth of the tree 4%. Subtrees of every size come two ways: a random node's (most
+/// are small; any can be large), and every 200th move and every 1,000th removal a
+/// subtree of a size drawn log-uniformly up to half the tree (a tenth for removals). A
 /// removal drawn while the tree is smaller than at the start appends a leaf instead, so the
 /// tree stays near its first size and bytes per node mean the same at the end.
 struct UnpreparedChurn {
@@ -55,6 +55,9 @@ struct UnpreparedChurn {
         var kind: String
         /// Step latency (the mutation and the query after it).
         var steps: Distribution
+        /// The most processor time (this thread's) one mutation of this kind took: a step
+        /// whose latency is far above it was preempted, not busy.
+        var maxMutationCPUNs: Double
         /// The largest subtree this kind moved or removed (1 for leaves).
         var largestSubtree: Int
     }
@@ -74,6 +77,10 @@ struct UnpreparedChurn {
         var nodesAtStart: Int
         var nodesAtEnd: Int
         var bytesPerNodeAtEnd: Double
+        /// The index at the end: blocks in its list, blocks in all, and tokens per listed block.
+        var listedBlocksAtEnd: Int
+        var blocksAtEnd: Int
+        var tokensPerListedBlock: Double
         var wrongAnswers: Int
     }
 
@@ -150,10 +157,15 @@ struct UnpreparedChurn {
             return false
         }
 
-        /// The lowest ancestor of `x` (or `x`) whose subtree has at least `n` nodes, below the root.
+        /// The lowest ancestor of `x` (or `x`) whose subtree has at least `n` nodes, below the
+        /// root; if that one has more than 4n, the node below it on the way up.
         func ancestor(of x: Int32, atLeast n: Int32) -> Int32 {
             var x = x
-            while size[Int(x)] < n, parent[Int(x)] >= 0, parent[Int(parent[Int(x)])] >= 0 { x = parent[Int(x)] }
+            while size[Int(x)] < n, parent[Int(x)] >= 0, parent[Int(parent[Int(x)])] >= 0 {
+                let up = parent[Int(x)]
+                if size[Int(up)] > 4 * n { break }
+                x = up
+            }
             return x
         }
 
@@ -199,7 +211,7 @@ struct UnpreparedChurn {
         }
         progress.finish()
         if let path = options.latencyTrace {
-            guard FileManager.default.createFile(atPath: path, contents: Data(("implementation,run,step,mutation,queryNs,stepNs\n" + trace).utf8)) else {
+            guard FileManager.default.createFile(atPath: path, contents: Data(("implementation,run,step,mutation,subtree,queryNs,stepNs,mutationCPUNs\n" + trace).utf8)) else {
                 throw ValidationError("--latency-trace \(path): cannot write the file")
             }
         }
@@ -226,11 +238,11 @@ struct UnpreparedChurn {
         func us(_ ns: Double) -> String { fixed(ns / 1e3, 1) + " µs" }
         var lines = ["unprepared churn: \(grouped(o.nodes)) nodes, \(grouped(o.steps)) steps, \(o.runs.count) run(s), allocator \(o.allocator)"]
         for (i, r) in o.runs.enumerated() {
-            lines.append("run \(i + 1) (seed \(r.seed)): built in \(fixed(r.buildSeconds, 2)) s; \(grouped(r.nodesAtStart)) -> \(grouped(r.nodesAtEnd)) nodes, \(fixed(r.bytesPerNodeAtEnd, 1)) B/node at the end; \(r.wrongAnswers) wrong answers")
+            lines.append("run \(i + 1) (seed \(r.seed)): built in \(fixed(r.buildSeconds, 2)) s; \(grouped(r.nodesAtStart)) -> \(grouped(r.nodesAtEnd)) nodes, \(fixed(r.bytesPerNodeAtEnd, 1)) B/node at the end (index: \(grouped(r.listedBlocksAtEnd)) blocks listed of \(grouped(r.blocksAtEnd)), \(fixed(r.tokensPerListedBlock, 1)) tokens each); \(r.wrongAnswers) wrong answers")
             lines.append("  steps: p50 \(us(r.steps.p50)), p99 \(us(r.steps.p99)), p99.9 \(us(r.steps.p999)), max \(ms(r.steps.max)) (\(r.slowestKind))")
             lines.append("  query: p50 \(fixed(r.queries.p50, 0)) ns, p99 \(fixed(r.queries.p99, 0)) ns, p99.9 \(fixed(r.queries.p999, 0)) ns, max \(us(r.queries.max)); fresh tree p50 \(fixed(r.freshQueries.p50, 0)) ns, p99 \(fixed(r.freshQueries.p99, 0)) ns: \(fixed(r.queryP50Ratio, 2))x, \(fixed(r.queryP99Ratio, 2))x")
             for k in r.kinds {
-                lines.append("  \(k.kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(grouped(k.steps.count).leftPadded(8)) steps: p50 \(us(k.steps.p50)), p99 \(us(k.steps.p99)), max \(ms(k.steps.max)); largest subtree \(grouped(k.largestSubtree))")
+                lines.append("  \(k.kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(grouped(k.steps.count).leftPadded(8)) steps: p50 \(us(k.steps.p50)), p99 \(us(k.steps.p99)), max \(ms(k.steps.max)) (mutation CPU max \(ms(k.maxMutationCPUNs))); largest subtree \(grouped(k.largestSubtree))")
             }
         }
         lines.append("worst step \(ms(o.worstStepNs)); worst query ratios p50 \(fixed(o.worstQueryP50Ratio, 2))x, p99 \(fixed(o.worstQueryP99Ratio, 2))x; most \(fixed(o.mostBytesPerNode, 1)) B/node; \(o.wrongAnswers) wrong answers")
@@ -291,6 +303,7 @@ struct UnpreparedChurn {
         // 3. The steps.
         var stepTimes = [[Double]](repeating: [], count: Kind.allCases.count)
         var largest = [Int](repeating: 0, count: Kind.allCases.count)
+        var mostCPU = [Double](repeating: 0, count: Kind.allCases.count)
         var queries: [Double] = []
         queries.reserveCapacity(count)
         var trace = ""
@@ -327,7 +340,7 @@ struct UnpreparedChurn {
                 if let c = model.randomChild(&rng) { x = c } else { kind = .append; p = model.random(&rng) }
             case .moveSubtree:
                 moves += 1
-                if moves % 1000 == 0 {
+                if moves % 200 == 0 {
                     let want = Int32(exp(Double.random(in: 0 ... logLimit, using: &rng)))
                     x = model.ancestor(of: model.random(&rng), atLeast: want)
                 } else if let c = model.randomChild(&rng) {
@@ -343,10 +356,10 @@ struct UnpreparedChurn {
                 if p < 0 { kind = .append; p = model.random(&rng) }
             case .removeSubtree:
                 removals += 1
-                if removals % 10_000 == 0 {
-                    let want = Int32(exp(Double.random(in: 0 ... log(Double(n) / 5), using: &rng)))
+                if removals % 1000 == 0 {
+                    let want = Int32(exp(Double.random(in: 0 ... log(Double(n) / 10), using: &rng)))
                     x = model.ancestor(of: model.random(&rng), atLeast: want)
-                } else if let c = model.randomChild(&rng) {
+                } else if let c = model.randomChild(&rng, limit: Int32(n / 10)) {
                     x = c
                 }
                 if x < 0 || model.parent[Int(x)] < 0 { kind = .append; p = model.random(&rng) }
@@ -359,8 +372,10 @@ struct UnpreparedChurn {
                 // The nodes that go, for the model (untimed).
                 removed = Array(tree.descendants(of: ids[Int(x)]))
             }
+            let dbgBefore = tree._indexFigures
             // The step, timed.
             var created: NodeID?
+            let c0 = Self.threadCPUNanoseconds()
             let t0 = clock.now
             switch kind {
             case .append:
@@ -377,7 +392,11 @@ struct UnpreparedChurn {
                 tree.makeLastChild(ids[Int(x)])
             }
             let t1 = clock.now
+            let c1 = Self.threadCPUNanoseconds()
+            mostCPU[kind.rawValue] = max(mostCPU[kind.rawValue], Double(c1 - c0))
+            if c1 - c0 > 200_000 { print("DBG step \(step) \(kind.name) cpu \(c1 - c0) before \(dbgBefore) after \(tree._indexFigures)") }
             // The model follows (untimed), then the question.
+            let moved = x >= 0 ? Int(model.size[Int(x)]) : 1
             switch kind {
             case .append, .insertFirst:
                 let k = model.add(under: p)
@@ -408,19 +427,30 @@ struct UnpreparedChurn {
             let stepNs = clock.interval(t0, t1, reads: 1) + queryNs
             queries.append(queryNs)
             stepTimes[kind.rawValue].append(stepNs)
-            if let traceRun { trace += "core,\(traceRun),\(step),\(kind.name),\(Int(queryNs.rounded())),\(Int(stepNs.rounded()))\n" }
+            if let traceRun { trace += "core,\(traceRun),\(step),\(kind.name),\(moved),\(Int(queryNs.rounded())),\(Int(stepNs.rounded())),\(c1 - c0)\n" }
         }
         let all = stepTimes.flatMap { $0 }
-        let kinds = Kind.allCases.map { KindFigures(kind: $0.name, steps: Distribution(stepTimes[$0.rawValue]), largestSubtree: largest[$0.rawValue]) }
+        let kinds = Kind.allCases.map { KindFigures(kind: $0.name, steps: Distribution(stepTimes[$0.rawValue]), maxMutationCPUNs: mostCPU[$0.rawValue], largestSubtree: largest[$0.rawValue]) }
         let slowest = kinds.max { $0.steps.max < $1.steps.max }?.kind ?? ""
         let q = Distribution(queries)
         let f = Distribution(fresh)
+        let index = tree._indexFigures
         let run = Run(
             seed: seed, buildSeconds: buildSeconds, steps: Distribution(all), slowestKind: slowest, kinds: kinds,
             queries: q, freshQueries: f, queryP50Ratio: q.p50 / max(1, f.p50), queryP99Ratio: q.p99 / max(1, f.p99),
             nodesAtStart: n, nodesAtEnd: tree.count, bytesPerNodeAtEnd: Double(tree.memoryFootprint) / Double(max(1, tree.count)),
+            listedBlocksAtEnd: index.listed, blocksAtEnd: index.blocks, tokensPerListedBlock: Double(index.tokens) / Double(max(1, index.listed)),
             wrongAnswers: wrong)
         return (run, trace)
+    }
+}
+
+extension UnpreparedChurn {
+    /// This thread's processor time so far, in nanoseconds.
+    static func threadCPUNanoseconds() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return t.tv_sec * 1_000_000_000 + t.tv_nsec
     }
 }
 

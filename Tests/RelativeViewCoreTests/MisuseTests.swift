@@ -47,6 +47,22 @@ import Testing
         #expect(message.contains("only a root can be removed keeping its children"), "\(message)")
     }
 
+    /// A node of a large removed subtree, whose slot waits to be freed, is stale at once.
+    @Test func aNodeOfALargeRemovedSubtreeIsStaleAtOnce() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var t = ViewTree()
+            let r = t.makeNode(type: Ty.a)
+            let a = t.appendChild(type: Ty.a, to: r)
+            var last = a
+            for _ in 0 ..< 2_000 { last = t.appendChild(type: Ty.a, to: a) }
+            t.removeSubtree(a)
+            precondition(t._hasPendingRemovals, "the subtree waits to be freed")
+            _ = t.parent(of: last)
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("stale NodeID"), "\(message)")
+    }
+
     @Test func parentOfARemovedNodeTraps() async {
         await #expect(processExitsWith: .failure) {
             var (t, _, a, _, _, _) = MisuseTests.small()

@@ -576,3 +576,71 @@ import RelativeViewFixtures
         }
     }
 }
+
+/// Large removals: the subtree leaves at once, its slots are freed by later mutations.
+@Suite struct LargeRemovalTests {
+    /// A random recursive tree of `n` nodes (node i under a random earlier node).
+    static func randomTree(_ n: Int, seed: UInt64) -> (ViewTree, [NodeID]) {
+        var rng = SplitMix64(seed: seed)
+        var tree = ViewTree()
+        var ids = [tree.makeNode(tag: 0, type: Ty.a)]
+        for i in 1 ..< n { ids.append(tree.appendChild(tag: i % 7, type: Ty.all[i % Ty.all.count], to: ids[Int.random(in: 0 ..< i, using: &rng)])) }
+        return (tree, ids)
+    }
+
+    @Test func aLargeSubtreeLeavesAtOnceAndItsSlotsAreFreedLater() {
+        var (tree, ids) = Self.randomTree(20_000, seed: 5)
+        // A subtree of a few thousand nodes: a child of the root.
+        let top = try! #require(tree.children(of: ids[0]).max { tree.subtreeSize(of: $0) < tree.subtreeSize(of: $1) })
+        let doomed = [top] + Array(tree.descendants(of: top))
+        #expect(doomed.count > 1_000)
+        let (slots, roots) = (tree.slotCount, tree.roots)
+        tree.removeSubtree(top)
+        #expect(tree._hasPendingRemovals, "a subtree of \(doomed.count) nodes waits to be freed")
+        tree._checkInvariants()
+        #expect(tree.count == 20_000 - doomed.count)
+        #expect(tree.roots == roots)
+        for id in doomed {
+            #expect(!tree.contains(id))
+            #expect(tree.node(atSlot: Int(id.index)) == nil)
+        }
+        #expect(!tree.children(of: ids[0]).contains(top))
+        #expect(tree.subtreeSize(of: ids[0]) == tree.count)
+        // Each mutation frees a few blocks' worth; new nodes take slots only once freed.
+        let survivors = ids.filter { tree.contains($0) }
+        var added: [NodeID] = []
+        var mutations = 0
+        while tree._hasPendingRemovals {
+            added.append(tree.appendChild(type: Ty.b, to: survivors[mutations % survivors.count]))
+            mutations += 1
+            tree._checkInvariants()
+        }
+        #expect(mutations <= doomed.count, "about 128 nodes freed a mutation, not one")
+        // Then upkeep moves the freed blocks to the end and gives their memory back.
+        let footprint = tree.memoryFootprint
+        for k in 0 ..< 20_000 { tree.setTag(k, of: survivors[k % survivors.count]) }
+        #expect(tree.memoryFootprint < footprint, "the index gave back the removed subtree's blocks")
+        tree._checkInvariants()
+        #expect(mutations > 1, "the freeing is spread over mutations")
+        #expect(tree.slotCount == slots, "the new nodes took freed slots")
+        for id in doomed { #expect(!tree.contains(id)) }
+        for id in added { #expect(tree.contains(id)) }
+        #expect(tree.count == 20_000 - doomed.count + added.count)
+    }
+
+    @Test func compactingOrCopyingWithRemovalsWaitingKeepsTheTree() {
+        var (tree, ids) = Self.randomTree(10_000, seed: 9)
+        let top = try! #require(tree.children(of: ids[0]).max { tree.subtreeSize(of: $0) < tree.subtreeSize(of: $1) })
+        tree.removeSubtree(top)
+        #expect(tree._hasPendingRemovals)
+        let settled = tree._settled()
+        #expect(!settled._hasPendingRemovals && tree._hasPendingRemovals, "the settled copy is a copy")
+        settled._checkInvariants()
+        #expect(Array(settled.descendants(of: ids[0])) == Array(tree.descendants(of: ids[0])))
+        var copy = tree
+        copy.compactIndex()
+        #expect(!copy._hasPendingRemovals)
+        copy._checkInvariants()
+        #expect(Array(copy.descendants(of: ids[0])) == Array(tree.descendants(of: ids[0])))
+    }
+}

@@ -88,7 +88,22 @@ import RelativeViewFixtures
         var rng = SplitMix64(seed: seed)
         var tour = _TourBlocks(labelBits: labelBits)
         var model = Model()
+        // Nodes of cut runs whose blocks wait to be reclaimed, and those reclaimed so far.
+        var waiting: Set<Int32> = []
         for step in 0 ..< 3_000 {
+            // Reclaim a little, as mutations do: only waiting nodes come back, each once.
+            tour.reclaim(tokens: 64) { x in
+                #expect(waiting.remove(x) != nil, "reclaimed \(x), which was not waiting, seed \(seed), step \(step)")
+            }
+            // The upkeep (sweep, packing, the last block into a free one, trimming), and
+            // now and then an exchange of any two blocks (listed, free or pending): memory
+            // moves, the tour does not.
+            tour.upkeep()
+            if Int.random(in: 0 ..< 10, using: &rng) == 0 && tour.count.count >= 2 {
+                let b = Int.random(in: 0 ..< tour.count.count, using: &rng)
+                let c = Int.random(in: 0 ..< tour.count.count, using: &rng)
+                tour.exchangeBlocks(b, c)
+            }
             let roll = model.live.isEmpty ? 0 : Int.random(in: 0 ..< 100, using: &rng)
             switch roll {
             case 0 ..< 5:
@@ -120,11 +135,19 @@ import RelativeViewFixtures
                 if Int.random(in: 0 ..< 4, using: &rng) > 0 {
                     while let first = model.children[Int(x)].first { x = first }
                 }
-                var removed: [Int32] = []
-                tour.removeRun(of: x) { removed.append($0) }
                 var expected: [Int32] = []
                 for y in model.live where model.inSubtree(y, of: x) { expected.append(y) }
-                #expect(removed.sorted() == expected.sorted(), "seed \(seed), step \(step)")
+                // Half the time, a cut (the run's blocks wait, their nodes pending) when the
+                // run spans more than one block; else at once.
+                if Bool.random(using: &rng), let cut = tour.cutRun(of: x, unlessWithin: 1) {
+                    #expect(cut == expected.count, "seed \(seed), step \(step)")
+                    for y in expected { #expect(tour.isPending(y), "\(y) pending, seed \(seed), step \(step)") }
+                    waiting.formUnion(expected)
+                } else {
+                    var removed: [Int32] = []
+                    tour.removeRun(of: x) { removed.append($0) }
+                    #expect(removed.sorted() == expected.sorted(), "seed \(seed), step \(step)")
+                }
                 model.removeSubtree(x)
             case 70 ..< 90:
                 // Move a random subtree under a node outside it, at a random index.
@@ -147,6 +170,7 @@ import RelativeViewFixtures
             case 95 ..< 97:
                 // Lay the tour out again: the same tokens, every block but the last at the
                 // compaction's fill, blocks in memory in tour order.
+                tour.reclaim(tokens: .max) { waiting.remove($0) }
                 tour.compact()
                 var b = tour.head
                 var expected: Int32 = 0
@@ -163,7 +187,12 @@ import RelativeViewFixtures
                 tour.setTag(t, of: x)
             }
             Self.check(tour, model, &rng, seed: seed, step: step)
+            #expect(tour.pendingNodes == waiting.count, "seed \(seed), step \(step)")
+            for y in waiting { #expect(tour.isPending(y), "\(y) pending, seed \(seed), step \(step)") }
+            for y in model.live { #expect(!tour.isPending(y), "live \(y) not pending, seed \(seed), step \(step)") }
         }
+        tour.reclaim(tokens: .max) { waiting.remove($0) }
+        #expect(waiting.isEmpty && tour.pendingHead < 0, "everything cut is reclaimed")
         #expect(tour.count.count > 4, "the tree outgrew one block")
     }
 
@@ -204,6 +233,41 @@ import RelativeViewFixtures
             for i in run where tour.token[i] >= 0 { scanned.append(tour.token[i]) }
         }
         #expect(scanned == model.children[0])
+    }
+
+    /// A tour whose blocks are scattered in memory (leaves appended under random parents
+    /// split blocks anywhere) is laid out in list order by sweeps alone, with no mutation.
+    @Test func sweepsLayBlocksOutInListOrder() {
+        var rng = SplitMix64(seed: 11)
+        var tour = _TourBlocks()
+        tour.insertLeaf(0, tag: 0, type: 1, before: nil)
+        for x in 1 ..< 20_000 as Range<Int32> {
+            let p = Int32.random(in: 0 ..< x, using: &rng)
+            tour.insertLeaf(x, tag: 0, type: 1, before: tour.span[Int(p)].exit)
+        }
+        func inOrder() -> Int {
+            var (b, rank, placed) = (tour.head, Int32(0), 0)
+            while b >= 0 {
+                if b == rank { placed += 1 }
+                (b, rank) = (tour.next[Int(b)], rank + 1)
+            }
+            return placed
+        }
+        let before = tour.checkedTokens()
+        #expect(inOrder() < tour.liveBlocks / 4, "appends under random parents scatter the blocks")
+        let blocks = tour.liveBlocks
+        for _ in 0 ..< 3 * blocks { tour.sweep(swaps: 1, steps: 16) }
+        #expect(inOrder() == tour.liveBlocks, "every block at its list rank")
+        #expect(tour.checkedTokens() == before, "the tour is unchanged")
+        // The sweep packed the blocks as it went: fewer of them, fuller.
+        #expect(tour.liveBlocks < blocks)
+        #expect(before.count / tour.liveBlocks >= _TourBlocks.sweepFill * 3 / 4)
+        // Upkeep then moves the free blocks to the end and gives them back: the columns
+        // keep at most an eighth of room spare.
+        for _ in 0 ..< 2 * blocks { tour.upkeep() }
+        #expect(tour.count.count == tour.liveBlocks, "no free block is left")
+        #expect(tour.token.capacity - tour.token.count <= tour.token.count / 8, "the slot columns gave room back")
+        #expect(tour.checkedTokens() == before)
     }
 
     @Test func removingEverythingFreesEveryBlockForReuse() {
