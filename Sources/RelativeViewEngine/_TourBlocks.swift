@@ -795,7 +795,6 @@ package struct _TourBlocks {
                     precondition(i < bits, "the tour's block labels are exhausted")
                     continue
                 }
-                if left + right > 2000 { print("DBG makeRoom relabel \(left + right) k \(k) i \(i) minStep \(minimumStep) step \(step)") }
                 // Spread: the j-th block of the range gets the j-th of `wanted` evenly
                 // spaced labels, skipping the `k` that follow `a`.
                 label.withUnsafeMutableBufferPointer { label in

@@ -84,8 +84,20 @@ struct UnpreparedChurn {
         var wrongAnswers: Int
     }
 
+    /// The least and the most of a figure over the runs.
+    struct Spread: Encodable {
+        var least: Double
+        var most: Double
+
+        init(_ values: [Double]) {
+            (least, most) = (values.min() ?? 0, values.max() ?? 0)
+        }
+    }
+
     struct Output: Encodable {
         var benchmark = "unprepared churn"
+        /// The processor, from /proc/cpuinfo (figures depend on it).
+        var processor: String
         var allocator: String
         var nodes: Int
         var steps: Int
@@ -96,6 +108,13 @@ struct UnpreparedChurn {
         var worstQueryP99Ratio: Double
         var mostBytesPerNode: Double
         var wrongAnswers: Int
+        /// Over the runs: the worst step, the query ratios and the bytes per node.
+        var spreadWorstStepNs: Spread
+        var spreadQueryP50Ratio: Spread
+        var spreadQueryP99Ratio: Spread
+        var spreadBytesPerNode: Spread
+        /// Per step kind, the worst step over all the runs.
+        var worstStepNsByKind: [String: Double]
     }
 
     /// The tree as the script sees it, by node number: parent (-1 root, -2 removed), child
@@ -215,13 +234,20 @@ struct UnpreparedChurn {
                 throw ValidationError("--latency-trace \(path): cannot write the file")
             }
         }
+        var worstByKind: [String: Double] = [:]
+        for run in runs {
+            for k in run.kinds { worstByKind[k.kind] = max(worstByKind[k.kind] ?? 0, k.steps.max) }
+        }
         let output = Output(
-            allocator: allocatorName, nodes: options.nodes, steps: steps, runs: runs,
+            processor: Self.processorName(), allocator: allocatorName, nodes: options.nodes, steps: steps, runs: runs,
             worstStepNs: runs.map(\.steps.max).max() ?? 0,
             worstQueryP50Ratio: runs.map(\.queryP50Ratio).max() ?? 0,
             worstQueryP99Ratio: runs.map(\.queryP99Ratio).max() ?? 0,
             mostBytesPerNode: runs.map(\.bytesPerNodeAtEnd).max() ?? 0,
-            wrongAnswers: runs.reduce(0) { $0 + $1.wrongAnswers })
+            wrongAnswers: runs.reduce(0) { $0 + $1.wrongAnswers },
+            spreadWorstStepNs: Spread(runs.map(\.steps.max)), spreadQueryP50Ratio: Spread(runs.map(\.queryP50Ratio)),
+            spreadQueryP99Ratio: Spread(runs.map(\.queryP99Ratio)), spreadBytesPerNode: Spread(runs.map(\.bytesPerNodeAtEnd)),
+            worstStepNsByKind: worstByKind)
         switch options.format {
         case .json:
             let encoder = JSONEncoder()
@@ -236,7 +262,7 @@ struct UnpreparedChurn {
     static func table(_ o: Output) -> String {
         func ms(_ ns: Double) -> String { fixed(ns / 1e6, 3) + " ms" }
         func us(_ ns: Double) -> String { fixed(ns / 1e3, 1) + " µs" }
-        var lines = ["unprepared churn: \(grouped(o.nodes)) nodes, \(grouped(o.steps)) steps, \(o.runs.count) run(s), allocator \(o.allocator)"]
+        var lines = ["unprepared churn: \(grouped(o.nodes)) nodes, \(grouped(o.steps)) steps, \(o.runs.count) run(s), allocator \(o.allocator), \(o.processor)"]
         for (i, r) in o.runs.enumerated() {
             lines.append("run \(i + 1) (seed \(r.seed)): built in \(fixed(r.buildSeconds, 2)) s; \(grouped(r.nodesAtStart)) -> \(grouped(r.nodesAtEnd)) nodes, \(fixed(r.bytesPerNodeAtEnd, 1)) B/node at the end (index: \(grouped(r.listedBlocksAtEnd)) blocks listed of \(grouped(r.blocksAtEnd)), \(fixed(r.tokensPerListedBlock, 1)) tokens each); \(r.wrongAnswers) wrong answers")
             lines.append("  steps: p50 \(us(r.steps.p50)), p99 \(us(r.steps.p99)), p99.9 \(us(r.steps.p999)), max \(ms(r.steps.max)) (\(r.slowestKind))")
@@ -245,6 +271,7 @@ struct UnpreparedChurn {
                 lines.append("  \(k.kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(grouped(k.steps.count).leftPadded(8)) steps: p50 \(us(k.steps.p50)), p99 \(us(k.steps.p99)), max \(ms(k.steps.max)) (mutation CPU max \(ms(k.maxMutationCPUNs))); largest subtree \(grouped(k.largestSubtree))")
             }
         }
+        lines.append("worst step by kind over the runs: " + o.worstStepNsByKind.sorted { $0.key < $1.key }.map { "\($0.key) \(ms($0.value))" }.joined(separator: ", "))
         lines.append("worst step \(ms(o.worstStepNs)); worst query ratios p50 \(fixed(o.worstQueryP50Ratio, 2))x, p99 \(fixed(o.worstQueryP99Ratio, 2))x; most \(fixed(o.mostBytesPerNode, 1)) B/node; \(o.wrongAnswers) wrong answers")
         return lines.joined(separator: "\n")
     }
@@ -372,7 +399,6 @@ struct UnpreparedChurn {
                 // The nodes that go, for the model (untimed).
                 removed = Array(tree.descendants(of: ids[Int(x)]))
             }
-            let dbgBefore = tree._indexFigures
             // The step, timed.
             var created: NodeID?
             let c0 = Self.threadCPUNanoseconds()
@@ -394,7 +420,6 @@ struct UnpreparedChurn {
             let t1 = clock.now
             let c1 = Self.threadCPUNanoseconds()
             mostCPU[kind.rawValue] = max(mostCPU[kind.rawValue], Double(c1 - c0))
-            if c1 - c0 > 200_000 { print("DBG step \(step) \(kind.name) cpu \(c1 - c0) before \(dbgBefore) after \(tree._indexFigures)") }
             // The model follows (untimed), then the question.
             let moved = x >= 0 ? Int(model.size[Int(x)]) : 1
             switch kind {
@@ -446,6 +471,14 @@ struct UnpreparedChurn {
 }
 
 extension UnpreparedChurn {
+    /// The processor's model name from /proc/cpuinfo, or "unknown".
+    static func processorName() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+              let colon = line.firstIndex(of: ":") else { return "unknown" }
+        return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+
     /// This thread's processor time so far, in nanoseconds.
     static func threadCPUNanoseconds() -> Int {
         var t = timespec()
