@@ -198,3 +198,11 @@ extension ViewStore {
         return root
     }
 }
+
+extension View {
+    /// The bytes of this view's tree's columns that are mappings of their own (see
+    /// `ViewTree._mappedColumnBytes`), 0 for a view alone; for reports.
+    ///
+    /// - Complexity: O(1)
+    package var _mappedColumnBytes: Int { _store?.tree._mappedColumnBytes ?? 0 }
+}

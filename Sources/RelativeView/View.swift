@@ -125,9 +125,9 @@ open class View: Hashable, CustomStringConvertible, CustomDebugStringConvertible
     }
 
     /// Lays the index of this view's tree out in tour order, as `ViewTree.compactIndex()`
-    /// does for the core: call it once after building a large tree view by view (each
-    /// `addSubview` puts index blocks wherever there is room, and a grouping then jumps from
-    /// block to block), not within a frame budget. Queries answer the same before and after.
+    /// does for the core (each `addSubview` puts index blocks wherever there is room, and
+    /// the upkeep of every change brings them back in order a little at a time; this does
+    /// it at once): never needed, and not for a frame budget. Queries answer the same before and after.
     /// The tree's columns and the store's table of views give back their spare capacity,
     /// and every view of the tree keeps its new positions in the index, so that the O(1)
     /// ancestor and descendant queries that follow read the two views and nothing else

@@ -13,15 +13,17 @@ import RelativeViewEngine
 /// | add, insert or remove a leaf; move a leaf | O(B + log n) | O(B + n/B) |
 /// | move a subtree whose run lies in one block (≤ 32 nodes) | O(B + log n) | O(B + n/B) |
 /// | move a longer subtree of s nodes (its inner blocks are relinked, not copied) | O(B + s/B + log n) | O(B + s/B + n/B) |
-/// | remove a subtree of s nodes | O(s + B) | O(s + B + n/B) |
+/// | remove a subtree of s nodes (its slots are freed by later mutations, about 128 each) | O(B + s/B) | O(B + s/B + n/B) |
 /// | `exchangeChildren`, `makeFirstChild`, `makeLastChild` | as two (one) subtree moves, plus the child walk | |
 /// | group the descendants by tags or types | O(subtree) contiguous reads | |
 ///
 /// The worst case is a relabeling of every block's order label: one write per block (a
-/// block holds up to 64 tokens; merges keep a typical tree at 35 to 45). First and last
+/// block holds up to 64 tokens; the upkeep keeps a changed tree near 48). First and last
 /// child, next and previous sibling are O(1) reads of the tour (there are no link columns).
-/// The columns grow as arrays do: the one mutation that crosses their capacity copies them,
-/// O(n); ``reserveCapacity(_:)`` keeps that out of a program that must bound every call.
+/// No mutation copies a column or walks a large subtree: columns of 128 KiB or more grow in
+/// place (see the article "The live index"), a large removal frees its slots over the
+/// mutations after it, and every mutation ends with a bounded upkeep that keeps the index's
+/// blocks in tour order in memory and packed, so nothing needs ``compactIndex()``.
 ///
 /// A finished tree is `Sendable` and can be queried from several threads at once: queries
 /// only read.
@@ -49,11 +51,12 @@ public struct ViewTree: Sendable {
     /// Makes room for `nodes` nodes in all (live ones and slots freed for reuse) before the
     /// columns or the index grow.
     ///
-    /// A tree grows its columns as arrays do, doubling: the mutation that crosses the
-    /// capacity copies every column once, O(n) in that one call. A program that must bound
-    /// every mutation (a frame budget) reserves ahead. The index's blocks are reserved at the tour's present fill.
+    /// A tree's small columns grow as arrays do, doubling; from 128 KiB on they grow in
+    /// place by a sixteenth, with no copy (see the article "The live index"), so no
+    /// mutation needs this to stay within a frame budget. Reserving ahead still saves the
+    /// growth steps. The index's blocks are reserved at the tour's present fill.
     ///
-    /// - Complexity: O(n) when it grows the columns, else O(1).
+    /// - Complexity: O(n) when it moves small columns, else O(1) system calls.
     public mutating func reserveCapacity(_ nodes: Int) {
         // The shape does not change: the version stays.
         _makeStorageUniqueAndOwned()
@@ -64,11 +67,12 @@ public struct ViewTree: Sendable {
     /// Lays the index out in tour order: afterwards a scan of any subtree (grouping its
     /// descendants) reads memory from start to end, as on a tree from ``ViewTreeBuilder``.
     ///
-    /// Mutations put new index blocks wherever there is room, so a tree built by appending
-    /// under random parents has each subtree's blocks scattered over the index, and a scan
-    /// jumps from block to block (see docs/live-index.md). Afterwards the blocks are full and in order, as a streamed
-    /// build leaves them. Call this once after a bulk build by mutations, not within a
-    /// frame budget: it is one O(n) pass. Queries give the same answers before and after; node ids stay valid.
+    /// Mutations put new index blocks wherever there is room, and every mutation's upkeep
+    /// brings them back into tour order a little at a time (see docs/live-index.md); this
+    /// does it all at once. Afterwards the blocks are three quarters full and in order.
+    /// It is never needed; call it, if at all, after a bulk build by mutations, not within
+    /// a frame budget: it is one O(n) pass. Queries give the same answers before and after;
+    /// node ids stay valid.
     ///
     /// The node columns give back their spare capacity too (a tree grown by appends keeps
     /// up to half of its columns spare): the next append after this one grows them again.

@@ -243,6 +243,10 @@ package struct _Column<Element: BitwiseCopyable> {
         return buffer.capacity
     }
 
+    /// The bytes of the column's own mapping (see ``_ColumnBuffer``), 0 for heap or
+    /// borrowed memory: memory an allocator's statistics do not count.
+    @inlinable package var mappedBytes: Int { buffer?.mappedBytes ?? 0 }
+
     /// Whether the elements are read in place from memory another object owns.
     @inlinable package var isBorrowed: Bool { buffer?.owner != nil }
 

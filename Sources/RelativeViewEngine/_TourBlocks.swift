@@ -963,26 +963,42 @@ package struct _TourBlocks {
         freeBlocks = swapped(freeBlocks)
         pendingHead = swapped(pendingHead)
         pendingTail = swapped(pendingTail)
+        // The slots: copied one way when the other block holds none (a free block), swapped
+        // through a buffer otherwise; then the moved tokens' positions.
         let (sb, sc) = (b * Self.capacity, c * Self.capacity)
-        let (nbTokens, ncTokens) = (Int(count[b]), Int(count[c]))
-        token.withUnsafeMutableBufferPointer { t in
-        tag.withUnsafeMutableBufferPointer { g in
-        type.withUnsafeMutableBufferPointer { y in
-        span.withUnsafeMutableBufferPointer { sp in
-            for i in 0 ..< Self.capacity {
-                t.swapAt(sb + i, sc + i)
-                g.swapAt(sb + i, sc + i)
-                y.swapAt(sb + i, sc + i)
+        let (nowInB, nowInC) = (Int(count[b]), Int(count[c]))
+        let moved = max(nowInB, nowInC)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.capacity) { buffer in
+            let held = buffer.baseAddress!
+            func exchange(_ column: inout _Column<Int32>) {
+                column.withUnsafeMutableBufferPointer { x in
+                    let (pb, pc) = (x.baseAddress! + sb, x.baseAddress! + sc)
+                    if nowInB == 0 {
+                        pc.update(from: pb, count: nowInC)
+                    } else if nowInC == 0 {
+                        pb.update(from: pc, count: nowInB)
+                    } else {
+                        held.update(from: pb, count: moved)
+                        pb.update(from: pc, count: moved)
+                        pc.update(from: held, count: moved)
+                    }
+                }
             }
+            exchange(&token)
+            exchange(&tag)
+            exchange(&type)
+        }
+        token.withUnsafeBufferPointer { t in
+        span.withUnsafeMutableBufferPointer { sp in
             func place(_ range: Range<Int>) {
                 for i in range {
                     let k = t[i]
                     if k >= 0 { sp[Int(k)].enter = UInt32(truncatingIfNeeded: i) } else { sp[Int(~k)].exit = UInt32(truncatingIfNeeded: i) }
                 }
             }
-            place(sb ..< sb + nbTokens)
-            place(sc ..< sc + ncTokens)
-        }}}}
+            place(sb ..< sb + nowInB)
+            place(sc ..< sc + nowInC)
+        }}
     }
 
     // MARK: Compaction

@@ -101,8 +101,9 @@ extension OperationRunner {
         // Node numbers of the core's slots: a removed leaf's slot goes to a later new leaf.
         var numberOfSlot = [Int](repeating: -1, count: w.tree.slotCount)
         for (k, id) in w.ids.enumerated() where w.tree.contains(id) { numberOfSlot[Int(id.index)] = k }
-        // Room for every node the script makes, untimed: a column that doubles copies the
-        // whole tree in one step (ViewTree.reserveCapacity), and so would the handle table.
+        // Room for every node the script makes, untimed, as this row always had (the tree no
+        // longer needs it: its columns grow in place; `--unprepared-churn` reserves nothing),
+        // and so that the handle table does not double within a step.
         w.tree.reserveCapacity(w.tree.slotCount + script.newNodes.count)
         w.ids.reserveCapacity(w.ids.count + script.newNodes.count)
         numberOfSlot.reserveCapacity(w.tree.slotCount + script.newNodes.count)

@@ -111,7 +111,6 @@ struct RelativeViewBench: ParsableCommand {
 
     /// The run (not a naive worker's), with its scratch directory.
     private static func run(_ options: BenchOptions, scratch: ScratchDirectory) throws {
-        if options.unpreparedChurn { return try UnpreparedChurn.run(options) }
         if let path = options.latencyTrace {
             // Created now, so that a path that cannot be written fails before a long run.
             guard FileManager.default.createFile(atPath: path, contents: Data("implementation,step,mutation,queryNs,stepNs\n".utf8)) else {
@@ -119,6 +118,7 @@ struct RelativeViewBench: ParsableCommand {
             }
         }
         if options.importOnly { return try importOnly(options) }
+        if options.unpreparedChurn { return try UnpreparedChurn.run(options) }
         // Operations run in their canonical order: interleavedMutation changes the trees, so it comes last.
         let ops = BenchOperation.allCases.filter(options.ops.contains)
         let layers = options.layer.layers

@@ -295,6 +295,31 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
         #expect(!run.stderr.contains("building the naive tree"), "refused before any work")
     }
 
+    /// The unprepared churn: a tree built by appends with no preparation, every answer
+    /// checked, latencies by step kind, and a trace of every step of every run.
+    @Test func theUnpreparedChurnChecksEveryAnswerAndTracesEveryStep() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rv-unprepared-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("trace.csv").path
+        let run = try BenchRun(["--unprepared-churn", "--nodes", "3000", "--queries", "4000", "--runs", "2", "--format", "json", "--latency-trace", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["wrongAnswers"] as? Int == 0)
+        let runs = try #require(json["runs"] as? [[String: Any]])
+        #expect(runs.count == 2)
+        for r in runs {
+            let kinds = try #require(r["kinds"] as? [[String: Any]])
+            #expect(Set(kinds.compactMap { $0["kind"] as? String }) == ["append", "insertFirst", "removeLeaf", "moveLeaf", "toBack", "moveSubtree", "removeSubtree"])
+            let steps = try #require(r["steps"] as? [String: Any])
+            #expect(steps["count"] as? Int == 4000)
+            #expect((r["bytesPerNodeAtEnd"] as? Double ?? 0) > 0)
+        }
+        let trace = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(trace.first == "implementation,run,step,mutation,subtree,queryNs,stepNs,mutationCPUNs")
+        #expect(trace.count == 1 + 2 * 4000)
+    }
+
     @Test(arguments: ["core", "facade", "both"])
     func churnReplaysOneScriptAfterTheOtherMutationsAndReportsLatencies(layer: String) throws {
         // interleavedMutation first: churn's script is made from the tree as that left it.
