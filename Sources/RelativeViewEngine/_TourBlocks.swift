@@ -286,15 +286,7 @@ package struct _TourBlocks {
             if b == lastBlock { return nil }
             b = Int(next[b])
         }
-        // Cut the end blocks so that the run is whole blocks f ... l (the two differ).
-        var f = Self.block(span[Int(x)].enter)
-        if Self.offset(span[Int(x)].enter) > 0 { f = splitBlock(f, at: Self.offset(span[Int(x)].enter)) }
-        let exit = span[Int(x)].exit
-        let l = Self.block(exit)
-        if Self.offset(exit) + 1 < Int(count[l]) { _ = splitBlock(l, at: Self.offset(exit) + 1) }
-        let (p, n) = (previous[f], next[l])
-        if p >= 0 { next[Int(p)] = n } else { head = n }
-        if n >= 0 { previous[Int(n)] = p } else { tail = p }
+        let (f, l) = unlinkRun(of: x)
         var tokens = 0
         var k = 0
         var c = f
@@ -311,7 +303,6 @@ package struct _TourBlocks {
         pendingTail = Int32(l)
         liveBlocks -= k
         pendingNodes += tokens / 2
-        if p >= 0 { mergeIfSparse(Int(p)) }
         return tokens / 2
     }
 
@@ -397,17 +388,8 @@ package struct _TourBlocks {
 
     /// ``moveRun(of:before:)`` for a run spanning blocks, by relinking whole blocks.
     private mutating func spliceRun(of x: Int32, before: Int32?) {
-        // 1. Cut the run's end blocks so that the run is whole blocks f ... l.
-        var f = Self.block(span[Int(x)].enter)
-        if Self.offset(span[Int(x)].enter) > 0 { f = splitBlock(f, at: Self.offset(span[Int(x)].enter)) }
-        let exit = span[Int(x)].exit
-        let l = Self.block(exit)
-        if Self.offset(exit) + 1 < Int(count[l]) { _ = splitBlock(l, at: Self.offset(exit) + 1) }
-        // 2. Unlink them, and merge the blocks left on either side if they are sparse.
-        let (p, n) = (previous[f], next[l])
-        if p >= 0 { next[Int(p)] = n } else { head = n }
-        if n >= 0 { previous[Int(n)] = p } else { tail = p }
-        if p >= 0 { mergeIfSparse(Int(p)) }
+        // 1, 2. The run as whole blocks f ... l, out of the list.
+        let (f, l) = unlinkRun(of: x)
         // 3. The block to link after: cut the destination's block before the destination.
         var a: Int
         if let before {
@@ -427,6 +409,23 @@ package struct _TourBlocks {
         // 5. Merge sparse blocks at the two seams.
         if previous[f] >= 0 { mergeIfSparse(Int(previous[f])) }
         if count[l] > 0 && next[l] >= 0 { mergeIfSparse(l) }
+    }
+
+    /// Splits the end blocks of node `x`'s run (which spans more than one block) so that the
+    /// run is whole blocks `first` ... `last`, takes those out of the list (their links to
+    /// each other stay), and merges the blocks left on either side if they are sparse.
+    /// O(B) amortized.
+    private mutating func unlinkRun(of x: Int32) -> (first: Int, last: Int) {
+        var f = Self.block(span[Int(x)].enter)
+        if Self.offset(span[Int(x)].enter) > 0 { f = splitBlock(f, at: Self.offset(span[Int(x)].enter)) }
+        let exit = span[Int(x)].exit
+        let l = Self.block(exit)
+        if Self.offset(exit) + 1 < Int(count[l]) { _ = splitBlock(l, at: Self.offset(exit) + 1) }
+        let (p, n) = (previous[f], next[l])
+        if p >= 0 { next[Int(p)] = n } else { head = n }
+        if n >= 0 { previous[Int(n)] = p } else { tail = p }
+        if p >= 0 { mergeIfSparse(Int(p)) }
+        return (f, l)
     }
 
     /// Moves tokens `o` ..< count of block `b` to a new block linked after it; returns the new block.
