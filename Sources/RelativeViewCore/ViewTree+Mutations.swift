@@ -151,7 +151,6 @@ extension ViewTree {
     /// Tokens of removed subtrees (two per node) that each mutation frees, while any wait.
     @usableFromInline static var _reclaimedPerMutation: Int { 256 }
 
-
     /// Whether nodes of removed subtrees wait to be freed (see ``removeSubtree(_:)``).
     package var _hasPendingRemovals: Bool { _storage.tour.pendingHead >= 0 }
 

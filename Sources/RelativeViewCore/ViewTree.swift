@@ -75,7 +75,8 @@ public struct ViewTree: Sendable {
     /// node ids stay valid.
     ///
     /// The node columns give back their spare capacity too (a tree grown by appends keeps
-    /// up to half of its columns spare): the next append after this one grows them again.
+    /// up to half of a small column spare, a sixteenth of a large one): the next append
+    /// after this one grows them again.
     ///
     /// - Complexity: O(n)
     public mutating func compactIndex() {
