@@ -1,5 +1,5 @@
-// libxml2's push parsers (XML with SAX2, HTML with SAX1) and error reporting: all that
-// RelativeViewImport uses of it.
+// libxml2's push parsers (XML with SAX2, HTML with SAX1), error reporting and canonical
+// XML: all that RelativeViewImport uses of it.
 #include <libxml/xmlversion.h>
 // Debian builds libxml2 with ICU, so <libxml/encoding.h> includes ICU's headers, whose
 // definitions clash with the copy of ICU inside Foundation when both modules are loaded
@@ -11,3 +11,5 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+// Canonical XML (C14N), for the tests' round trips.
+#include <libxml/c14n.h>

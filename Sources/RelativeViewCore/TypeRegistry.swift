@@ -120,6 +120,14 @@ public final class TypeRegistry: Sendable {
         }
     }
 
+    /// The id registered for the name `name` by ``typeID(named:)``, or `nil` if none was:
+    /// a lookup that registers nothing (a class's id is not found by its name here).
+    ///
+    /// - Complexity: O(name's length)
+    public func existingTypeID(named name: String) -> TypeID? {
+        state.withLock { $0.byBareName[name] }
+    }
+
     /// Every id, class or bare name, whose name is `name`, in registration order.
     ///
     /// - Complexity: O(1) plus the size of the answer.

@@ -2,6 +2,10 @@
 /// document can be found by what the document called them: the member name of a JSON value,
 /// the `id` and `class` of a markup element.
 ///
+/// A whole import (`ImportContent.whole`) keeps an element's `id` and `class` among its
+/// named attributes (``ViewTree/attribute(named:of:)``) and not in these columns:
+/// ``ViewTree/attribute(_:of:)`` reads them there when the column has no text for the node.
+///
 /// Each attribute is a column of the arena, made when a node of the tree first gets that
 /// attribute: 8 bytes per node slot (where the node's text starts, or none), plus the text's
 /// bytes (a tree loaded from a version 4 snapshot file reads 4-byte starts in place until
@@ -36,7 +40,10 @@ extension ViewTree {
     public func attribute(_ attribute: NodeAttribute, of node: NodeID) -> String? {
         let s = _storage
         s.check(node)
-        return s.attributes[attribute.rawValue].text(at: Int(node.index))
+        if let text = s.attributes[attribute.rawValue].text(at: Int(node.index)) { return text }
+        // A whole import keeps `id` and `class` among the element's named attributes.
+        guard attribute != .key, !s.content.attributes.isEmpty else { return nil }
+        return self.attribute(named: attribute == .id ? "id" : "class", of: node)
     }
 
     /// Sets (or, with `nil`, removes) the text of `attribute` on `node`. Traps on a stale id.

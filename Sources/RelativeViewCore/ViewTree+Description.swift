@@ -92,11 +92,20 @@ extension ViewTree: CustomStringConvertible, CustomDebugStringConvertible {
                 tag: s.tag(at: n), node: "#\(n).\(s.generation(at: Int(n)))",
                 extras: s.attributes.indices.compactMap { a in
                     s.attributes[a].text(at: Int(n)).map { "\(NodeAttribute(rawValue: a)!) = \(Self._quoted($0))" }
-                })
+                } + Self._contentExtras(s, n))
             lines += 1
             x = Self._preorderStep(s, root: node.index, from: n, depth: &depth)
         }
         return text
+    }
+
+    /// The content of slot `n` in a description line: its named attributes (`@name =
+    /// "value"`, in their order), then its value (`value = "..."`).
+    static func _contentExtras(_ s: _TreeStorage, _ n: Int32) -> [String] {
+        let a = s.content.attributes
+        var extras = a.run(of: Int(n)).map { "@\(TypeRegistry.shared.name(of: a.name(at: $0))) = \(_quoted(a.value(at: $0)))" }
+        if let value = s.content.text.text(at: Int(n)) { extras.append("value = \(_quoted(value))") }
+        return extras
     }
 
     // MARK: Formatting, shared with the facade

@@ -30,6 +30,7 @@ extension ViewTree {
             let node = p.map { appendChild(tag: tag, type: type, to: $0) } ?? makeNode(tag: tag, type: type)
             _copyGeometry(of: x, in: from, to: node)
             from.forEachAttribute(at: x) { setAttribute($0, $1, of: node) }
+            _copyContent(of: x, in: from, to: node)
             return node
         }
         let newRoot = copy(root.index, under: parent)
@@ -78,6 +79,9 @@ extension ViewTree {
         func open(_ x: Int32, _ builder: inout ViewTreeBuilder) {
             let node = builder.open(tag: from.tag(at: x), type: TypeID(rawValue: from.typeID[Int(x)]))
             from.forEachAttribute(at: x) { builder.setAttribute($0, $1) }
+            from.content.text.withText(at: Int(x)) { if let value = $0 { builder.setValue(utf8: value) } }
+            let a = from.content.attributes
+            for e in a.run(of: Int(x)) { a.withValue(at: e) { builder.addAttribute(name: a.name(at: e), utf8: $0) } }
             copies.append((x, node))
         }
         var x = root.index
@@ -108,6 +112,18 @@ extension ViewTree {
             visit(from.nodeID(x), node)
         }
         return copies[0].copy
+    }
+
+    /// Gives `node` the value and the named attributes of slot `x` of `from`.
+    private mutating func _copyContent(of x: Int32, in from: _TreeStorage, to node: NodeID) {
+        let hasValue = from.content.text.withText(at: Int(x)) { $0 != nil }
+        let a = from.content.attributes
+        let run = a.run(of: Int(x))
+        guard hasValue || !run.isEmpty else { return }
+        _makeStorageUniqueAndOwned()
+        let s = _storage
+        from.content.text.withText(at: Int(x)) { if let value = $0 { s.content.text.set(value, at: Int(node.index)) } }
+        for e in run { a.withValue(at: e) { s.content.attributes.set(a.name(at: e), $0, at: Int(node.index)) } }
     }
 
     /// Gives `node` the geometry of slot `x` of `from`, if it has any (the columns of a

@@ -15,7 +15,7 @@ extension ViewTree {
             + s.wideTags.capacity * (MemoryLayout<Int32>.stride + MemoryLayout<Int>.stride)
             + (s.frameOrigin.capacity + s.frameSize.capacity + s.boundsOrigin.capacity) * MemoryLayout<SIMD2<Double>>.stride
 
-        bytes += s.attributes.reduce(0) { $0 + $1.memoryFootprint }
+        bytes += s.attributes.reduce(0) { $0 + $1.memoryFootprint } + s.content.memoryFootprint
         let t = s.tour
         bytes += (t.token.capacity + t.tag.capacity + t.type.capacity + t.count.capacity + t.next.capacity + t.previous.capacity) * MemoryLayout<Int32>.stride
             + t.label.capacity * MemoryLayout<UInt64>.stride

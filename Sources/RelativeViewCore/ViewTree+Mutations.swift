@@ -288,6 +288,7 @@ extension ViewTree {
         s.narrowTag[n] = 0
         if n < s.frameOrigin.count { s._clearGeometry(at: n) }
         for a in s.attributes.indices where n < s.attributes[a].startCount { s.attributes[a].clear(at: n) }
+        s.content.clear(at: n)
         s.freeHead = x
         if counted { s.liveCount -= 1 }
     }

@@ -71,7 +71,15 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     private var keyColumn = _TextColumn()
     private var idColumn = _TextColumn()
     private var classColumn = _TextColumn()
+    /// The content while the build runs: each node's own text and its named attributes.
+    private var content = _Content()
+    /// The tables of recent texts: one per ``NodeAttribute``, then one for the nodes' own
+    /// texts (the same indentation between elements, the same `true` in a JSON array), then
+    /// one for attribute values.
     private let recent: UnsafeMutablePointer<RecentText>
+    private static let valueTable = NodeAttribute.allCases.count
+    private static let attributeValueTable = NodeAttribute.allCases.count + 1
+    private static let tables = NodeAttribute.allCases.count + 2
     private static let recentSlots = 1024  // a power of two
 
     /// A text stored lately: where it starts in its column, its length, and its first 16
@@ -98,8 +106,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         warmers = [_PageWarmer(ranges: Self.nodeColumnRanges(tree._storage), units: capacity)]
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
-        recent = .allocate(capacity: NodeAttribute.allCases.count * Self.recentSlots)
-        recent.initialize(repeating: RecentText(), count: NodeAttribute.allCases.count * Self.recentSlots)
+        recent = .allocate(capacity: Self.tables * Self.recentSlots)
+        recent.initialize(repeating: RecentText(), count: Self.tables * Self.recentSlots)
     }
 
     deinit {
@@ -256,16 +264,19 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         case .id: Self.set(utf8, prefix: prefix, at: slot, in: &idColumn, recent: nil, capacity: capacity)
         case .className: Self.set(utf8, prefix: prefix, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
-        if let reserved {
-            // One warming thread for every column, started again from here with the new
-            // one: a thread of its own for each attribute column left three threads to two
-            // CPUs, and the writer faulting.
-            attributeRanges.append(reserved)
-            stopWarmers()
-            let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
-            warmer.advance(to: Int(nodes))
-            warmers = [warmer]
-        }
+        if let reserved { warm(reserved) }
+    }
+
+    /// Warms `reserved` (a column's starts just reserved) with the node columns.
+    private mutating func warm(_ reserved: _PageWarmer.Range) {
+        // One warming thread for every column, started again from here with the new
+        // one: a thread of its own for each attribute column left three threads to two
+        // CPUs, and the writer faulting.
+        attributeRanges.append(reserved)
+        stopWarmers()
+        let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
+        warmer.advance(to: Int(nodes))
+        warmers = [warmer]
     }
 
     /// The reserved memory of the node columns and the index, which a streamed build fills
@@ -297,21 +308,76 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             let end = max(slot + 1, min(slot + batch, column.start.capacity))
             column.start.append(contentsOf: repeatElement(-1, count: end - column.start.count))
         }
-        guard let recent else {
-            column.start[slot] = column.append(utf8)
-            return reserved
-        }
+        column.start[slot] = store(utf8, prefix: prefix, in: &column, recent: recent)
+        return reserved
+    }
+
+    /// Stores `utf8` in `column`'s bytes, or finds it stored lately through `recent` (a
+    /// table of the starts of recently stored texts by a hash of their first 16 bytes,
+    /// `prefix`); where it starts. No table: always a new copy.
+    @inline(__always)
+    private static func store(
+        _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), in column: inout _TextColumn, recent: UnsafeMutablePointer<RecentText>?
+    ) -> Int {
+        guard let recent else { return column.append(utf8) }
         let n = utf8.count
         let r = recentSlot(prefix: prefix, count: n)
         let seen = recent[r]
         if seen.start >= 0 && seen.count == n && seen.prefix == prefix && (n <= 16 || column.holds(utf8, at: seen.start)) {
-            column.start[slot] = seen.start
-        } else {
-            let at = column.append(utf8)
-            recent[r] = RecentText(start: at, count: n, prefix: prefix)
-            column.start[slot] = at
+            return seen.start
         }
-        return reserved
+        let at = column.append(utf8)
+        recent[r] = RecentText(start: at, count: n, prefix: prefix)
+        return at
+    }
+
+    /// Gives the node opened last its own text `utf8` (well-formed UTF-8, which is not
+    /// checked): what ``ViewTree/value(of:)`` returns for it. Traps if no node was opened yet.
+    ///
+    /// - Complexity: O(utf8.count) amortized.
+    public mutating func setValue(utf8: UnsafeBufferPointer<UInt8>) {
+        precondition(nodes > 0, "setValue(utf8:) before any open()")
+        let slot = Int(nodes) - 1
+        if slot >= capacity && !warmers.isEmpty { stopWarmers() }
+        if let reserved = Self.set(utf8, prefix: Self.prefixWords(utf8), at: slot, in: &content.text,
+                                   recent: recent + Self.valueTable * Self.recentSlots, capacity: capacity) {
+            warm(reserved)
+        }
+    }
+
+    /// Gives the node opened last its own text `text`. Traps if no node was opened yet.
+    ///
+    /// - Complexity: O(text's length) amortized.
+    public mutating func setValue(_ text: String) {
+        var text = text
+        text.withUTF8 { setValue(utf8: $0) }
+    }
+
+    /// Gives the node opened last one more named attribute, `name` (an element's
+    /// attribute name as written, registered as a type name) with the value `utf8`
+    /// (well-formed UTF-8, which is not checked), after those given before. Traps if no
+    /// node was opened yet. A name given twice is kept twice: the caller (a parser) checks
+    /// uniqueness.
+    ///
+    /// - Complexity: O(utf8.count) amortized.
+    public mutating func addAttribute(name: TypeID, utf8: UnsafeBufferPointer<UInt8>) {
+        precondition(nodes > 0, "addAttribute(name:utf8:) before any open()")
+        let slot = Int(nodes) - 1
+        if content.attributes.first.capacity < capacity && slot < capacity {
+            content.attributes.first.reserveCapacity(capacity)
+        }
+        let at = Self.store(utf8, prefix: Self.prefixWords(utf8), in: &content.attributes.texts,
+                            recent: recent + Self.attributeValueTable * Self.recentSlots)
+        content.attributes.appendToLastRun(name: name, valueAt: at, slot: slot)
+    }
+
+    /// Gives the node opened last the named attribute `name` with `value`.
+    ///
+    /// - Complexity: O(value's length) amortized.
+    public mutating func addAttribute(name: String, value: String) {
+        var value = value
+        let type = TypeRegistry.shared.typeID(named: name)
+        value.withUTF8 { addAttribute(name: type, utf8: $0) }
     }
 
     /// The slot of a text in a table of recent texts (``recentSlots`` of them): its first 16
@@ -355,6 +421,19 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         if column.start.count > nodes { column.start.removeLast(column.start.count - nodes) }
     }
 
+    /// Forgets the content of nodes past `nodes`, and attribute entries past `entries`.
+    private static func cut(_ content: inout _Content, to nodes: Int, entries: Int) {
+        cut(&content.text, to: nodes)
+        let a = content.attributes.first.count
+        if a > nodes { content.attributes.first.removeLast(a - nodes) }
+        if content.attributes.name.count > entries {
+            content.attributes.name.removeLast(content.attributes.name.count - entries)
+            content.attributes.value.removeLast(content.attributes.value.count - entries)
+            // The run left last ends at the cut.
+            if entries > 0 { content.attributes.name[entries - 1] |= _AttributeRuns.lastBit }
+        }
+    }
+
     /// The three attribute columns, in ``NodeAttribute`` order.
     private var columns: [_TextColumn] { [keyColumn, idColumn, classColumn] }
 
@@ -372,6 +451,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         fileprivate var nodes: Int32
         fileprivate var tokens: Int
         fileprivate var depth: Int
+        fileprivate var attributeEntries: Int
     }
 
     /// The builder's state now, to return to if what follows is abandoned (an importer's
@@ -379,7 +459,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     ///
     /// - Complexity: O(1)
     package var mark: Mark {
-        Mark(nodes: nodes, tokens: tree._storage.tour.token.count + stagedCount, depth: openCount)
+        Mark(nodes: nodes, tokens: tree._storage.tour.token.count + stagedCount, depth: openCount,
+             attributeEntries: content.attributes.name.count)
     }
 
     /// Forgets every event since `mark` was taken: the nodes opened since, and the closes
@@ -414,6 +495,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         Self.cut(&keyColumn, to: Int(mark.nodes))
         Self.cut(&idColumn, to: Int(mark.nodes))
         Self.cut(&classColumn, to: Int(mark.nodes))
+        Self.cut(&content, to: Int(mark.nodes), entries: mark.attributeEntries)
         // The open stack at the mark: every node open then is an ancestor-or-self of the
         // last node opened before it (it was open when that node opened), so the stack is
         // the first `depth` nodes of that node's path from its root.
@@ -450,7 +532,9 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         Self.cut(&keyColumn, to: Int(nodes))
         Self.cut(&idColumn, to: Int(nodes))
         Self.cut(&classColumn, to: Int(nodes))
+        Self.cut(&content, to: Int(nodes), entries: content.attributes.name.count)
         for (a, column) in columns.enumerated() where !column.isEmpty { s.attributes[a] = column }
+        s.content = content
         return tree
     }
 

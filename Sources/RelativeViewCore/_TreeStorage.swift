@@ -45,6 +45,8 @@ package final class _TreeStorage: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) package var boundsOrigin: [SIMD2<Double>]
     /// One text column per ``NodeAttribute`` (empty until a node gets that attribute).
     @usableFromInline @exclusivity(unchecked) package var attributes: [_TextColumn]
+    /// The nodes' own texts and named attributes (empty until a node gets one).
+    @usableFromInline @exclusivity(unchecked) package var content: _Content
     @usableFromInline @exclusivity(unchecked) package var liveCount: Int
     /// The number of live nodes with no parent, kept by the mutations so that a tree can
     /// say how many roots it has without scanning the arena.
@@ -82,6 +84,7 @@ package final class _TreeStorage: @unchecked Sendable {
         frameSize = []
         boundsOrigin = []
         attributes = Array(repeating: _TextColumn(), count: NodeAttribute.allCases.count)
+        content = _Content()
         liveCount = 0
         rootCount = 0
         tour = _TourBlocks()
@@ -107,6 +110,7 @@ package final class _TreeStorage: @unchecked Sendable {
         frameSize = other.frameSize
         boundsOrigin = other.boundsOrigin
         attributes = other.attributes
+        content = other.content
         liveCount = other.liveCount
         rootCount = other.rootCount
         tour = other.tour.copied()

@@ -21,11 +21,19 @@ internal import CByteCount
 public struct JSONTreeReader: Sendable {
     private let types: [TypeID]
 
-    /// A reader that registers its six type names in the process's registry.
+    /// What the reader keeps: every value's text (``ImportContent/whole``), or types and
+    /// member names only.
     ///
     /// - Complexity: O(1)
-    public init() {
+    public let content: ImportContent
+
+    /// A reader that registers its six type names in the process's registry and keeps
+    /// `content`.
+    ///
+    /// - Complexity: O(1)
+    public init(content: ImportContent = .whole) {
         types = ["object", "array", "string", "number", "bool", "null"].map(TypeRegistry.shared.typeID(named:))
+        self.content = content
     }
 
     /// Reads the JSON document in `bytes` into `builder`, as one root and its descendants.
@@ -44,7 +52,7 @@ public struct JSONTreeReader: Sendable {
     /// that every token is cut by the buffer's end somewhere.
     package func read(_ bytes: [UInt8], path: String, into builder: inout ViewTreeBuilder, bufferSize: Int) throws(ImportError) {
         try bytes.withUnsafeBufferPointer { (memory) throws(ImportError) in
-            var scanner = _JSONScanner(source: .memory(memory), types: types, bufferSize: bufferSize)
+            var scanner = _JSONScanner(source: .memory(memory), types: types, bufferSize: bufferSize, whole: content == .whole)
             try scanner.run(path: path, into: &builder)
         }
     }
@@ -62,7 +70,7 @@ public struct JSONTreeReader: Sendable {
         contentsOf path: String, into builder: inout ViewTreeBuilder, progress: (_ bytesRead: Int) -> Void = { _ in }
     ) throws(ImportError) {
         let file = try _FileReader(path: path)
-        var scanner = _JSONScanner(source: .file(file.descriptor, path: path), types: types)
+        var scanner = _JSONScanner(source: .file(file.descriptor, path: path), types: types, whole: content == .whole)
         try scanner.run(path: path, into: &builder, progress: progress)
         _ = file.descriptor  // the file stays open until the scan is over
     }
@@ -109,15 +117,25 @@ struct _JSONScanner: ~Copyable {
     /// it is kept as its bytes read as two little-endian words (zero past its end).
     private var keyWords: (UInt64, UInt64) = (0, 0)
     private var keyIsWords = false
+    /// Whether values keep their text (see ``ImportContent``).
+    private let whole: Bool
+    /// The last string scanned: its bytes in the buffer, between the quotes, and whether
+    /// it holds escapes; and a buffer for decoding it.
+    private var lastString: (from: Int, to: Int, escaped: Bool) = (0, 0, false)
+    private var decoded: UnsafeMutablePointer<UInt8>
+    private var decodedCapacity = 256
 
-    init(source: _ByteSource, types: [TypeID], bufferSize: Int = _ByteWindow.defaultCapacity) {
+    init(source: _ByteSource, types: [TypeID], bufferSize: Int = _ByteWindow.defaultCapacity, whole: Bool = false) {
         w = _ByteWindow(source: source, capacity: bufferSize)
         t = (types[0], types[1], types[2], types[3], types[4], types[5])
         key = .allocate(capacity: keyCapacity)
+        decoded = .allocate(capacity: decodedCapacity)
+        self.whole = whole
     }
 
     deinit {
         key.deallocate()
+        decoded.deallocate()
     }
 
     /// Scans the whole document into `builder`, or throws the first error with its position.
@@ -178,17 +196,20 @@ struct _JSONScanner: ~Copyable {
                 // skipped here; anything else takes the general scan.
                 let j = endOfPlainRun(from: i &+ 1)
                 if buffer[j] == UInt8(ascii: "\"") {
+                    lastString = (i &+ 1, j, false)
                     i = j &+ 1
                 } else {
                     while try !scanString(asKey: false) { _ = refill(keep: i, progress: progress) }
                 }
                 leaf(t.string, &builder)
+                if whole { giveStringValue(&builder) }
             case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
                 // An integer without sign, fraction or exponent, ended in the buffer by a
                 // byte that cannot continue a number, is taken here; anything else (and
                 // every error) takes the general scan.
                 let j = endOfDigits(from: i)
                 let next = buffer[j]
+                let start = base &+ i  // a document offset: a refill moves the bytes
                 if c != UInt8(ascii: "-") && (c != UInt8(ascii: "0") || j == i &+ 1) && j < count
                     && next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
                     i = j
@@ -196,14 +217,21 @@ struct _JSONScanner: ~Copyable {
                     while try !scanNumber() { _ = refill(keep: i, progress: progress) }
                 }
                 leaf(t.number, &builder)
+                if whole {
+                    // As written (a refill keeps the number's bytes, from its start on).
+                    let length = base &+ i &- start
+                    builder.setValue(utf8: UnsafeBufferPointer(start: buffer + i - length, count: length))
+                }
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 while count - i < 5 && refill(keep: i, progress: progress) {}
                 if count - i >= 4 && word(at: i) == Self.trueWord {
                     i += 4
                     leaf(t.bool, &builder)
+                    if whole { builder.setValue(utf8: UnsafeBufferPointer(start: buffer + i - 4, count: 4)) }
                 } else if count - i >= 5 && c == UInt8(ascii: "f") && word(at: i + 1) == Self.alseWord {
                     i += 5
                     leaf(t.bool, &builder)
+                    if whole { builder.setValue(utf8: UnsafeBufferPointer(start: buffer + i - 5, count: 5)) }
                 } else if count - i >= 4 && word(at: i) == Self.nullWord {
                     i += 4
                     leaf(t.null, &builder)
@@ -394,9 +422,22 @@ struct _JSONScanner: ~Copyable {
                 throw _JSONSyntaxError(offset: base + j, message: "unescaped control character (0x\(String(byte, radix: 16))) in a string")
             }
         }
-        if asKey { setKey(from: start + 1, to: j, escaped: escaped) }
+        if asKey { setKey(from: start + 1, to: j, escaped: escaped) } else { lastString = (start + 1, j, escaped) }
         i = j + 1
         return true
+    }
+
+    /// Gives the node made last the value of the string scanned last, escapes decoded.
+    private mutating func giveStringValue(_ builder: inout ViewTreeBuilder) {
+        let (from, to, escaped) = lastString
+        guard escaped else { return builder.setValue(utf8: UnsafeBufferPointer(start: buffer + from, count: to - from)) }
+        if to - from > decodedCapacity {
+            decoded.deallocate()
+            decodedCapacity = max(2 * decodedCapacity, to - from)
+            decoded = .allocate(capacity: decodedCapacity)
+        }
+        let n = decode(from: from, to: to, into: decoded)
+        builder.setValue(utf8: UnsafeBufferPointer(start: decoded, count: n))
     }
 
     /// Copies the member name in `buffer[from ..< to]` into `key`, decoding its escapes, or
@@ -422,11 +463,16 @@ struct _JSONScanner: ~Copyable {
             keyCount = to - from
             return
         }
+        keyCount = decode(from: from, to: to, into: key)
+    }
+
+    /// Decodes the escapes of the string `buffer[from ..< to]` into `out` (room for
+    /// `to - from` bytes); the bytes written.
+    private func decode(from: Int, to: Int, into key: UnsafeMutablePointer<UInt8>) -> Int {
         // Escapes only shorten the text (a \u escape of six bytes is at most four of UTF-8
         // for a pair of twelve), so it fits.
         var n = 0
         var j = from
-        let key = self.key
         func put(_ scalar: Unicode.Scalar) {
             for byte in String(scalar).utf8 {
                 key[n] = byte
@@ -463,7 +509,7 @@ struct _JSONScanner: ~Copyable {
             default: put(Unicode.Scalar(e))  // \" \\ \/
             }
         }
-        keyCount = n
+        return n
     }
 
     private func hex4(at j: Int) -> UInt32 {

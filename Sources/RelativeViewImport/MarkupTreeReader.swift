@@ -60,12 +60,18 @@ public struct MarkupTreeReader: Sendable {
     /// - Complexity: O(1)
     public let fastPath: Bool
 
-    /// A reader registering element names in the process's registry, reading XML through
-    /// its own scanner first unless `fastPath` is false.
+    /// What the reader keeps of a document: all of it, or its skeleton.
     ///
     /// - Complexity: O(1)
-    public init(fastPath: Bool = true) {
+    public let content: ImportContent
+
+    /// A reader registering element names in the process's registry, reading XML through
+    /// its own scanner first unless `fastPath` is false, and keeping `content`.
+    ///
+    /// - Complexity: O(1)
+    public init(fastPath: Bool = true, content: ImportContent = .whole) {
         self.fastPath = fastPath
+        self.content = content
     }
 
     /// The tree of the XML in `bytes` if the fast path reads it whole, `nil` if it hands
@@ -90,7 +96,7 @@ public struct MarkupTreeReader: Sendable {
         progress: (Int) -> Void = { _ in }
     ) -> Int? {
         let mark = builder.mark
-        var scanner = _XMLScanner(source: source, registry: registry, bufferSize: bufferSize)
+        var scanner = _XMLScanner(source: source, registry: registry, bufferSize: bufferSize, whole: content == .whole)
         guard let gaveUpAt = scanner.run(into: &builder, progress: progress) else { return nil }
         builder.rollBack(to: mark)
         return gaveUpAt
@@ -180,9 +186,9 @@ public struct MarkupTreeReader: Sendable {
                 fclose(null)
             }
         }
-        let sink = _MarkupSink(registry: registry, builder: &builder)
+        let sink = _MarkupSink(registry: registry, builder: &builder, whole: content == .whole, dialect: dialect)
         defer { sink.give(back: &builder) }
-        guard let context = _makeParser(dialect, path: path) else {
+        guard let context = _makeParser(dialect, path: path, whole: content == .whole) else {
             throw ImportError(path: path, message: "libxml2 could not create a parser")
         }
         defer {
@@ -237,18 +243,54 @@ public struct MarkupTreeReader: Sendable {
         }
         sink.closeAll()
     }
+
+    /// The canonical form (Canonical XML 1.0 with comments, by libxml2) of the XML
+    /// document in `bytes`, or `nil` if libxml2 cannot read it: how tests compare a
+    /// document with what a tree writes back. References to internal entities are expanded.
+    package static func _canonicalForm(of bytes: [UInt8]) -> [UInt8]? {
+        xmlInitParser()
+        let options = Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBytes { raw in
+            xmlReadMemory(raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), "document.xml", nil, options)
+        }
+        guard let document else { return nil }
+        defer { xmlFreeDoc(document) }
+        var out: UnsafeMutablePointer<xmlChar>?
+        let n = xmlC14NDocDumpMemory(document, nil, Int32(XML_C14N_1_0.rawValue), nil, 1, &out)
+        guard n >= 0, let out else { return nil }
+        defer { free(out) }  // libxml2 allocates with malloc unless told otherwise
+        return Array(UnsafeBufferPointer(start: out, count: Int(n)))
+    }
+
+    /// An upper bound on the nodes a whole import of the markup in `bytes` makes: every
+    /// element, comment, CDATA section and processing instruction starts with a `<` not
+    /// followed by `/`, and every text node ends at a `<` or at the end; plus the three
+    /// elements an HTML parser may imply.
+    ///
+    /// - Complexity: O(bytes.count)
+    public static func wholeNodeBound(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let p = bytes.baseAddress else { return 4 }
+        return rv_count_open_tags(p, bytes.count, 0) + rv_count_bytes3(p, bytes.count, 0x3C, 0x3C, 0x3C) + 4
+    }
 }
 
 /// A push parser whose SAX handler reports elements and errors to the sink in `_private`.
 /// libxml2's default SAX2 handlers are kept for the document prologue (DTD, entities), so
 /// the user data is the parser context itself, as they expect.
-private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> xmlParserCtxtPtr? {
+private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String, whole: Bool) -> xmlParserCtxtPtr? {
     var handler = xmlSAXHandler()
     switch dialect {
     case .xml:
         xmlSAXVersion(&handler, 2)
-        handler.startElementNs = { context, name, prefix, _, _, _, attributeCount, _, attributes in
+        handler.startElementNs = { context, name, prefix, _, namespaceCount, namespaces, attributeCount, defaulted, attributes in
             guard let sink = _MarkupSink.of(context), let name else { return }
+            if sink.whole {
+                // The last `defaulted` attributes are the document type declaration's
+                // defaults, not the document's: left out, as libxml2's own tree leaves them
+                // (without XML_PARSE_DTDATTR).
+                return sink.openWhole(name: name, prefix: prefix, namespaces: namespaces, namespaceCount: Int(namespaceCount),
+                                      attributes: attributes, attributeCount: Int(attributeCount - defaulted))
+            }
             var found = _FoundAttributes()
             if let attributes {
                 for a in 0 ..< Int(attributeCount) where attributes[5 * a + 1] == nil {
@@ -265,6 +307,7 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
         handler.initialized = XML_SAX2_MAGIC  // so that errors go to `serror`, not to stderr
         handler.startElement = { context, name, attributes in
             guard let sink = _MarkupSink.of(context), let name else { return }
+            if sink.whole { return sink.openWhole(name: name, htmlAttributes: attributes) }
             var found = _FoundAttributes()
             if let attributes {
                 var a = 0
@@ -287,11 +330,35 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
         guard let sink = _MarkupSink.of(context) else { return nil }
         return sink.expand(xmlSAX2GetParameterEntity(context, name), in: context)
     }
-    handler.characters = nil
-    handler.ignorableWhitespace = nil
-    handler.cdataBlock = nil
-    handler.comment = nil
-    handler.processingInstruction = nil
+    if whole {
+        handler.characters = { context, bytes, count in
+            guard let sink = _MarkupSink.of(context), let bytes else { return }
+            sink.characters(UnsafeBufferPointer(start: bytes, count: Int(count)), cdata: false)
+        }
+        // libxml2 calls blanks it deems ignorable through this one: XML keeps them all (as
+        // libxml2's own tree does by default), HTML drops them (as its HTML tree does).
+        handler.ignorableWhitespace = dialect == .xml ? handler.characters : nil
+        handler.cdataBlock = { context, bytes, count in
+            guard let sink = _MarkupSink.of(context), let bytes else { return }
+            sink.characters(UnsafeBufferPointer(start: bytes, count: Int(count)), cdata: true)
+        }
+        // Comments and instructions inside the document type declaration are not the
+        // document's nodes (the declaration is not kept).
+        handler.comment = { context, text in
+            guard let sink = _MarkupSink.of(context), let text, !_inSubset(context) else { return }
+            sink.leaf(sink.contentTypes.comment, text)
+        }
+        handler.processingInstruction = { context, target, data in
+            guard let sink = _MarkupSink.of(context), let target, !_inSubset(context) else { return }
+            sink.processingInstruction(target: target, data: data)
+        }
+    } else {
+        handler.characters = nil
+        handler.ignorableWhitespace = nil
+        handler.cdataBlock = nil
+        handler.comment = nil
+        handler.processingInstruction = nil
+    }
     handler.reference = nil
     handler.warning = nil
     handler.error = nil
@@ -310,12 +377,20 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String) -> x
     switch dialect {
     case .xml:
         context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, path)
-        if let context { xmlCtxtUseOptions(context, Int32(XML_PARSE_HUGE.rawValue | XML_PARSE_NONET.rawValue)) }
+        // A whole import expands the references to internal entities in place
+        // (XML_PARSE_NOENT; `expand` refuses external ones, so no file is ever read).
+        if let context { xmlCtxtUseOptions(context, Int32(XML_PARSE_HUGE.rawValue | XML_PARSE_NONET.rawValue | (whole ? XML_PARSE_NOENT.rawValue : 0))) }
     case .html:
         context = htmlCreatePushParserCtxt(&handler, nil, nil, 0, path, XML_CHAR_ENCODING_NONE)
         if let context { htmlCtxtUseOptions(context, Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue)) }
     }
     return context
+}
+
+/// Whether the parser whose context is `context` is inside the document type declaration.
+private func _inSubset(_ context: UnsafeMutableRawPointer?) -> Bool {
+    guard let context else { return false }
+    return context.assumingMemoryBound(to: xmlParserCtxt.self).pointee.inSubset != 0
 }
 
 /// Where the parser is in the document (its outermost input), if it knows.
@@ -422,10 +497,135 @@ final class _MarkupSink {
     var openElementCount: Int { openTypes.count }
     var innermostOpenElement: String? { openTypes.last.map(registry.name(of:)) }
 
-    init(registry: TypeRegistry, builder: inout ViewTreeBuilder) {
+    /// Whether the whole document is kept (see ``ImportContent``).
+    let whole: Bool
+    private let dialect: MarkupTreeReader.Dialect
+    let contentTypes = _ContentTypes.shared
+    /// Text reported and not yet made a node (libxml2 reports a text in pieces), and
+    /// whether it is a CDATA section's.
+    private var pending: [UInt8] = []
+    private var pendingIsCDATA = false
+    /// Attribute name ids by name.
+    private var attributeNames: [String: TypeID] = [:]
+
+    init(registry: TypeRegistry, builder: inout ViewTreeBuilder, whole: Bool = false, dialect: MarkupTreeReader.Dialect = .xml) {
         self.registry = registry
+        self.whole = whole
+        self.dialect = dialect
         self.builder = ViewTreeBuilder()
         swap(&self.builder, &builder)
+    }
+
+    /// The type id of the element name `name` (with `prefix`, if any).
+    private func elementType(name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> TypeID {
+        if let prefix { return registry.typeID(named: String(cString: prefix) + ":" + String(cString: name)) }
+        if let known = typeByAddress[UnsafeRawPointer(name)], known.name.withCString({ strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 }) {
+            return known.type
+        }
+        let text = String(cString: name)
+        let type = registry.typeID(named: text)
+        typeByAddress[UnsafeRawPointer(name)] = (type, text)
+        return type
+    }
+
+    /// The name id of an attribute named `name`.
+    private func attributeName(_ name: String) -> TypeID {
+        if let known = attributeNames[name] { return known }
+        let type = registry.typeID(named: name)
+        attributeNames[name] = type
+        return type
+    }
+
+    /// Opens an element of a whole XML import: its namespace declarations first (libxml2
+    /// reports them apart), then its attributes in order.
+    func openWhole(
+        name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        namespaceCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, attributeCount: Int
+    ) {
+        endText()
+        var tag = 0
+        if let attributes {
+            for a in 0 ..< attributeCount where attributes[5 * a + 1] == nil {
+                if let local = attributes[5 * a], strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self), "tag") == 0,
+                   let start = attributes[5 * a + 3], let end = attributes[5 * a + 4] {
+                    tag = _integer(UnsafeBufferPointer(start: start, count: end - start)) ?? 0
+                }
+            }
+        }
+        let type = elementType(name: name, prefix: prefix)
+        builder.open(tag: tag, type: type)
+        if let namespaces {
+            for n in 0 ..< namespaceCount {
+                let declared = namespaces[2 * n].map { "xmlns:" + String(cString: $0) } ?? "xmlns"
+                let uri = namespaces[2 * n + 1].map { String(cString: $0) } ?? ""
+                var value = uri
+                value.withUTF8 { builder.addAttribute(name: attributeName(declared), utf8: $0) }
+            }
+        }
+        if let attributes {
+            for a in 0 ..< attributeCount {
+                guard let local = attributes[5 * a], let start = attributes[5 * a + 3], let end = attributes[5 * a + 4] else { continue }
+                let name = attributes[5 * a + 1].map { String(cString: $0) + ":" } ?? ""
+                builder.addAttribute(name: attributeName(name + String(cString: local)), utf8: UnsafeBufferPointer(start: start, count: end - start))
+            }
+        }
+        openTypes.append(type)
+        elementCount += 1
+    }
+
+    /// Opens an element of a whole HTML import, with its attributes (name, value pairs,
+    /// NUL-terminated; a value may be missing: `<input disabled>`, kept as "").
+    func openWhole(name: UnsafePointer<xmlChar>, htmlAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        endText()
+        var tag = 0
+        var pairs: [(TypeID, UnsafePointer<xmlChar>?)] = []
+        if let htmlAttributes {
+            var a = 0
+            while let key = htmlAttributes[a] {
+                let keyName = String(cString: key)
+                if keyName == "tag", let value = htmlAttributes[a + 1] { tag = _integer(UnsafeBufferPointer(start: value, count: strlen(value))) ?? 0 }
+                pairs.append((attributeName(keyName), htmlAttributes[a + 1]))
+                a += 2
+            }
+        }
+        let type = elementType(name: name, prefix: nil)
+        builder.open(tag: tag, type: type)
+        for (key, value) in pairs {
+            builder.addAttribute(name: key, utf8: UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
+        }
+        openTypes.append(type)
+        elementCount += 1
+    }
+
+    /// Text reported by the parser: gathered until something else comes.
+    func characters(_ bytes: UnsafeBufferPointer<xmlChar>, cdata: Bool) {
+        if cdata != pendingIsCDATA { endText() }
+        pendingIsCDATA = cdata
+        pending.append(contentsOf: bytes)
+    }
+
+    /// Makes the text gathered so far a node (a text outside any element only if it is
+    /// not all whitespace, as a lenient HTML parse may report).
+    private func endText() {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll(keepingCapacity: true) }
+        if openTypes.isEmpty && pending.allSatisfy(_isJSONWhitespace) { return }
+        builder.appendLeaf(type: pendingIsCDATA ? contentTypes.cdata : contentTypes.text)
+        pending.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
+    }
+
+    /// A leaf of `type` holding `text` (NUL-terminated): a comment.
+    func leaf(_ type: TypeID, _ text: UnsafePointer<xmlChar>) {
+        endText()
+        builder.appendLeaf(type: type)
+        builder.setValue(utf8: UnsafeBufferPointer(start: text, count: strlen(text)))
+    }
+
+    /// A processing instruction: a leaf of type `?target` holding its data.
+    func processingInstruction(target: UnsafePointer<xmlChar>, data: UnsafePointer<xmlChar>?) {
+        endText()
+        builder.appendLeaf(type: registry.typeID(named: NodeKind.processingInstructionTypeName(target: String(cString: target))))
+        builder.setValue(utf8: UnsafeBufferPointer(start: data, count: data.map { strlen($0) } ?? 0))
     }
 
     static func of(_ context: UnsafeMutableRawPointer?) -> _MarkupSink? {
@@ -435,16 +635,7 @@ final class _MarkupSink {
 
     func open(name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, _ found: _FoundAttributes) {
         let tag = found.tag
-        let type: TypeID
-        if let prefix {
-            type = registry.typeID(named: String(cString: prefix) + ":" + String(cString: name))
-        } else if let known = typeByAddress[UnsafeRawPointer(name)], known.name.withCString({ strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 }) {
-            type = known.type
-        } else {
-            let text = String(cString: name)
-            type = registry.typeID(named: text)
-            typeByAddress[UnsafeRawPointer(name)] = (type, text)
-        }
+        let type = elementType(name: name, prefix: prefix)
         builder.open(tag: tag, type: type)
         if let id = found.id { setAttribute(.id, id) }
         if let className = found.className { setAttribute(.className, className) }
@@ -453,6 +644,7 @@ final class _MarkupSink {
     }
 
     func close() {
+        endText()
         if openTypes.popLast() != nil { builder.close() }
     }
 
@@ -482,6 +674,10 @@ final class _MarkupSink {
     /// nothing expands any further, and the import fails with the document's position.
     func expand(_ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
         let limit = MarkupTreeReader.maximumEntityExpansion(forDocumentBytes: bytesRead)
+        // External entities are never loaded: as if undeclared.
+        if whole, let entity, entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY || entity.pointee.etype == XML_EXTERNAL_GENERAL_UNPARSED_ENTITY {
+            return nil
+        }
         if expanded <= limit, let entity {
             expanded += Int(max(0, entity.pointee.length)) + 1
             if expanded <= limit { return entity }
@@ -501,6 +697,7 @@ final class _MarkupSink {
 
     /// Closes what the parser left open (a lenient HTML parse of a truncated document).
     func closeAll() {
+        endText()
         while openTypes.popLast() != nil { builder.close() }
     }
 

@@ -5,7 +5,7 @@ import RelativeViewCore
 ///
 /// ```swift
 /// let tree = try TreeImporter().importTree(contentsOf: "/usr/share/mime/packages/freedesktop.org.xml")
-/// let root = tree.roots[0]
+/// let root = tree.documentElement!
 /// tree.group(.descendants, of: root, keyingTypes: [TypeRegistry.shared.typeID(named: "glob"): "glob"])
 /// ```
 ///
@@ -15,10 +15,18 @@ public struct TreeImporter: Sendable {
     /// The registry that the imported type names are registered in: the process's one.
     let registry = TypeRegistry.shared
 
-    /// An importer registering type names in the process's registry (`TypeRegistry.shared`).
+    /// What an import keeps of a document: all of it (the default), or its skeleton.
     ///
     /// - Complexity: O(1)
-    public init() {}
+    public let content: ImportContent
+
+    /// An importer registering type names in the process's registry (`TypeRegistry.shared`)
+    /// and keeping `content` of each document.
+    ///
+    /// - Complexity: O(1)
+    public init(content: ImportContent = .whole) {
+        self.content = content
+    }
 
     /// The tree at `path`, read as `format`, or as ``ImportFormat/detect(path:)`` says.
     ///
@@ -54,14 +62,14 @@ public struct TreeImporter: Sendable {
         var builder: ViewTreeBuilder
         switch format {
         case .xml, .html:
-            let (bound, size) = try Self.nodeBound(path, MarkupTreeReader.nodeBound(of:))
+            let (bound, size) = try Self.nodeBound(path, content == .whole ? MarkupTreeReader.wholeNodeBound(of:) : MarkupTreeReader.nodeBound(of:))
             builder = ViewTreeBuilder(minimumCapacity: bound)
-            try MarkupTreeReader().read(
+            try MarkupTreeReader(content: content).read(
                 contentsOf: path, dialect: format == .xml ? .xml : .html, into: &builder, progress: { progress($0, size) })
         case .json:
             let (bound, size) = try Self.nodeBound(path, JSONTreeReader.nodeBound(of:))
             builder = ViewTreeBuilder(minimumCapacity: bound)
-            try JSONTreeReader().read(contentsOf: path, into: &builder, progress: { progress($0, size) })
+            try JSONTreeReader(content: content).read(contentsOf: path, into: &builder, progress: { progress($0, size) })
         case .directory:
             builder = ViewTreeBuilder()
             try DirectoryTreeReader().read(contentsOf: path, into: &builder)
@@ -78,11 +86,11 @@ public struct TreeImporter: Sendable {
         var builder: ViewTreeBuilder
         switch format {
         case .xml, .html:
-            builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(MarkupTreeReader.nodeBound(of:)))
-            try MarkupTreeReader().read(bytes, path: path, dialect: format == .xml ? .xml : .html, into: &builder)
+            builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(content == .whole ? MarkupTreeReader.wholeNodeBound(of:) : MarkupTreeReader.nodeBound(of:)))
+            try MarkupTreeReader(content: content).read(bytes, path: path, dialect: format == .xml ? .xml : .html, into: &builder)
         case .json:
             builder = ViewTreeBuilder(minimumCapacity: bytes.withUnsafeBufferPointer(JSONTreeReader.nodeBound(of:)))
-            try JSONTreeReader().read(bytes, path: path, into: &builder)
+            try JSONTreeReader(content: content).read(bytes, path: path, into: &builder)
         case .directory: preconditionFailure("a directory tree is read from the file system: use importTree(contentsOf:format:)")
         }
         return try finish(builder, path: path)

@@ -46,17 +46,37 @@ struct _XMLScanner: ~Copyable {
     private var sawRoot = false
     /// The attribute names of the start tag being read (kept to reuse its storage).
     private var attributes: [Range<Int>] = []
+    /// Their values, and whether each is plain (no reference, tab, newline or carriage
+    /// return: its bytes are its value).
+    private var attributeValues: [(range: Range<Int>, plain: Bool)] = []
+    /// Whether the scan keeps the whole document (text, every attribute, comments, CDATA
+    /// sections, processing instructions), or names and `id`/`class`/`tag` only.
+    private let whole: Bool
+    /// A text being gathered: its decoded bytes so far, when it could not be handed over
+    /// as one run of the buffer (a reference, a carriage return, a refill inside it).
+    private var gathered: [UInt8] = []
+    /// Where the raw part of the text being gathered starts in the buffer (after what is
+    /// in `gathered`), or -1 when no text is being gathered.
+    private var textStart = -1
+    /// The type ids of the content kinds.
+    private let contentTypes = _ContentTypes.shared
+    /// The document offset where the last CDATA section made ended (-1 if something else
+    /// was made since), and its node's text so far.
+    private var lastCDATAEnd = -1
+    private var lastCDATA: [UInt8] = []
 
     private static let cacheSize = 1024
 
-    init(source: _ByteSource, registry: TypeRegistry, bufferSize: Int = _ByteWindow.defaultCapacity) {
+    init(source: _ByteSource, registry: TypeRegistry, bufferSize: Int = _ByteWindow.defaultCapacity, whole: Bool = false) {
         w = _ByteWindow(source: source, capacity: bufferSize)
         self.registry = registry
+        self.whole = whole
         cache = Array(repeating: nil, count: Self.cacheSize)
         plainText = .allocate(capacity: 256)
         nameByte = .allocate(capacity: 256)
         for b in 0 ..< 256 {
-            plainText[b] = (b >= 0x20 && b < 0x80 && b != 0x3C && b != 0x26 && b != 0x5D) || b == 0x09 || b == 0x0A || b == 0x0D
+            // A whole scan normalizes line ends in text: a carriage return needs a look.
+            plainText[b] = (b >= 0x20 && b < 0x80 && b != 0x3C && b != 0x26 && b != 0x5D) || b == 0x09 || b == 0x0A || (b == 0x0D && !whole)
             nameByte[b] = (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
                 || b == 0x5F || b == 0x2E || b == 0x2D
         }
@@ -80,6 +100,11 @@ struct _XMLScanner: ~Copyable {
     private mutating func refill(keep: Int, _ progress: (Int) -> Void) -> Bool {
         // `i` is not handed over as `inout`: that kept it in memory in every scanning loop.
         guard !w.atEnd else { return false }
+        if textStart >= 0 {
+            // The text gathered so far leaves the buffer: into `gathered`, up to `keep`.
+            gather(upTo: keep)
+            textStart = 0
+        }
         i -= keep
         return w.refill(keep: keep, progress: progress)
     }
@@ -106,9 +131,11 @@ struct _XMLScanner: ~Copyable {
             } else {
                 while Self.isSpace(buffer[k]) { k += 1 }
             }
+            if whole && depth > 0 && textStart < 0 && k > i { textStart = i }
             i = k
             let c = buffer[i]
             if c == UInt8(ascii: "<") {
+                if whole && textStart >= 0 { endText(&builder) }
                 if count - i < 10 && !w.atEnd {
                     _ = refill(keep: i, progress)
                     continue
@@ -121,9 +148,27 @@ struct _XMLScanner: ~Copyable {
             } else if depth == 0 {
                 return false  // text outside the root
             } else if c == UInt8(ascii: "&") {
+                if whole && textStart < 0 { textStart = i }
                 guard let r = withWhole(progress, { $0.reference(at: $0.i) }) else { return false }
+                if whole {
+                    gather(upTo: i)
+                    decodeReference(at: i)
+                    textStart = r
+                }
                 i = r
+            } else if whole && c == 0x0D {
+                // A line end: CR LF and a lone CR are one LF in the document's text.
+                if textStart < 0 { textStart = i }
+                if count - i < 2 && !w.atEnd {
+                    _ = refill(keep: i, progress)
+                    continue
+                }
+                gather(upTo: i)
+                gathered.append(0x0A)
+                i += buffer[i + 1] == 0x0A ? 2 : 1
+                textStart = i
             } else if c == UInt8(ascii: "]") {
+                if whole && textStart < 0 { textStart = i }
                 if count - i < 3 && !w.atEnd {
                     _ = refill(keep: i, progress)
                     continue
@@ -131,6 +176,7 @@ struct _XMLScanner: ~Copyable {
                 if buffer[i + 1] == UInt8(ascii: "]") && buffer[i + 2] == UInt8(ascii: ">") { return false }
                 i += 1
             } else if c >= 0x80 {
+                if whole && textStart < 0 { textStart = i }
                 if count - i < 4 && !w.atEnd {
                     _ = refill(keep: i, progress)
                     continue
@@ -170,11 +216,13 @@ struct _XMLScanner: ~Copyable {
         if next == UInt8(ascii: "!") {
             if buffer[i + 2] == UInt8(ascii: "-") && buffer[i + 3] == UInt8(ascii: "-") {
                 guard let end = withWhole(progress, { $0.comment(at: $0.i) }) else { return false }
+                if whole { leaf(contentTypes.comment, (i + 4) ..< (end - 3), &builder) }
                 i = end
                 return true
             }
             if open.count > 0 && equal((i + 2) ..< (i + 9), "[CDATA[") {
                 guard let end = withWhole(progress, { $0.cdata(at: $0.i) }) else { return false }
+                if whole { cdataSection((i + 9) ..< (end - 3), &builder) }
                 i = end
                 return true
             }
@@ -182,6 +230,7 @@ struct _XMLScanner: ~Copyable {
         }
         if next == UInt8(ascii: "?") {
             guard let end = withWhole(progress, { $0.processingInstruction(at: $0.i) }) else { return false }
+            if whole { processingInstruction(from: i, to: end, &builder) }
             i = end
             return true
         }
@@ -199,8 +248,23 @@ struct _XMLScanner: ~Copyable {
             open.push(cached)
         }
         // The node opened last, whether it is still open or not.
-        if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
-        if let c = tag.className { builder.setAttribute(.className, utf8: UnsafeBufferPointer(start: buffer + c.lowerBound, count: c.count)) }
+        if whole {
+            for a in 0 ..< tag.attributeCount {
+                let name = attributes[a]
+                guard let (type, _) = typeID(at: name.lowerBound, length: name.count) else { return false }
+                let (value, plain) = attributeValues[a]
+                if plain {
+                    builder.addAttribute(name: type, utf8: UnsafeBufferPointer(start: buffer + value.lowerBound, count: value.count))
+                } else {
+                    normalizedAttributeValue(value)
+                    gathered.withUnsafeBufferPointer { builder.addAttribute(name: type, utf8: $0) }
+                    gathered.removeAll(keepingCapacity: true)
+                }
+            }
+        } else {
+            if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
+            if let c = tag.className { builder.setAttribute(.className, utf8: UnsafeBufferPointer(start: buffer + c.lowerBound, count: c.count)) }
+        }
         sawRoot = true
         i = end
         return true
@@ -209,6 +273,7 @@ struct _XMLScanner: ~Copyable {
     /// What a start tag holds that the tree keeps (ranges of buffer indices).
     struct _StartTag {
         var nameLength = 0
+        var attributeCount = 0
         var empty = false
         var tag = 0
         var id: Range<Int>?
@@ -307,21 +372,168 @@ struct _XMLScanner: ~Copyable {
                 if let a = localPart(other), let b = localPart(attribute), equal(a, b) { return nil }
             }
             // Kept, not cleared per tag: removing would cost more than the tag's scan.
-            if attributeCount < attributes.count { attributes[attributeCount] = attribute } else { attributes.append(attribute) }
+            if attributeCount < attributes.count {
+                attributes[attributeCount] = attribute
+                attributeValues[attributeCount] = (value, plain)
+            } else {
+                attributes.append(attribute)
+                attributeValues.append((value, plain))
+            }
             attributeCount += 1
+            tag.attributeCount = attributeCount
             let a = attribute.lowerBound
             if attribute.count == 3 && buffer[a] == UInt8(ascii: "t") && buffer[a + 1] == UInt8(ascii: "a") && buffer[a + 2] == UInt8(ascii: "g") {
                 guard plain else { return nil }
                 tag.tag = _integerValue(UnsafeBufferPointer(start: buffer + value.lowerBound, count: value.count)) ?? 0
             } else if attribute.count == 2 && buffer[a] == UInt8(ascii: "i") && buffer[a + 1] == UInt8(ascii: "d") {
-                guard plain else { return nil }
+                guard plain || whole else { return nil }
                 tag.id = value
             } else if attribute.count == 5 && buffer[a] == UInt8(ascii: "c") && equal(attribute, "class") {
-                guard plain else { return nil }
+                guard plain || whole else { return nil }
                 tag.className = value
             } else if attribute.count > 6 && buffer[a] == UInt8(ascii: "x") && equal(attribute.prefix(6), "xmlns:") {
                 let declared = attribute.dropFirst(6)
                 if value.isEmpty || equal(declared, "xml") || equal(declared, "xmlns") { return nil }
+            }
+        }
+    }
+
+    // MARK: Content (a whole scan)
+
+    /// Moves the raw text from `textStart` up to `end` into `gathered`.
+    @inline(__always)
+    private mutating func gather(upTo end: Int) {
+        if textStart >= 0 && end > textStart { gathered.append(contentsOf: UnsafeBufferPointer(start: buffer + textStart, count: end - textStart)) }
+    }
+
+    /// Ends the text being gathered at `i` (markup follows): a text node, its bytes handed
+    /// over from the buffer when nothing was gathered apart.
+    private mutating func endText(_ builder: inout ViewTreeBuilder) {
+        builder.appendLeaf(type: contentTypes.text)
+        if gathered.isEmpty {
+            builder.setValue(utf8: UnsafeBufferPointer(start: buffer + textStart, count: i - textStart))
+        } else {
+            gather(upTo: i)
+            gathered.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
+            gathered.removeAll(keepingCapacity: true)
+        }
+        textStart = -1
+    }
+
+    /// A leaf of `type` (a comment, a CDATA section) holding the bytes of `range`, line
+    /// ends normalized: the last child of the innermost open element, or a root.
+    private mutating func leaf(_ type: TypeID, _ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
+        builder.appendLeaf(type: type)
+        setNormalizedValue(range, &builder)
+        lastCDATAEnd = -1
+    }
+
+    /// A CDATA section holding the bytes of `range`. Sections next to each other make one
+    /// node, as libxml2's push parser reports them (one section in pieces, and two sections
+    /// in a row, alike).
+    private mutating func cdataSection(_ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
+        let raw = UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)
+        if lastCDATAEnd == w.base + i {
+            // The section before ended right here: this one continues its node's text.
+            lastCDATA.append(contentsOf: raw)
+        } else {
+            builder.appendLeaf(type: contentTypes.cdata)
+            lastCDATA.removeAll(keepingCapacity: true)
+            lastCDATA.append(contentsOf: raw)
+        }
+        lastCDATAEnd = w.base + range.upperBound + 3
+        let normalized = lastCDATA.contains(0x0D) ? Self.normalizedLineEnds(lastCDATA) : lastCDATA
+        normalized.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
+    }
+
+    /// `bytes` with CR LF and lone CRs as LF.
+    private static func normalizedLineEnds(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var k = 0
+        while k < bytes.count {
+            if bytes[k] == 0x0D {
+                out.append(0x0A)
+                k += k + 1 < bytes.count && bytes[k + 1] == 0x0A ? 2 : 1
+            } else {
+                out.append(bytes[k])
+                k += 1
+            }
+        }
+        return out
+    }
+
+    /// Gives the node made last the bytes of `range` as its value, CR LF and lone CRs as LF.
+    private mutating func setNormalizedValue(_ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
+        let raw = UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)
+        guard raw.contains(0x0D) else { return builder.setValue(utf8: raw) }
+        var k = 0
+        while k < raw.count {
+            if raw[k] == 0x0D {
+                gathered.append(0x0A)
+                k += k + 1 < raw.count && raw[k + 1] == 0x0A ? 2 : 1
+            } else {
+                gathered.append(raw[k])
+                k += 1
+            }
+        }
+        gathered.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
+        gathered.removeAll(keepingCapacity: true)
+    }
+
+    /// `<?target data?>` from `j` to `end`: a node of type `?target` whose value is the data.
+    private mutating func processingInstruction(from j: Int, to end: Int, _ builder: inout ViewTreeBuilder) {
+        var k = j + 2
+        while k < end - 2 && !Self.isSpace(buffer[k]) && buffer[k] != UInt8(ascii: "?") { k += 1 }
+        let target = String(decoding: UnsafeBufferPointer(start: buffer + j + 2, count: k - j - 2), as: UTF8.self)
+        while k < end - 2 && Self.isSpace(buffer[k]) { k += 1 }
+        builder.appendLeaf(type: registry.typeID(named: NodeKind.processingInstructionTypeName(target: target)))
+        setNormalizedValue(k ..< end - 2, &builder)
+    }
+
+    /// Appends the UTF-8 of the reference at `k` (checked by `reference(at:)`) to `gathered`.
+    private mutating func decodeReference(at k: Int) {
+        var j = k + 1
+        if buffer[j] == UInt8(ascii: "#") {
+            j += 1
+            let hex = buffer[j] == UInt8(ascii: "x")
+            if hex { j += 1 }
+            var value: UInt32 = 0
+            while buffer[j] != UInt8(ascii: ";") {
+                let b = buffer[j] | 0x20
+                value = value &* (hex ? 16 : 10) &+ UInt32(b >= 0x61 ? b - 0x61 + 10 : b - 0x30)
+                j += 1
+            }
+            gathered.append(contentsOf: Unicode.Scalar(value).map { Array(String($0).utf8) } ?? [0xEF, 0xBF, 0xBD])
+            return
+        }
+        let byte: UInt8 = switch (buffer[j], buffer[j + 1]) {
+        case (UInt8(ascii: "a"), UInt8(ascii: "m")): UInt8(ascii: "&")
+        case (UInt8(ascii: "a"), UInt8(ascii: "p")): UInt8(ascii: "'")
+        case (UInt8(ascii: "l"), _): UInt8(ascii: "<")
+        case (UInt8(ascii: "g"), _): UInt8(ascii: ">")
+        default: UInt8(ascii: "\"")
+        }
+        gathered.append(byte)
+    }
+
+    /// The value of the attribute at `range` into `gathered`, normalized as XML does for
+    /// an attribute of no declared type: references decoded, each tab, newline and carriage
+    /// return a space (CR LF one space), a character reference's character kept as it is.
+    private mutating func normalizedAttributeValue(_ range: Range<Int>) {
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let b = buffer[k]
+            if b == UInt8(ascii: "&") {
+                decodeReference(at: k)
+                while buffer[k] != UInt8(ascii: ";") { k += 1 }
+                k += 1
+            } else if b == 0x0D {
+                gathered.append(0x20)
+                k += k + 1 < range.upperBound && buffer[k + 1] == 0x0A ? 2 : 1
+            } else {
+                gathered.append(b == 0x09 || b == 0x0A ? 0x20 : b)
+                k += 1
             }
         }
     }

@@ -79,7 +79,7 @@ struct TreeSource {
         }
         let format = options.inputFormat ?? ImportFormat.detect(path: input)
         var lastNote = start
-        let tree = try TreeImporter().importTree(contentsOf: input, format: format) { read, total in
+        let tree = try TreeImporter(content: .skeleton).importTree(contentsOf: input, format: format) { read, total in
             let now = clock.now
             guard now - start > .seconds(1), now - lastNote > .milliseconds(500) else { return }
             lastNote = now

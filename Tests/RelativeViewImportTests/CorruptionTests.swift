@@ -40,7 +40,7 @@ import Testing
     @discardableResult
     static func expectPositionedErrorOrTree(_ bytes: [UInt8], _ format: ImportFormat, mustFail: Bool, _ what: Comment) -> Bool {
         do {
-            let tree = try TreeImporter().importTree(bytes, format: format, path: "corrupt")
+            let tree = try TreeImporter(content: .skeleton).importTree(bytes, format: format, path: "corrupt")
             #expect(!mustFail, "imported \(tree.count) nodes: \(what)")
             #expect(tree.count >= 1, what)
             tree._checkInvariants()
@@ -82,7 +82,7 @@ import Testing
         let bytes = try Self.document(name)
         for copy in Self.cuts(bytes) + Self.flips(bytes, seed: 14) where !copy.isEmpty {
             do {
-                let tree = try TreeImporter().importTree(copy, format: .html, path: "corrupt")
+                let tree = try TreeImporter(content: .skeleton).importTree(copy, format: .html, path: "corrupt")
                 tree._checkInvariants()
                 #expect(tree.count >= 1)
             } catch {
@@ -96,7 +96,7 @@ import Testing
             let bytes = try Self.document("json/bench-report.json")
             let path = dir + "/cut.json"
             try Data(bytes[..<(bytes.count / 2)]).write(to: URL(fileURLWithPath: path))
-            let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path) }
+            let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: path) }
             #expect(error.path == path)
             #expect(error.line != nil && error.column != nil)
             #expect(error.description.hasPrefix(path + ":"))

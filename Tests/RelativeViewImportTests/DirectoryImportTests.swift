@@ -14,7 +14,7 @@ import Testing
             // A link back up: following it would loop.
             try fm.createSymbolicLink(atPath: dir + "/b/up", withDestinationPath: "..")
             #expect(mkfifo(dir + "/fifo", 0o600) == 0)
-            let tree = try TreeImporter().importTree(contentsOf: dir)
+            let tree = try TreeImporter(content: .skeleton).importTree(contentsOf: dir)
             #expect(outline(tree) == "directory(directory,directory(directory(file),symlink),file,other)")
         }
     }
@@ -40,7 +40,7 @@ import Testing
             let fd = inner.withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { open($0, O_CREAT | O_WRONLY, 0o600) } }
             #expect(fd >= 0)
             close(fd)
-            let tree = try TreeImporter().importTree(contentsOf: dir)
+            let tree = try TreeImporter(content: .skeleton).importTree(contentsOf: dir)
             // Sorted by bytes: 0x61 ("a"), "plain", 0x80 0x81 (the directory), 0xED, 0xFF.
             #expect(outline(tree) == "directory(file,file,directory(file),file,file)")
         }
@@ -49,20 +49,20 @@ import Testing
     @Test func aDirectoryIsDetected() throws {
         try withTemporaryDirectory { (dir) throws in
             #expect(ImportFormat.detect(path: dir) == .directory)
-            #expect(try TreeImporter().importTree(contentsOf: dir).count == 1)
+            #expect(try TreeImporter(content: .skeleton).importTree(contentsOf: dir).count == 1)
         }
     }
 
     @Test func aMissingPathIsAnErrorNamingIt() throws {
         let path = "/nonexistent/relative-view/\(UUID().uuidString)"
-        let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path, format: .directory) }
+        let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: path, format: .directory) }
         #expect(error.path == path)
         #expect(error.message.contains("No such file"), "\(error)")
     }
 
     @Test func readingADirectoryAsADocumentIsAnError() throws {
         try withTemporaryDirectory { (dir) throws in
-            let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: dir, format: .xml) }
+            let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: dir, format: .xml) }
             #expect(error.path == dir)
             #expect(error.message.contains("directory"))
         }
@@ -72,7 +72,7 @@ import Testing
         try withTemporaryDirectory { (dir) throws in
             let path = dir + "/notes"
             try "plain text".write(toFile: path, atomically: true, encoding: .utf8)
-            let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path) }
+            let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: path) }
             #expect(error.message.contains("format"))
         }
     }

@@ -53,7 +53,7 @@ import Testing
     ] as [([UInt8], Int, String)])
     func invalidUTF8InAStringIsAnErrorAtItsByte(bytes: [UInt8], column: Int, words: String) throws {
         let error = try #require(throws: ImportError.self) {
-            try TreeImporter().importTree(Self.stringHolding(bytes), format: .json, path: "bad.json")
+            try TreeImporter(content: .skeleton).importTree(Self.stringHolding(bytes), format: .json, path: "bad.json")
         }
         #expect(error.line == 1)
         #expect(error.column == column, "\(error)")
@@ -63,7 +63,7 @@ import Testing
 
     @Test func invalidUTF8InAMemberNameIsAnErrorToo() throws {
         let text = Array("{\"k".utf8) + [0xFE] + Array("\": 1}".utf8)
-        let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(text, format: .json, path: "bad.json") }
+        let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(text, format: .json, path: "bad.json") }
         #expect(error.column == 4, "\(error)")
     }
 
@@ -91,7 +91,7 @@ import Testing
             let path = dir + "/data"
             try #"  [{"k": [1]}]"#.write(toFile: path, atomically: true, encoding: .utf8)
             #expect(ImportFormat.detect(path: path) == .json)
-            #expect(outline(try TreeImporter().importTree(contentsOf: path)) == "array(object(array(number)))")
+            #expect(outline(try TreeImporter(content: .skeleton).importTree(contentsOf: path)) == "array(object(array(number)))")
         }
     }
 }

@@ -42,7 +42,7 @@ import Testing
         }
         text += "]"
         var builder = ViewTreeBuilder()
-        try JSONTreeReader().read(Array(text.utf8), path: "doc", into: &builder, bufferSize: bufferSize)
+        try JSONTreeReader(content: .skeleton).read(Array(text.utf8), path: "doc", into: &builder, bufferSize: bufferSize)
         let tree = builder.finish()
         let objects = Array(tree.children(of: tree.roots[0]))
         #expect(objects.count == names.count)
@@ -102,11 +102,11 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             var reports: [Int] = []
             var totals: Set<Int?> = []
-            let fromFile = try TreeImporter().importTree(contentsOf: path) { read, total in
+            let fromFile = try TreeImporter(content: .skeleton).importTree(contentsOf: path) { read, total in
                 reports.append(read)
                 totals.insert(total)
             }
-            let fromMemory = try TreeImporter().importTree(bytes, format: .json)
+            let fromMemory = try TreeImporter(content: .skeleton).importTree(bytes, format: .json)
             #expect(fromFile.count == expectedNodes)
             #expect(fromMemory.count == expectedNodes)
             #expect(outline(fromFile) == outline(fromMemory))
@@ -129,7 +129,7 @@ import Testing
     static func read(_ bytes: [UInt8], bufferSize size: Int) -> Result<[String], ImportError> {
         var builder = ViewTreeBuilder()
         do {
-            try JSONTreeReader().read(bytes, path: "doc", into: &builder, bufferSize: size)
+            try JSONTreeReader(content: .skeleton).read(bytes, path: "doc", into: &builder, bufferSize: size)
         } catch {
             return .failure(error)
         }
@@ -169,7 +169,7 @@ import Testing
         try withTemporaryDirectory { (dir) throws in
             let path = dir + "/long.json"
             try #"{"long": "\#(long)", "\#(long)": 1}"#.write(toFile: path, atomically: true, encoding: .utf8)
-            let tree = try TreeImporter().importTree(contentsOf: path)
+            let tree = try TreeImporter(content: .skeleton).importTree(contentsOf: path)
             #expect(outline(tree) == "object(string,number)")
             let second = Array(tree.children(of: tree.roots[0]))[1]
             #expect(tree.attribute(.key, of: second) == String(repeating: "ab\n", count: 1_000_000))
@@ -186,8 +186,8 @@ import Testing
         try withTemporaryDirectory { (dir) throws in
             let path = dir + "/bad.json"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path) }
-            let fromMemory = try #require(throws: ImportError.self) { try TreeImporter().importTree(Array(text.utf8), format: .json, path: path) }
+            let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: path) }
+            let fromMemory = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(Array(text.utf8), format: .json, path: path) }
             #expect(error == fromMemory)
             #expect(error.line == lines + 2, "\(error)")
             #expect(error.column.map { (3 ... 5).contains($0) } == true, "\(error)")

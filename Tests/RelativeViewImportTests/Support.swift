@@ -20,7 +20,7 @@ private func outline(_ tree: ViewTree, _ node: NodeID) -> String {
 
 /// Imports a document given as text.
 func importing(_ text: String, as format: ImportFormat, path: String = "doc") throws(ImportError) -> ViewTree {
-    try TreeImporter().importTree(Array(text.utf8), format: format, path: path)
+    try TreeImporter(content: .skeleton).importTree(Array(text.utf8), format: format, path: path)
 }
 
 /// The error importing `text` throws, or `nil` if it imports.

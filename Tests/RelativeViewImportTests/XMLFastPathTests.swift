@@ -19,7 +19,7 @@ import Testing
     static func libxml2(_ bytes: [UInt8]) -> Result<[String], ImportError> {
         var builder = ViewTreeBuilder()
         do {
-            try MarkupTreeReader(fastPath: false).read(bytes, path: "doc", dialect: .xml, into: &builder)
+            try MarkupTreeReader(fastPath: false, content: .skeleton).read(bytes, path: "doc", dialect: .xml, into: &builder)
         } catch {
             return .failure(error)
         }
@@ -30,7 +30,7 @@ import Testing
     /// The fast path's tree of `bytes` agrees with libxml2's; returns whether it read it.
     @discardableResult
     static func agree(_ bytes: [UInt8], _ comment: Comment? = nil) -> Bool {
-        guard let fast = MarkupTreeReader().fastPathTree(bytes) else { return false }
+        guard let fast = MarkupTreeReader(content: .skeleton).fastPathTree(bytes) else { return false }
         fast._checkInvariants()
         switch libxml2(bytes) {
         case .success(let expected):
@@ -89,8 +89,8 @@ import Testing
         for n in 0 ..< 60 {
             var bytes = Array(Self.document(&rng, elements: 1 + n % 30).utf8)
             if n % 3 == 2 { bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = Array("<&]/\"".utf8).randomElement(using: &rng)! }
-            let whole = MarkupTreeReader().fastPath(bytes)
-            let cut = MarkupTreeReader().fastPath(bytes, bufferSize: bufferSize)
+            let whole = MarkupTreeReader(content: .skeleton).fastPath(bytes)
+            let cut = MarkupTreeReader(content: .skeleton).fastPath(bytes, bufferSize: bufferSize)
             #expect((cut.tree == nil) == (whole.tree == nil), "buffer \(bufferSize), document \(n)")
             #expect(cut.gaveUpAt == whole.gaveUpAt, "buffer \(bufferSize), document \(n)")
             if let a = cut.tree, let b = whole.tree { #expect(Self.lines(a) == Self.lines(b)) }
@@ -103,10 +103,10 @@ import Testing
     @Test func theSampleDocumentsImport() throws {
         let xml = SampleDocuments.xml(elements: 3_000, seed: 1)
         #expect(Self.agree(xml))
-        #expect(MarkupTreeReader().fastPathTree(xml)?.count == 3_000)
+        #expect(MarkupTreeReader(content: .skeleton).fastPathTree(xml)?.count == 3_000)
         #expect(SampleDocuments.xml(elements: 3_000, seed: 1) == xml)
         let json = SampleDocuments.json(values: 5_000, seed: 1)
-        let tree = try TreeImporter().importTree(json, format: .json)
+        let tree = try TreeImporter(content: .skeleton).importTree(json, format: .json)
         #expect((5_001 ..< 5_600).contains(tree.count), "\(tree.count)")
         let keyed = tree.descendants(of: tree.roots[0]).filter { tree.attribute(.key, of: $0) != nil }.count
         #expect(keyed > 500)
@@ -157,13 +157,13 @@ import Testing
         "<r:/>",
     ])
     func documentsTheFastPathHandsToLibxml2(text: String) {
-        #expect(MarkupTreeReader().fastPathTree(Array(text.utf8)) == nil)
+        #expect(MarkupTreeReader(content: .skeleton).fastPathTree(Array(text.utf8)) == nil)
     }
 
     @Test func invalidUTF8IsHandedOver() {
         for bytes: [UInt8] in [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x82]] {
-            #expect(MarkupTreeReader().fastPathTree(Array("<r>".utf8) + bytes + Array("</r>".utf8)) == nil)
-            #expect(MarkupTreeReader().fastPathTree(Array("<r a=\"".utf8) + bytes + Array("\"/>".utf8)) == nil)
+            #expect(MarkupTreeReader(content: .skeleton).fastPathTree(Array("<r>".utf8) + bytes + Array("</r>".utf8)) == nil)
+            #expect(MarkupTreeReader(content: .skeleton).fastPathTree(Array("<r a=\"".utf8) + bytes + Array("\"/>".utf8)) == nil)
         }
     }
 
@@ -201,7 +201,7 @@ import Testing
         try withTemporaryDirectory { (dir) throws in
             let path = dir + "/big.xml"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let fromFile = try TreeImporter().importTree(contentsOf: path)
+            let fromFile = try TreeImporter(content: .skeleton).importTree(contentsOf: path)
             #expect(Self.lines(fromFile) == (try? Self.libxml2(bytes).get()))
         }
     }

@@ -64,7 +64,7 @@ import Testing
         // the import failed with "no element" and no position.
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/xml/regression-utf7-no-element.xml").path
-        let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path) }
+        let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: path) }
         #expect(error.path == path)
         #expect(error.line != nil && error.column != nil, "\(error)")
     }
@@ -73,7 +73,7 @@ import Testing
         try withTemporaryDirectory { (dir) throws in
             let path = dir + "/truncated.xml"
             try "<root>\n  <item tag=\"1\">\n    <sub/>\n".write(toFile: path, atomically: true, encoding: .utf8)
-            let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(contentsOf: path) }
+            let error = try #require(throws: ImportError.self) { try TreeImporter(content: .skeleton).importTree(contentsOf: path) }
             #expect(error.path == path)
             // libxml2 reports the end of data at the last line with content.
             #expect(error.line == 3)
@@ -112,7 +112,7 @@ import Testing
     func aRealDocumentWithAnInternalDTD() throws {
         // FoundationXML's XMLParser crashes on this one; libxml2 reads it.
         let path = "/usr/share/mime/packages/freedesktop.org.xml"
-        let tree = try TreeImporter().importTree(contentsOf: path)
+        let tree = try TreeImporter(content: .skeleton).importTree(contentsOf: path)
         #expect(tree.roots.count == 1)
         #expect(TypeRegistry.shared.name(of: tree.typeID(of: tree.roots[0])) == "mime-info")
         let mimeType = TypeRegistry.shared.typeID(named: "mime-type")

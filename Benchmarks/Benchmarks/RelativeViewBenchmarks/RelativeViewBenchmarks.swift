@@ -147,7 +147,7 @@ func importBenchmarks() {
         Benchmark(name, configuration: importConfiguration) { benchmark, document in
             for _ in benchmark.scaledIterations {
                 var builder = ViewTreeBuilder(minimumCapacity: document.withUnsafeBufferPointer(MarkupTreeReader.nodeBound(of:)))
-                try MarkupTreeReader(fastPath: fastPath).read(document, path: "sample.xml", dialect: .xml, into: &builder)
+                try MarkupTreeReader(fastPath: fastPath, content: .skeleton).read(document, path: "sample.xml", dialect: .xml, into: &builder)
                 blackHole(builder.finish().count)
             }
         } setup: {
@@ -156,7 +156,7 @@ func importBenchmarks() {
     }
     Benchmark("import/json", configuration: importConfiguration) { benchmark, document in
         for _ in benchmark.scaledIterations {
-            blackHole(try TreeImporter().importTree(document, format: .json, path: "sample.json").count)
+            blackHole(try TreeImporter(content: .skeleton).importTree(document, format: .json, path: "sample.json").count)
         }
     } setup: {
         SampleDocuments.json(values: nodeCount, seed: treeSeed)

@@ -47,7 +47,7 @@ func checkNames(_ bytes: UnsafeRawBufferPointer) {
     }
     let tree: ViewTree
     do {
-        tree = try TreeImporter().importTree(contentsOf: String(decoding: dir, as: UTF8.self), format: .directory)
+        tree = try TreeImporter(content: .skeleton).importTree(contentsOf: String(decoding: dir, as: UTF8.self), format: .directory)
     } catch {
         fatalError("the walker failed on names \(made.map(\.0)): \(error)")
     }
