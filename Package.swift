@@ -22,6 +22,8 @@ let package = Package(
         // Seeded trees and the stock-class catalog shared by the CLI, the tests and Benchmarks/.
         .library(name: "RelativeViewFixtures", targets: ["RelativeViewFixtures"]),
         .executable(name: "relative-view-bench", targets: ["relative-view-bench"]),
+        // The user's tool: converts documents and snapshots (`relative-view convert IN OUT`).
+        .executable(name: "relative-view", targets: ["relative-view"]),
     ],
     traits: [
         .trait(name: "Jemalloc", description: "Link jemalloc (apt libjemalloc-dev) into relative-view-bench as its allocator, in release builds."),
@@ -78,6 +80,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "relative-view",
+            dependencies: [
+                "RelativeViewImport",
+                "RelativeViewSnapshot",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeLayoutTests", dependencies: ["RelativeLayout"]),
@@ -90,7 +100,7 @@ let package = Package(
         ),
         .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewFixtures"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "RelativeViewFixtures"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "relative-view", "RelativeViewFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

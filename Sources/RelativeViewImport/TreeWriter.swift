@@ -20,15 +20,15 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// comments and processing instructions are left out).
     case json
 
-    /// The format a file name's extension says: `.xml` (and `.xhtml`, `.svg`, `.html`,
-    /// `.htm`, written as XML), `.json`; `nil` for any other.
+    /// The format a file name's extension says: `.xml` (and `.xhtml`, `.svg`), `.json`;
+    /// `nil` for any other.
     ///
     /// - Complexity: O(path's length)
     public static func detect(path: String) -> ExportFormat? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
-        case "xml", "xhtml", "svg", "html", "htm": return .xml
+        case "xml", "xhtml", "svg": return .xml
         case "json": return .json
         default: return nil
         }

@@ -139,6 +139,7 @@ enum NaiveWorker {
             // A snapshot is told by its first bytes, as in this process; a document's format is passed on.
             if options.inputFormat != nil || !ViewTree.isSnapshot(atPath: input) {
                 arguments.append("--input-format=\((options.inputFormat ?? ImportFormat.detect(path: input) ?? .xml).rawValue)")
+                arguments.append("--import-content=\(options.importContent.rawValue)")
             }
         }
         if let types = options.types { arguments.append("--types=\(types.joined(separator: ","))") }

@@ -67,6 +67,9 @@ struct Report: Encodable {
         var readsFileInPlace: Bool?
         /// The process's peak resident memory after the import.
         var peakResidentBytes: Int
+        /// What the import kept of a document, `whole` or `skeleton` (`nil` for a snapshot
+        /// or a directory).
+        var content: String?
 
         init(format: String, bytes: Int?, nodes: Int, seconds: Double, arenaBytesPerNode: Double, peakResidentBytes: Int) {
             self.format = format
@@ -82,7 +85,8 @@ struct Report: Encodable {
 
         /// One line for the table.
         var line: String {
-            let size = bytes.map { "\(megabytes($0)) of \(format) " } ?? "\(format) "
+            let kept = content.map { " (\($0))" } ?? ""
+            let size = bytes.map { "\(megabytes($0)) of \(format)\(kept) " } ?? "\(format)\(kept) "
             let speed = megabytesPerSecond.map { "\(fixed($0, 1)) MB/s, " } ?? ""
             let file = fileBytesPerNode.map { "file \(fixed($0, 1)) B/node, " } ?? ""
             let own = readsFileInPlace == true ? " of its own (its columns read in place from the file)" : ""

@@ -79,7 +79,7 @@ struct TreeSource {
         }
         let format = options.inputFormat ?? ImportFormat.detect(path: input)
         var lastNote = start
-        let tree = try TreeImporter(content: .skeleton).importTree(contentsOf: input, format: format) { read, total in
+        let tree = try TreeImporter(content: options.importContent).importTree(contentsOf: input, format: format) { read, total in
             let now = clock.now
             guard now - start > .seconds(1), now - lastNote > .milliseconds(500) else { return }
             lastNote = now
@@ -88,9 +88,10 @@ struct TreeSource {
         }
         let seconds = nanoseconds(clock.now - start) / 1e9
         let bytes: Int? = format == .directory ? nil : (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? nil
-        let figures = Report.Import(
+        var figures = Report.Import(
             format: format.map { "\($0)" } ?? "unknown", bytes: bytes, nodes: tree.count, seconds: seconds,
             arenaBytesPerNode: Double(tree.memoryFootprint) / Double(max(1, tree.count)), peakResidentBytes: MemoryProbe.peakResidentBytes())
+        if format != .directory { figures.content = options.importContent.rawValue }
         return (tree, figures)
     }
 

@@ -16,9 +16,10 @@ struct BenchRun {
         (self.status, self.stdout, self.stderr) = (status, stdout, stderr)
     }
 
-    init(_ arguments: [String]) throws {
+    /// Runs `tool` (a product built beside this test bundle: the bench, or `relative-view`).
+    init(_ arguments: [String], tool: String = "relative-view-bench") throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = Self.executable.deletingLastPathComponent().appendingPathComponent(tool)
         process.arguments = arguments
         let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `relative-view convert` as a user runs it.
+@Suite struct ToolTests {
+    func run(_ arguments: [String]) throws -> BenchRun { try BenchRun(arguments, tool: "relative-view") }
+
+    @Test func convertsBetweenXMLJSONAndSnapshots() throws {
+        let xml = try temporaryFile("in.xml", "<?xml version=\"1.0\"?>\n<!--c--><a x=\"1 &amp; 2\"><b id=\"k\">t&lt;</b><![CDATA[d]]></a>\n")
+        let dir = URL(fileURLWithPath: xml).deletingLastPathComponent().path
+        // XML to XML: the document again.
+        var r = try run(["convert", xml, dir + "/out.xml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/out.xml", encoding: .utf8)
+            == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!--c-->\n<a x=\"1 &amp; 2\"><b id=\"k\">t&lt;</b><![CDATA[d]]></a>\n")
+        // To JSON (JsonML), on standard output.
+        r = try run(["convert", xml, "-", "--to", "json"])
+        #expect(r.status == 0)
+        #expect(r.stdout == #"["a",{"x":"1 & 2"},["b",{"id":"k"},"t<"],"d"]"# + "\n")
+        // Through a snapshot: the skeleton.
+        r = try run(["convert", xml, dir + "/tree.rvsnap"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try run(["convert", dir + "/tree.rvsnap", "-", "--to", "xml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a><b id=\"k\"/></a>\n")
+        // JSON to JSON: values as written.
+        let json = try temporaryFile("in.json", #"{"a": [1.50, "x\u0041", true, null], "b": {}}"#)
+        r = try run(["convert", json, "-", "--to", "json"])
+        #expect(r.stdout == #"{"a":[1.50,"xA",true,null],"b":{}}"# + "\n")
+    }
+
+    @Test(arguments: [
+        (["convert", "/nonexistent/in.xml", "/tmp/out.json"], Int32(1), "/nonexistent/in.xml"),
+        (["convert", "BAD", "/tmp/out.html"], Int32(64), "HTML is read, not written"),
+        (["convert", "BAD", "/tmp/out.unknown"], Int32(64), "cannot tell the output's format"),
+        (["convert", "BAD", "/tmp/out.rvsnap", "--content", "whole"], Int32(64), "a snapshot holds a skeleton only"),
+    ])
+    func badInputIsAnErrorWithItsStatus(arguments: [String], status: Int32, words: String) throws {
+        let bad = try temporaryFile("bad.xml", "<a>\n<b></a>")
+        let r = try run(arguments.map { $0 == "BAD" ? bad : $0 })
+        #expect(r.status == status, "\(r.stderr)")
+        #expect(r.stderr.contains(words), "\(r.stderr)")
+    }
+
+    @Test func malformedInputNamesLineAndColumnAndWritesNothing() throws {
+        let bad = try temporaryFile("bad.xml", "<a>\n<b></a>")
+        let out = URL(fileURLWithPath: bad).deletingLastPathComponent().appendingPathComponent("out.json").path
+        let r = try run(["convert", bad, out])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("bad.xml:2:"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
