@@ -181,6 +181,11 @@ package struct _AttributeRuns {
         value.append(v)
     }
 
+    /// ``appendToLastRun(name:valueAt:slot:)`` with a name's raw value (a loader's).
+    package mutating func appendToLastRun(rawName n: Int32, valueAt v: Int, slot: Int) {
+        appendToLastRun(name: TypeID(rawValue: n), valueAt: v, slot: slot)
+    }
+
     /// Gives `slot` the attribute `n` with the value `utf8`: replaced where it is, or
     /// added after the others.
     package mutating func set(_ n: TypeID, _ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
@@ -545,5 +550,17 @@ extension ViewTree {
             b = s.tour.next[Int(b)]
         }
         return found.map(s.nodeID)
+    }
+}
+
+extension ViewTree {
+    /// Gives the tree `text` as its values and `attributes` as its named attributes (a
+    /// loaded snapshot's, checked).
+    package mutating func _adoptContent(text: _TextColumn, attributes: _AttributeRuns) {
+        guard !text.isEmpty || !attributes.isEmpty else { return }
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
+        _storage.content = _Content()
+        _storage.content.text = text
+        _storage.content.attributes = attributes
     }
 }

@@ -15,15 +15,18 @@ import RelativeViewCore
 /// reads them in place and only checks them. Version 3 has version 2's layout and a
 /// checksum in blocks (``blockChecksum(_:)``) that two threads compute apart. Version 4 is
 /// version 3 with narrow attribute starts (4 bytes, ``noText`` for none, in place of 8):
+/// Version 5 is version 4 with a tree's content after the attributes (``ContentCounts``):
+/// each node's value (a text column as the attributes' are) and the named attributes (per
+/// slot the first of its entries, per entry a name from the type table and a value). It is
 /// what ``ViewTree/snapshot()`` writes, unless an attribute's texts reach 2^32 - 1 bytes
-/// (then version 3).
+/// (then version 3, which a tree with content cannot be written in).
 enum SnapshotLayout {
     /// The first 8 bytes: a byte with the high bit set (caught by 7-bit transfers), "RVTREE",
     /// and a line feed (caught by text-mode newline translation).
     static let magic: [UInt8] = [0x89, 0x52, 0x56, 0x54, 0x52, 0x45, 0x45, 0x0A]
     /// The version written; all of `versions` are read.
-    static let version: UInt32 = 4
-    static let versions: ClosedRange<UInt32> = 1 ... 4
+    static let version: UInt32 = 5
+    static let versions: ClosedRange<UInt32> = 1 ... 5
     /// Version 4: a narrow attribute start for a slot with no text. A column's texts are
     /// fewer bytes than this, so every other start may point into them.
     static let noText = UInt32.max
@@ -41,7 +44,7 @@ enum SnapshotLayout {
     /// Written little-endian: a reader that sees 0x0D0C0B0A has a big-endian file.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Each version's header size.
-    static func headerSize(_ version: UInt32) -> Int { version == 1 ? 144 : 160 }
+    static func headerSize(_ version: UInt32) -> Int { version == 1 ? 144 : version < 5 ? 160 : 200 }
     /// The smaller header, the least any snapshot has.
     static let headerSize = 144
     static let trailerSize = 8
@@ -73,6 +76,16 @@ enum SnapshotLayout {
         static let generationCount = 144
         /// Version 2: the free list's first slot (`Int64`, -1 for none).
         static let freeHead = 152
+        /// Version 5: the value column's starts (at most the slot count).
+        static let valueStarts = 160
+        /// Version 5: the value column's text bytes.
+        static let valueBytes = 168
+        /// Version 5: the named attributes' first-entry column (at most the slot count).
+        static let namedFirst = 176
+        /// Version 5: the named attributes' entries.
+        static let namedEntries = 184
+        /// Version 5: the named attributes' value bytes.
+        static let namedValueBytes = 192
     }
 
     /// The known header flags (none yet; a set bit this reader does not know is an error).
@@ -99,6 +112,7 @@ enum SnapshotLayout {
         case wideTags, typeEntries, typeNames
         case frameOrigin, frameSize, boundsOrigin
         case keyStarts, keyBytes, idStarts, idBytes, classStarts, classBytes
+        case valueStarts, valueBytes, namedFirst, namedNames, namedValueStarts, namedValueBytes
 
         var description: String {
             switch self {
@@ -124,6 +138,12 @@ enum SnapshotLayout {
             case .idBytes: "id attribute texts"
             case .classStarts: "class attribute starts"
             case .classBytes: "class attribute texts"
+            case .valueStarts: "value starts"
+            case .valueBytes: "value texts"
+            case .namedFirst: "named attribute runs"
+            case .namedNames: "named attribute names"
+            case .namedValueStarts: "named attribute value starts"
+            case .namedValueBytes: "named attribute value texts"
             }
         }
 
@@ -142,8 +162,10 @@ enum SnapshotLayout {
             let structure: [Section] = version == 1
                 ? [.generation, .nodes, .free]
                 : [.generation, .parent, .typeID, .narrowTag, .span, .tourToken, .tourTag, .tourType]
+            let content: [Section] = version >= 5
+                ? [.valueStarts, .valueBytes, .namedFirst, .namedNames, .namedValueStarts, .namedValueBytes] : []
             return structure + [.wideTags, .typeEntries, .typeNames, .frameOrigin, .frameSize, .boundsOrigin,
-                                .keyStarts, .keyBytes, .idStarts, .idBytes, .classStarts, .classBytes]
+                                .keyStarts, .keyBytes, .idStarts, .idBytes, .classStarts, .classBytes] + content
         }
     }
 
@@ -161,6 +183,8 @@ enum SnapshotLayout {
         var geometry: UInt64 = 0
         var attributeStarts: [UInt64] = [0, 0, 0]
         var attributeBytes: [UInt64] = [0, 0, 0]
+        /// Version 5: the content's counts.
+        var content = ContentCounts()
 
         /// Version 2: the tour's slots, its 2 × live tokens in whole blocks of 64, or `nil`
         /// if that overflows.
@@ -185,6 +209,11 @@ enum SnapshotLayout {
             case .keyStarts, .idStarts, .classStarts:
                 (attributeStarts[(section.rawValue - Section.keyStarts.rawValue) / 2], UInt64(attributeStartSize(version)))
             case .keyBytes, .idBytes, .classBytes: (attributeBytes[(section.rawValue - Section.keyBytes.rawValue) / 2], 1)
+            case .valueStarts: (content.valueStarts, 4)
+            case .valueBytes: (content.valueBytes, 1)
+            case .namedFirst: (content.namedFirst, 4)
+            case .namedNames, .namedValueStarts: (content.namedEntries, 4)
+            case .namedValueBytes: (content.namedValueBytes, 1)
             }
         }
 
@@ -204,6 +233,20 @@ enum SnapshotLayout {
             }
             return (sections, at + UInt64(trailerSize))
         }
+    }
+
+    /// Version 5's content counts: the value column's starts (4 bytes each, ``noText``
+    /// for none) and text bytes; the named attributes' first-entry column (an `Int32` per
+    /// slot, -1 for none), their entries (a name, `UInt32`: a type table index with bit 31
+    /// set on a node's last entry; and a value start, `UInt32`, into the value bytes) and
+    /// their value bytes. A node's entries follow each other; the nodes' runs follow each
+    /// other in slot order from entry 0.
+    struct ContentCounts: Equatable {
+        var valueStarts: UInt64 = 0
+        var valueBytes: UInt64 = 0
+        var namedFirst: UInt64 = 0
+        var namedEntries: UInt64 = 0
+        var namedValueBytes: UInt64 = 0
     }
 
     // MARK: The checksum

@@ -26,7 +26,47 @@ extension ViewTree {
     ///
     /// - Complexity: O(n)
     public func snapshot() -> [UInt8] {
-        _snapshot(version: SnapshotLayout.versionWritten(mostAttributeTextBytes: _mostAttributeTextBytes))
+        let version = SnapshotLayout.versionWritten(mostAttributeTextBytes: _mostTextBytes)
+        precondition(version >= 5 || !hasContent, "a tree whose texts take 4 GiB or more cannot keep its content in a snapshot")
+        return _snapshot(version: version)
+    }
+
+    /// The most text bytes one text section would hold: an attribute column's, the
+    /// values', or the named attributes' values.
+    private var _mostTextBytes: Int {
+        let c = _storage.content
+        return Swift.max(_mostAttributeTextBytes, c.text.withParts { _, b in b.count }, c.attributes.texts.withParts { _, b in b.count })
+    }
+
+    /// Version 5's content sections for a tree of `slots` slots: the value starts (narrow)
+    /// and bytes as the tree holds them, and the named attributes with their runs laid out
+    /// in slot order from entry 0 (their values' bytes as the tree holds them).
+    func _contentImage(slots: Int) -> (valueStarts: [UInt32], valueBytes: [UInt8], namedFirst: [Int32], namedNames: [UInt32], namedValueStarts: [UInt32], namedValueBytes: [UInt8]) {
+        let c = _storage.content
+        let noText = SnapshotLayout.noText
+        let (valueStarts, valueBytes): ([UInt32], [UInt8]) = c.text.withParts { starts, bytes in
+            precondition(UInt64(bytes.count) < UInt64(noText), "value texts too long for 4-byte starts")
+            return ((0 ..< Swift.min(starts.count, slots)).map { starts[$0] < 0 ? noText : UInt32(starts[$0]) }, Array(bytes))
+        }
+        let a = c.attributes
+        var namedFirst: [Int32] = []
+        var names: [UInt32] = []
+        var values: [UInt32] = []
+        let lastSlot = (0 ..< Swift.min(a.first.count, slots)).last { a.first[$0] >= 0 }
+        if let lastSlot {
+            namedFirst.reserveCapacity(lastSlot + 1)
+            for x in 0 ... lastSlot {
+                let run = a.run(of: x)
+                namedFirst.append(run.isEmpty ? -1 : Int32(names.count))
+                for e in run {
+                    names.append(a.name[e])
+                    values.append(UInt32(a.value[e]))
+                }
+            }
+        }
+        let namedBytes = a.texts.withParts { _, bytes in Array(bytes) }
+        precondition(UInt64(namedBytes.count) < UInt64(noText), "attribute value texts too long for 4-byte starts")
+        return (valueStarts, valueBytes, namedFirst, names, values, namedBytes)
     }
 
     /// The tree as a snapshot of format `version` (1 to 4; see the module's documentation):
@@ -66,7 +106,10 @@ extension ViewTree {
         } else if let columns {
             // The types of the live nodes: their enter tokens' copies.
             used = Set((0 ..< 2 * columns.liveCount).lazy.filter { columns.token[$0] >= 0 }.map { columns.tourType[$0] })
-            if let largest = used.max() { rawValues = Array(0 ... largest) }
+            // Version 5: the names of the named attributes are in the table too (as ids no
+            // node has, unless a node has them as its type).
+            let named = version >= 5 ? _storage.content.attributes.name.lazy.map { Int32(bitPattern: $0 & ~_AttributeRuns.lastBit) }.max() : nil
+            if let largest = [used.max(), named ?? nil].compactMap({ $0 }).max() { rawValues = Array(0 ... largest) }
         }
         let entries = TypeRegistry.shared.namesAndKinds(ofRawValues: rawValues)
         var names: [UInt8] = []
@@ -87,6 +130,13 @@ extension ViewTree {
         counts.typeNameBytes = UInt64(names.count)
         counts.wideTags = UInt64(image.wideTags.count)
         counts.geometry = UInt64(image.frameOrigin.count)
+        let content = version >= 5 ? _contentImage(slots: slots) : nil
+        if let content {
+            counts.content = SnapshotLayout.ContentCounts(
+                valueStarts: UInt64(content.valueStarts.count), valueBytes: UInt64(content.valueBytes.count),
+                namedFirst: UInt64(content.namedFirst.count), namedEntries: UInt64(content.namedNames.count),
+                namedValueBytes: UInt64(content.namedValueBytes.count))
+        }
         for (a, column) in image.attributes.enumerated() {
             counts.attributeStarts[a] = UInt64(column.start.count)
             counts.attributeBytes[a] = UInt64(column.start.isEmpty ? 0 : column.bytes.count)
@@ -114,6 +164,19 @@ extension ViewTree {
                 out.store(counts.attributeBytes[a], at: F.attributeBytes + 8 * a)
             }
             func at(_ section: SnapshotLayout.Section) -> Int { Int(sections[section.rawValue].lowerBound) }
+            if let content {
+                out.store(counts.content.valueStarts, at: F.valueStarts)
+                out.store(counts.content.valueBytes, at: F.valueBytes)
+                out.store(counts.content.namedFirst, at: F.namedFirst)
+                out.store(counts.content.namedEntries, at: F.namedEntries)
+                out.store(counts.content.namedValueBytes, at: F.namedValueBytes)
+                out.storeColumn(content.valueStarts, at: at(.valueStarts))
+                out.storeColumn(content.valueBytes, at: at(.valueBytes))
+                out.storeColumn(content.namedFirst, at: at(.namedFirst))
+                out.storeColumn(content.namedNames, at: at(.namedNames))
+                out.storeColumn(content.namedValueStarts, at: at(.namedValueStarts))
+                out.storeColumn(content.namedValueBytes, at: at(.namedValueBytes))
+            }
             if let columns {
                 out.store(counts.generation, at: F.generationCount)
                 out.store(Int64(columns.freeHead), at: F.freeHead)
@@ -161,9 +224,8 @@ extension ViewTree {
     /// - Throws: ``SnapshotError`` naming the system call that failed.
     /// - Complexity: O(n)
     public func writeSnapshot(to path: String) throws(SnapshotError) {
-        // Version 4 has no room for content: rather than lose it, refuse.
-        guard !hasContent else {
-            throw SnapshotError(path: path, offset: 0, reason: "the tree holds content (text, comments, named attributes or JSON values) that snapshot format version 4 cannot hold; import with ImportContent.skeleton to snapshot the shape")
+        guard !hasContent || _mostTextBytes < Int(SnapshotLayout.noText) else {
+            throw SnapshotError(path: path, offset: 0, reason: "the tree's texts take 4 GiB or more: version 5's 4-byte starts cannot point into them all")
         }
         let bytes = snapshot()
         let temporary = "\(path).\(getpid()).partial"

@@ -289,6 +289,24 @@ struct SnapshotReader {
             counts.attributeStarts[a] = load(Field.attributeStarts + 8 * a)
             counts.attributeBytes[a] = load(Field.attributeBytes + 8 * a)
         }
+        if version >= 5 {
+            counts.content = SnapshotLayout.ContentCounts(
+                valueStarts: load(Field.valueStarts), valueBytes: load(Field.valueBytes), namedFirst: load(Field.namedFirst),
+                namedEntries: load(Field.namedEntries), namedValueBytes: load(Field.namedValueBytes))
+            let c = counts.content
+            guard c.valueStarts <= counts.slots else {
+                throw error(Field.valueStarts, "\(c.valueStarts) value starts for \(counts.slots) slots")
+            }
+            guard c.namedFirst <= counts.slots else {
+                throw error(Field.namedFirst, "\(c.namedFirst) named attribute runs for \(counts.slots) slots")
+            }
+            guard c.namedEntries < UInt64(Int32.max) else {
+                throw error(Field.namedEntries, "\(c.namedEntries) named attributes: at most \(Int32.max - 1)")
+            }
+            for (field, n) in [(Field.valueBytes, c.valueBytes), (Field.namedValueBytes, c.namedValueBytes)] where n >= UInt64(SnapshotLayout.noText) {
+                throw error(field, "\(n) bytes of texts: version \(version)'s 4-byte starts point into fewer than \(SnapshotLayout.noText)")
+            }
+        }
         // Version 4's starts are 4 bytes, none 0xFFFFFFFF: its texts are fewer bytes.
         if SnapshotLayout.attributeStartSize(version) == 4,
            let a = counts.attributeBytes.firstIndex(where: { $0 >= UInt64(SnapshotLayout.noText) }) {
@@ -639,11 +657,74 @@ struct SnapshotReader {
         try checksumMatches()
         let processType = try processTypes(types, typeFor: typeFor)
         if !processType.indices.allSatisfy({ processType[$0] == Int32($0) || types[$0].unused }) { tree._renumberTypes(processType) }
+        if counts.version >= 5 {
+            try readContent(into: &tree, counts: counts, at: at, parent: columns.parent, processType: processType)
+        }
         // A tree that reads its columns in place keeps the whole of the memory.
         if tree._borrowsMemory { (owner as? SnapshotMemory)?.lentFrom = 0 }
         if oneRoot { try checkOneRoot(tree, tokens: columns.token, parentAt: at(.parent)) }
         return tree
         #endif
+    }
+
+    /// Version 5: gives `tree` (just read, its `parent` column the file's) the content in
+    /// the snapshot, checked as the rest is (every start within its texts and every length
+    /// fitting, no content on a free slot, runs laid out in slot order, names in the type
+    /// table), copied into the tree's own memory, names renumbered by `processType`.
+    func readContent(
+        into tree: inout ViewTree, counts: SnapshotLayout.Counts, at: (Section) -> Int, parent: UnsafeBufferPointer<Int32>,
+        processType: [Int32]
+    ) throws(SnapshotError) {
+        let c = counts.content
+        let noText = SnapshotLayout.noText
+        let base = bytes.baseAddress!
+        func texts(_ s: Section, _ n: UInt64) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: (base + at(s)).assumingMemoryBound(to: UInt8.self), count: Int(n))
+        }
+        // The values: a text column with narrow starts, checked as the attributes' are.
+        let valueStarts: [UInt32] = column(at(.valueStarts), count: Int(c.valueStarts))
+        let valueBytes = texts(.valueBytes, c.valueBytes)
+        let valueFlaw = valueStarts.withUnsafeBufferPointer { starts in
+            ViewTree._attributeTextFlaw(starts: _TextStarts(narrow: starts), bytes: valueBytes, parent: parent)
+        }
+        if let (slot, reason) = valueFlaw { throw error(at(.valueStarts) + 4 * slot, "value: \(reason)") }
+        var text = _TextColumn(start: valueStarts.map { $0 == noText ? -1 : Int($0) }, bytes: Array(valueBytes))
+        if text.start.isEmpty { text = _TextColumn() }
+        // The named attributes: runs in slot order from entry 0.
+        var named = _AttributeRuns()
+        let first: [Int32] = column(at(.namedFirst), count: Int(c.namedFirst))
+        let names: [UInt32] = column(at(.namedNames), count: Int(c.namedEntries))
+        let valueAt: [UInt32] = column(at(.namedValueStarts), count: Int(c.namedEntries))
+        let namedBytes = texts(.namedValueBytes, c.namedValueBytes)
+        var next = 0
+        for x in first.indices where first[x] != -1 {
+            let place = at(.namedFirst) + 4 * x
+            guard first[x] == Int32(next) else {
+                throw error(place, "slot \(x)'s named attributes start at entry \(first[x]), not \(next) (runs follow each other in slot order)")
+            }
+            guard !_TreeStorage.isFree(parent[x]) else { throw error(place, "free slot \(x) has named attributes") }
+            while true {
+                guard next < names.count else { throw error(place, "slot \(x)'s named attributes run past the \(names.count) entries") }
+                let name = names[next] & ~_AttributeRuns.lastBit
+                guard Int(name) < processType.count else {
+                    throw error(at(.namedNames) + 4 * next, "named attribute \(next) has name \(name), not in the type table of \(processType.count)")
+                }
+                let v = valueAt[next]
+                guard v != noText, Int(v) < namedBytes.count, let (count, from) = _TextColumn.checkedLength(in: namedBytes, at: Int(v)),
+                      count >= 0, count <= namedBytes.count - from else {
+                    throw error(at(.namedValueStarts) + 4 * next, "named attribute \(next)'s value at \(v) lies outside the \(namedBytes.count) bytes")
+                }
+                let last = names[next] & _AttributeRuns.lastBit != 0
+                named.appendToLastRun(rawName: processType[Int(name)], valueAt: Int(v), slot: x)
+                next += 1
+                if last { break }
+            }
+        }
+        guard next == names.count else {
+            throw error(at(.namedNames) + 4 * next, "named attribute \(next) belongs to no slot's run")
+        }
+        if !named.isEmpty { named.texts = _TextColumn(start: [], bytes: Array(namedBytes)) }
+        tree._adoptContent(text: text, attributes: named)
     }
 
     /// This process's id (raw value) for each entry of a snapshot's type table: by

@@ -34,7 +34,7 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "The format of --input: xml, html, json or directory (default: from the path and its first bytes).")
     var inputFormat: ImportFormat?
 
-    @Option(help: "What an import of --input keeps: skeleton (names, id, class, tag, JSON member names: the view-tree workload, and what a snapshot can hold) or whole (text, comments, every attribute, JSON values).")
+    @Option(help: "What an import of --input keeps: skeleton (names, id, class, tag, JSON member names: the view-tree workload) or whole (text, comments, every attribute, JSON values).")
     var importContent: ImportContent = .skeleton
 
     @Option(help: "Write a snapshot of the tree (generated or imported) to this file, and report its size and the time it took; load it back with --input.")

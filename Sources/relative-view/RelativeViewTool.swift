@@ -61,8 +61,8 @@ struct Convert: ParsableCommand {
     @Option(help: "The output's format: xml, json or snapshot (default: from its extension).")
     var to: FileFormat?
 
-    @Option(help: "What to keep of a document: whole (text, comments, every attribute, JSON values) or skeleton (names, id, class, tag, member names). A snapshot holds a skeleton only, for now.")
-    var content: ImportContent?
+    @Option(help: "What to keep of a document: whole (text, comments, every attribute, JSON values) or skeleton (names, id, class, tag, member names).")
+    var content: ImportContent = .whole
 
     @Flag(help: "No progress line on standard error.")
     var quiet = false
@@ -73,17 +73,12 @@ struct Convert: ParsableCommand {
             throw ValidationError("cannot tell the output's format from '\(output)': give --to xml, json or snapshot")
         }
         if target == .html { throw ValidationError("HTML is read, not written: write .xml (XHTML) or .json") }
-        if target == .snapshot && content == .whole {
-            throw ValidationError("a snapshot holds a skeleton only for now: leave out --content, or give --content skeleton")
-        }
         if target == .snapshot && output == "-" { throw ValidationError("a snapshot is written to a file, not to standard output") }
     }
 
     mutating func run() throws {
         let target = (to ?? FileFormat.detect(output))!
-        // A snapshot cannot hold content yet: the skeleton is what it can take.
-        let kept = content ?? (target == .snapshot ? .skeleton : .whole)
-        let tree = try read(keeping: kept)
+        let tree = try read(keeping: content)
         do {
             switch target {
             case .snapshot:

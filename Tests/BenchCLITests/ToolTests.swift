@@ -17,11 +17,15 @@ import Testing
         r = try run(["convert", xml, "-", "--to", "json"])
         #expect(r.status == 0)
         #expect(r.stdout == #"["a",{"x":"1 & 2"},["b",{"id":"k"},"t<"],"d"]"# + "\n")
-        // Through a snapshot: the skeleton.
+        // Through a snapshot: the whole document, or its skeleton.
         r = try run(["convert", xml, dir + "/tree.rvsnap"])
         #expect(r.status == 0, "\(r.stderr)")
         r = try run(["convert", dir + "/tree.rvsnap", "-", "--to", "xml"])
         #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == (try String(contentsOfFile: dir + "/out.xml", encoding: .utf8)))
+        r = try run(["convert", xml, dir + "/skeleton.rvsnap", "--content", "skeleton"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try run(["convert", dir + "/skeleton.rvsnap", "-", "--to", "xml"])
         #expect(r.stdout == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a><b id=\"k\"/></a>\n")
         // JSON to JSON: values as written.
         let json = try temporaryFile("in.json", #"{"a": [1.50, "x\u0041", true, null], "b": {}}"#)
@@ -33,7 +37,7 @@ import Testing
         (["convert", "/nonexistent/in.xml", "/tmp/out.json"], Int32(1), "/nonexistent/in.xml"),
         (["convert", "BAD", "/tmp/out.html"], Int32(64), "HTML is read, not written"),
         (["convert", "BAD", "/tmp/out.unknown"], Int32(64), "cannot tell the output's format"),
-        (["convert", "BAD", "/tmp/out.rvsnap", "--content", "whole"], Int32(64), "a snapshot holds a skeleton only"),
+        (["convert", "BAD", "/tmp/out.json", "--content", "most"], Int32(64), "--content"),
     ])
     func badInputIsAnErrorWithItsStatus(arguments: [String], status: Int32, words: String) throws {
         let bad = try temporaryFile("bad.xml", "<a>\n<b></a>")

@@ -1,6 +1,7 @@
 import Foundation
 import RelativeViewCore
 @testable import RelativeViewImport
+import RelativeViewSnapshot
 import Testing
 
 /// The canonical form of a document, as text (failing the test if libxml2 cannot read it).
@@ -23,6 +24,9 @@ private func roundTrip(_ bytes: [UInt8], _ what: String, fastPath: Bool = true) 
     let before = canonical(bytes, what)
     let after = canonical(written, "\(what), written back")
     #expect(before != nil && before == after, "\(what): the canonical forms differ (fast path \(fastPath))")
+    // And through a snapshot: the same document comes back.
+    let loaded = try ViewTree(snapshot: tree.snapshot())
+    #expect(try loaded.bytes(as: .xml) == written, "\(what): not the same after a snapshot")
     return tree
 }
 
@@ -103,6 +107,12 @@ extension ViewTree {
         let written = try tree.bytes(as: .json)
         let again = try TreeImporter().importTree(written, format: .json)
         #expect(contentOutline(tree) == contentOutline(again))
+        // Through a snapshot, mapped from a file.
+        try withTemporaryDirectory { directory in
+            try tree.writeSnapshot(to: directory + "/t.rvsnap")
+            let loaded = try ViewTree(contentsOfSnapshot: directory + "/t.rvsnap")
+            #expect(try loaded.bytes(as: .json) == written)
+        }
         // And as Foundation reads them both.
         let original = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? NSObject
         let copy = try JSONSerialization.jsonObject(with: Data(written)) as? NSObject

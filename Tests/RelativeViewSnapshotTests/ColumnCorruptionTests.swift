@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theSampleLoadsInPlaceFromAFileAndCopiedFromMemory() throws {
-        #expect(int32(Field.version) == 4)
+        #expect(int32(Field.version) == 5)
         let fromMemory = try ViewTree(snapshot: bytes)
         fromMemory._checkInvariants()
         #expect(!fromMemory._borrowsMemory && fromMemory.snapshot() == bytes)
@@ -83,16 +83,21 @@ import Testing
         }
         // Version 3's starts take 8 bytes a slot, version 4's 4: a file relabelled from one
         // to the other has the wrong length for its counts.
-        #expect(version3.count > bytes.count)
+        let version4 = CorruptionTests.sample.tree._snapshot(version: 4)
+        #expect(try ViewTree(snapshot: version4).snapshot() == bytes)
+        #expect(version3.count > version4.count)
         #expect(loadError(patching(version3, UInt32(4), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
-        #expect(loadError(patching(bytes, UInt32(3), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
+        #expect(loadError(patching(version4, UInt32(3), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
+        // Version 5 is version 4 with a larger header (the content's counts) and the
+        // content's sections, none here: 40 bytes more.
+        #expect(bytes.count == version4.count + 40)
     }
 
     /// Version 4's starts point into texts of fewer than 2^32 - 1 bytes (0xFFFFFFFF is none):
     /// a tree with longer texts of one attribute is written in version 3.
     @Test func longTextsAreWrittenInVersion3() {
-        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 0) == 4)
-        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max) - 1) == 4)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 0) == 5)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max) - 1) == 5)
         #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max)) == 3)
         #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 1 << 40) == 3)
         // The longest texts of the sample's attributes: its one id text, "x" and its length.
@@ -103,7 +108,7 @@ import Testing
     /// cannot point into (the writer writes version 3 then).
     @Test func version4TextsAreFewerThan4GiB() {
         let id = Field.attributeBytes + 8 * NodeAttribute.id.rawValue
-        #expect(loadError(patched(UInt64(UInt32.max), at: id)) == SnapshotError(offset: id, reason: "\(UInt32.max) bytes of id texts: version 4's 4-byte starts point into fewer than \(UInt32.max)"))
+        #expect(loadError(patched(UInt64(UInt32.max), at: id)) == SnapshotError(offset: id, reason: "\(UInt32.max) bytes of id texts: version 5's 4-byte starts point into fewer than \(UInt32.max)"))
     }
 
     /// Narrow starts through the loader's checks: from memory (copied, each start read), and
@@ -135,7 +140,7 @@ import Testing
     @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
 
     @Test func headerDefects() {
-        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 4's is 160"))
+        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 5's is 200"))
         #expect(loadError(patched(UInt64(15), at: Field.generationCount)) == SnapshotError(offset: Field.generationCount, reason: "a generation column of 15 entries for 14 slots"))
         #expect(loadError(patched(Int64(99), at: Field.freeHead)) == SnapshotError(offset: Field.freeHead, reason: "the free list starts at slot 99, not a slot of 14 (or -1)"))
         #expect(loadError(patched(UInt64(3), at: Field.generationCount))?.reason.contains("the counts do not match the length") == true)

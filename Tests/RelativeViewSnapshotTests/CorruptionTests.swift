@@ -63,8 +63,9 @@ import Testing
 
     @Test func headerDefects() {
         #expect(loadError(patched(UInt8(0x88), at: 0))?.description == "snapshot: byte 0: not a RelativeView snapshot: its first 8 bytes are not the snapshot magic \\x89RVTREE\\n")
-        #expect(loadError(patched(UInt32(5), at: Field.version)) == SnapshotError(offset: Field.version, reason: "format version 5: this reader reads versions 1 to 4"))
-        // Versions 2 to 4 have a larger header: a version 1 file relabelled is caught there.
+        #expect(loadError(patched(UInt32(6), at: Field.version)) == SnapshotError(offset: Field.version, reason: "format version 6: this reader reads versions 1 to 5"))
+        // Versions 2 to 5 have a larger header: a version 1 file relabelled is caught there.
+        #expect(loadError(patched(UInt32(5), at: Field.version)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 5's is 200"))
         #expect(loadError(patched(UInt32(4), at: Field.version)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 4's is 160"))
         #expect(loadError(patched(UInt32(2), at: Field.version)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 2's is 160"))
         #expect(loadError(patched(UInt32(3), at: Field.version)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 3's is 160"))

@@ -339,6 +339,11 @@ func layoutOf(_ bytes: [UInt8]) -> (sections: [Range<UInt64>], fileSize: UInt64)
             counts.attributeBytes[a] = reader.load(F.attributeBytes + 8 * a)
         }
         counts.generation = counts.version == 1 ? counts.slots : reader.load(F.generationCount)
+        if counts.version >= 5 {
+            counts.content = SnapshotLayout.ContentCounts(
+                valueStarts: reader.load(F.valueStarts), valueBytes: reader.load(F.valueBytes), namedFirst: reader.load(F.namedFirst),
+                namedEntries: reader.load(F.namedEntries), namedValueBytes: reader.load(F.namedValueBytes))
+        }
         return counts.layout()
     }
 }
