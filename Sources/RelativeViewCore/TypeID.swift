@@ -18,3 +18,12 @@ public struct TypeID: Hashable, Sendable, CustomStringConvertible {
     /// - Complexity: O(1) (one uncontended lock).
     public var description: String { TypeRegistry.shared.name(of: self) }
 }
+
+extension TypeID {
+    /// The id of raw value `rawValue` (a writer's or a loader's, which read raw values
+    /// from columns); traps if the registry has no such id.
+    package static func registered(rawValue: Int32) -> TypeID {
+        precondition(rawValue >= 0 && Int(rawValue) < TypeRegistry.shared.count, "TypeID \(rawValue) is not in this registry")
+        return TypeID(rawValue: rawValue)
+    }
+}

@@ -126,9 +126,9 @@ package struct _TextColumn {
     package var isEmpty: Bool { startCount == 0 }
 
     /// Calls `body` with the starts and the texts, borrowed or owned.
-    package func withParts<R>(_ body: (_ starts: _TextStarts, _ bytes: UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let borrowed { return body(borrowed.starts, borrowed.bytes) }
-        return start.withUnsafeBufferPointer { starts in bytes.withUnsafeBufferPointer { body(_TextStarts(starts), $0) } }
+    package func withParts<R>(_ body: (_ starts: _TextStarts, _ bytes: UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let borrowed { return try body(borrowed.starts, borrowed.bytes) }
+        return try start.withUnsafeBufferPointer { starts in try bytes.withUnsafeBufferPointer { try body(_TextStarts(starts), $0) } }
     }
 
     /// Makes the column its own: copies borrowed starts and texts into `start` and `bytes`.

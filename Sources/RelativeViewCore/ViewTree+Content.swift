@@ -564,3 +564,123 @@ extension ViewTree {
         _storage.content.attributes = attributes
     }
 }
+
+/// A tree's columns as raw memory, for a writer's walk (valid inside
+/// ``ViewTree/_withWriterView(_:)`` only): types, tags, values, named attributes and the
+/// three ``NodeAttribute`` columns, read with no retain, release or bounds check per node.
+package struct _WriterView {
+    package let typeID: UnsafePointer<Int32>
+    package let narrowTag: UnsafePointer<Int32>
+    package let parent: UnsafePointer<Int32>
+    package let valueStarts: _TextStarts
+    package let valueBytes: UnsafePointer<UInt8>?
+    package let first: UnsafeBufferPointer<Int32>
+    package let names: UnsafePointer<UInt32>?
+    package let values: UnsafePointer<Int>?
+    package let attributeBytes: UnsafePointer<UInt8>?
+    /// Per ``NodeAttribute``: its starts and texts.
+    package let columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)]
+
+    /// The UTF-8 of the text stored at `at` in `bytes` (a LEB128 count, then the bytes).
+    @inline(__always)
+    package static func text(_ bytes: UnsafePointer<UInt8>, at: Int) -> UnsafeBufferPointer<UInt8> {
+        var count = Int(bytes[at])
+        var j = at &+ 1
+        if count >= 0x80 {
+            count &= 0x7F
+            var shift = 7
+            while true {
+                let byte = bytes[j]
+                count |= Int(byte & 0x7F) << shift
+                j &+= 1
+                if byte < 0x80 { break }
+                shift &+= 7
+            }
+        }
+        return UnsafeBufferPointer(start: bytes + j, count: count)
+    }
+
+    /// Slot `x`'s value, if it has one.
+    @inline(__always)
+    package func value(_ x: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let i = Int(x)
+        guard i < valueStarts.count, let bytes = valueBytes else { return nil }
+        let at = valueStarts[i]
+        return at < 0 ? nil : Self.text(bytes, at: at)
+    }
+
+    /// The entries of slot `x`'s named attributes.
+    @inline(__always)
+    package func run(_ x: Int32) -> Range<Int> {
+        let i = Int(x)
+        guard i < first.count, let names else { return 0 ..< 0 }
+        let f = Int(first[i])
+        guard f >= 0 else { return 0 ..< 0 }
+        var e = f
+        while names[e] & _AttributeRuns.lastBit == 0 { e &+= 1 }
+        return f ..< e &+ 1
+    }
+
+    /// Entry `e`'s name (a type id's raw value).
+    @inline(__always)
+    package func name(_ e: Int) -> Int32 { Int32(bitPattern: names.unsafelyUnwrapped[e] & ~_AttributeRuns.lastBit) }
+
+    /// Entry `e`'s value.
+    @inline(__always)
+    package func attributeValue(_ e: Int) -> UnsafeBufferPointer<UInt8> { Self.text(attributeBytes.unsafelyUnwrapped, at: values.unsafelyUnwrapped[e]) }
+
+    /// Slot `x`'s text of `attribute` (a skeleton import's id or class, a JSON member name).
+    @inline(__always)
+    package func column(_ attribute: NodeAttribute, _ x: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let (starts, bytes) = columns[attribute.rawValue]
+        let i = Int(x)
+        guard i < starts.count, let bytes else { return nil }
+        let at = starts[i]
+        return at < 0 ? nil : Self.text(bytes, at: at)
+    }
+
+    /// The tag of slot `x` (from the wide table when it does not fit).
+    @inline(__always)
+    package func tag(_ x: Int32, _ tree: ViewTree) -> Int {
+        let t = narrowTag[Int(x)]
+        return t == _TreeStorage.wideTagSentinel ? tree._storage.wideTag(at: x) : Int(t)
+    }
+}
+
+extension ViewTree {
+    /// Calls `body` with the tree's columns as raw memory (see ``_WriterView``).
+    package func _withWriterView<R>(_ body: (_WriterView) throws -> R) rethrows -> R {
+        let s = _storage
+        let c = s.content
+        return try s.typeID.withUnsafeBufferPointer { typeID in
+            try s.narrowTag.withUnsafeBufferPointer { narrowTag in
+                try s.parent.withUnsafeBufferPointer { parent in
+                    try c.text.withParts { valueStarts, valueBytes in
+                        try c.attributes.first.withUnsafeBufferPointer { first in
+                            try c.attributes.name.withUnsafeBufferPointer { names in
+                                try c.attributes.value.withUnsafeBufferPointer { values in
+                                    try c.attributes.texts.withParts { _, attributeBytes in
+                                        try s.attributes[0].withParts { s0, b0 in
+                                            try s.attributes[1].withParts { s1, b1 in
+                                                try s.attributes[2].withParts { s2, b2 in
+                                                    try body(_WriterView(
+                                                        typeID: typeID.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                        narrowTag: narrowTag.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                        parent: parent.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                        valueStarts: valueStarts, valueBytes: valueBytes.baseAddress,
+                                                        first: first, names: names.baseAddress, values: values.baseAddress,
+                                                        attributeBytes: attributeBytes.baseAddress,
+                                                        columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)]))
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

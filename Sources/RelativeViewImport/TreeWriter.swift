@@ -75,33 +75,36 @@ extension ViewTree {
         let base = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ExportError(path: path, message: "cannot create a file beside it: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ExportError(path: path, message: "cannot create a file beside it: \(Self._reason(errno))") }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var sink = _OutputSink(fd: fd)
+        let sink = _OutputSink(fd: fd)
+        var failure: String?
         do {
-            try _write(format, subtree: node, into: &sink)
-            try sink.flush()
+            try _write(format, subtree: node, into: sink)
+            sink.flush()
+        } catch {
+            failure = error.message
+        }
+        if failure == nil, let code = sink.failure { failure = Self._reason(code) }
+        if failure == nil {
             // mkstemp makes the file readable by its owner only; a written document is
             // made as `open` would (0666 less the umask).
             let mask = umask(0)
             umask(mask)
             fchmod(fd, 0o666 & ~mask)
-            guard close(fd) == 0 else { throw _SinkError(errno: errno) }
-            sink.fd = -1
-            guard rename(temporary, path) == 0 else { throw _SinkError(errno: errno) }
-        } catch let error as _SinkError {
-            if sink.fd >= 0 { close(sink.fd) }
-            unlink(temporary)
-            throw ExportError(path: path, message: String(cString: strerror(error.errno)))
-        } catch let error as ExportError {
-            if sink.fd >= 0 { close(sink.fd) }
-            unlink(temporary)
-            throw ExportError(path: path, message: error.message)
-        } catch {
-            if sink.fd >= 0 { close(sink.fd) }
-            unlink(temporary)
-            throw ExportError(path: path, message: "\(error)")
         }
+        if close(fd) != 0 && failure == nil { failure = Self._reason(errno) }
+        if failure == nil && rename(temporary, path) != 0 { failure = Self._reason(errno) }
+        if let failure {
+            unlink(temporary)
+            throw ExportError(path: path, message: failure)
+        }
+    }
+
+    /// The system's words for `code`.
+    private static func _reason(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)).bindMemory(to: UInt8.self), as: UTF8.self)
     }
 
     /// The tree (or the subtree of `node`) as `format`, UTF-8.
@@ -109,15 +112,9 @@ extension ViewTree {
     /// - Throws: ``ExportError`` naming the node that the format cannot hold.
     /// - Complexity: O(nodes written + text written)
     public func bytes(as format: ExportFormat, subtree node: NodeID? = nil) throws(ExportError) -> [UInt8] {
-        var sink = _OutputSink(fd: -1)
-        do {
-            try _write(format, subtree: node, into: &sink)
-        } catch let error as ExportError {
-            throw error
-        } catch {
-            throw ExportError(path: nil, message: "\(error)")
-        }
-        return sink.buffer
+        let sink = _OutputSink(fd: -1)
+        try _write(format, subtree: node, into: sink)
+        return sink.bytes
     }
 
     /// The tree (or the subtree of `node`) as `format`, a string.
@@ -128,431 +125,515 @@ extension ViewTree {
         String(decoding: try bytes(as: format, subtree: node), as: UTF8.self)
     }
 
-    private func _write(_ format: ExportFormat, subtree node: NodeID?, into sink: inout _OutputSink) throws {
+    private func _write(_ format: ExportFormat, subtree node: NodeID?, into sink: _OutputSink) throws(ExportError) {
+        if let node { precondition(contains(node), "write: node \(node) is not in this tree") }
+        let names = _NameTable()
         switch format {
         case .xml:
-            var writer = _XMLWriter(tree: self)
-            try writer.write(subtree: node, into: &sink)
+            try _XMLWriter(tree: self, names: names, out: sink).write(subtree: node)
         case .json:
-            var writer = _JSONWriter(tree: self)
-            try writer.write(subtree: node, into: &sink)
+            _JSONWriter(tree: self, names: names, out: sink).write(subtree: node)
         }
     }
 }
 
-struct _SinkError: Error {
-    var errno: Int32
-}
-
-/// Bytes on their way out: gathered in a buffer, written to `fd` (when there is one) a
-/// megabyte at a time.
-struct _OutputSink {
-    var fd: Int32
-    var buffer: [UInt8] = []
+/// Bytes on their way out: gathered in a buffer of its own, written to `fd` (when there is
+/// one) a megabyte at a time. A failed write is kept (`failure`), and what follows dropped:
+/// the writers check once, at the end.
+final class _OutputSink {
+    let fd: Int32
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+    /// The `errno` of the first failed write.
+    private(set) var failure: Int32?
     static let chunk = 1 << 20
 
     init(fd: Int32) {
         self.fd = fd
-        buffer.reserveCapacity(fd >= 0 ? Self.chunk + 4096 : 1 << 16)
+        capacity = fd >= 0 ? Self.chunk + (1 << 16) : 1 << 16
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// What was gathered (a sink with no file).
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Room for `n` more bytes: a file sink writes out what it holds; any sink grows when
+    /// one piece is larger than its room.
+    @inline(__always)
+    func reserve(_ n: Int) {
+        if count &+ n > capacity { makeRoom(n) }
+    }
+
+    @inline(never)
+    private func makeRoom(_ n: Int) {
+        if fd >= 0 { flush() }
+        guard count + n > capacity else { return }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(2 * capacity, count + n))
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        (base, capacity) = (bigger, max(2 * capacity, count + n))
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) { buffer.append(byte) }
-
-    @inline(__always)
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(contentsOf: bytes) }
-
-    @inline(__always)
-    mutating func append(_ text: StaticString) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
     }
 
-    /// Writes the buffer out if it holds a chunk's worth (a file sink).
     @inline(__always)
-    mutating func spill() throws {
-        if fd >= 0 && buffer.count >= Self.chunk { try flush() }
+    func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n)
+        (base + count).update(from: p, count: n)
+        count &+= n
     }
 
-    mutating func flush() throws {
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let p = bytes.baseAddress else { return }
+        append(p, bytes.count)
+    }
+
+    @inline(__always)
+    func append(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
+
+    /// Writes out what it holds, if it is a file sink holding a chunk's worth.
+    @inline(__always)
+    func spill() {
+        if fd >= 0 && count >= Self.chunk { flush() }
+    }
+
+    /// Writes out what it holds (a file sink).
+    func flush() {
         guard fd >= 0 else { return }
-        try buffer.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw _SinkError(errno: errno)
-                }
+        var done = 0
+        while done < count && failure == nil {
+            let n = Glibc.write(fd, base + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+            } else {
                 done += n
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        count = 0
     }
 }
 
-/// What a writer knows of a type: its kind and its name's UTF-8.
-struct _TypeEntry {
-    var kind: NodeKind
-    var name: [UInt8]
-}
+/// What a writer knows of each type id, filled on first sight (one registry lookup per
+/// type): its kind and its name's UTF-8 (a processing instruction's without the `?`), in
+/// flat memory, read with no retain or release.
+final class _NameTable {
+    private let slots: Int
+    /// Per type: its kind's raw value, or 255 before it is filled.
+    private let kinds: UnsafeMutablePointer<UInt8>
+    private let starts: UnsafeMutablePointer<Int32>
+    private let lengths: UnsafeMutablePointer<Int32>
+    private var names: UnsafeMutablePointer<UInt8>
+    private var namesCount = 0
+    private var namesCapacity = 4096
+    /// Per type: whether its name is an XML name (0 unknown, 1 yes, 2 no).
+    let valid: UnsafeMutablePointer<UInt8>
 
-/// Type entries by type id, filled on first sight (one registry lookup per type).
-struct _TypeTable {
-    private var entries: [_TypeEntry?] = []
-    private let types = _ContentTypes.shared
+    init() {
+        slots = TypeRegistry.shared.count
+        kinds = .allocate(capacity: max(1, slots))
+        kinds.initialize(repeating: 255, count: max(1, slots))
+        starts = .allocate(capacity: max(1, slots))
+        lengths = .allocate(capacity: max(1, slots))
+        valid = .allocate(capacity: max(1, slots))
+        valid.initialize(repeating: 0, count: max(1, slots))
+        names = .allocate(capacity: namesCapacity)
+    }
+
+    deinit {
+        kinds.deallocate()
+        starts.deallocate()
+        lengths.deallocate()
+        valid.deallocate()
+        names.deallocate()
+    }
 
     @inline(__always)
-    mutating func entry(_ type: TypeID) -> _TypeEntry {
-        let i = Int(type.rawValue)
-        if i < entries.count, let e = entries[i] { return e }
-        return fill(type)
+    func kind(_ t: Int32) -> NodeKind {
+        let i = Int(t)
+        precondition(i >= 0 && i < slots, "type \(t) registered after the write began")
+        if kinds[i] == 255 { fill(i) }
+        return NodeKind(rawValue: Int(kinds[i]))!
     }
 
-    private mutating func fill(_ type: TypeID) -> _TypeEntry {
-        let i = Int(type.rawValue)
-        if i >= entries.count { entries.append(contentsOf: repeatElement(nil, count: i + 1 - entries.count)) }
-        let name = TypeRegistry.shared.name(of: type)
-        let kind = types.kind(of: type)
-        let e = _TypeEntry(kind: kind, name: Array((kind == .processingInstruction ? String(name.dropFirst()) : name).utf8))
-        entries[i] = e
-        return e
+    @inline(__always)
+    func name(_ t: Int32) -> UnsafeBufferPointer<UInt8> {
+        let i = Int(t)
+        if kinds[i] == 255 { fill(i) }
+        return UnsafeBufferPointer(start: names + Int(starts[i]), count: Int(lengths[i]))
+    }
+
+    @inline(never)
+    private func fill(_ i: Int) {
+        let type = TypeID.registered(rawValue: Int32(i))
+        let kind = _ContentTypes.shared.kind(of: type)
+        var name = TypeRegistry.shared.name(of: type)
+        if kind == .processingInstruction { name.removeFirst() }
+        let utf8 = Array(name.utf8)
+        if namesCount + utf8.count > namesCapacity {
+            let capacity = max(2 * namesCapacity, namesCount + utf8.count)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            bigger.update(from: names, count: namesCount)
+            names.deallocate()
+            (names, namesCapacity) = (bigger, capacity)
+        }
+        utf8.withUnsafeBufferPointer { (names + namesCount).update(from: $0.baseAddress!, count: utf8.count) }
+        starts[i] = Int32(namesCount)
+        lengths[i] = Int32(utf8.count)
+        namesCount += utf8.count
+        kinds[i] = UInt8(kind.rawValue)
+    }
+
+    /// Whether type `t`'s name is an XML name (an ASCII-letter, `_` or `:` start, or any
+    /// byte past ASCII; then those, digits, `-` and `.`).
+    func isXMLName(_ t: Int32) -> Bool {
+        let i = Int(t)
+        if valid[i] == 0 {
+            let name = self.name(t)
+            func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x3A || b >= 0x80 }
+            func inner(_ b: UInt8) -> Bool { start(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
+            valid[i] = !name.isEmpty && start(name[0]) && name.allSatisfy(inner) ? 1 : 2
+        }
+        return valid[i] == 1
     }
 }
 
-/// Escapes for XML: per byte, whether text (`&`, `<`, `>`, CR) or an attribute value
-/// (those, `"`, tab and newline) must escape it.
-private let _xmlTextEscapes: [Bool] = (0 ..< 256).map { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x0D }
-private let _xmlAttributeEscapes: [Bool] = (0 ..< 256).map { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x0D || $0 == 0x22 || $0 == 0x09 || $0 == 0x0A }
+/// Per byte, what XML must escape in text (`&`, `<`, `>`, CR: 1) and in an attribute value
+/// (those, `"`, tab and newline: 2 or 1), so that a reader gets the same characters back.
+private func _escapeTable() -> [UInt8] {
+    var table = [UInt8](repeating: 0, count: 256)
+    for b in [0x26, 0x3C, 0x3E, 0x0D] { table[b] = 3 }
+    for b in [0x22, 0x09, 0x0A] { table[b] = 2 }
+    return table
+}
+
+/// Writes `text`, each byte that `table` marks with a bit of `mask` written as a reference.
+@inline(__always)
+private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer<UInt8>, _ mask: UInt8, _ out: _OutputSink) {
+    guard let p = text.baseAddress else { return }
+    let n = text.count
+    var from = 0
+    var k = 0
+    while true {
+        while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 }
+        if k > from { out.append(p + from, k - from) }
+        if k == n { return }
+        switch p[k] {
+        case 0x26: out.append("&amp;")
+        case 0x3C: out.append("&lt;")
+        case 0x3E: out.append("&gt;")
+        case 0x22: out.append("&quot;")
+        case 0x09: out.append("&#9;")
+        case 0x0A: out.append("&#10;")
+        default: out.append("&#13;")
+        }
+        k &+= 1
+        from = k
+    }
+}
 
 /// Writes a tree as XML, walking the index's tokens in document order.
 struct _XMLWriter {
     let tree: ViewTree
-    var types = _TypeTable()
-    /// A start tag written up to its attributes, its `>` or `/>` waiting for what follows.
-    var startTagOpen = false
-    let keyName: TypeID
-    let idName: TypeID
-    let className: TypeID
-    let tagName: TypeID
+    let names: _NameTable
+    let out: _OutputSink
+    let keyName: Int32
+    let idName: Int32
+    let className: Int32
+    let tagName: Int32
 
-    init(tree: ViewTree) {
-        self.tree = tree
+    init(tree: ViewTree, names: _NameTable, out: _OutputSink) {
+        (self.tree, self.names, self.out) = (tree, names, out)
         let r = TypeRegistry.shared
-        (keyName, idName, className, tagName) = (r.typeID(named: "key"), r.typeID(named: "id"), r.typeID(named: "class"), r.typeID(named: "tag"))
+        (keyName, idName, className, tagName) = (r.typeID(named: "key").rawValue, r.typeID(named: "id").rawValue, r.typeID(named: "class").rawValue, r.typeID(named: "tag").rawValue)
     }
 
-    mutating func write(subtree node: NodeID?, into out: inout _OutputSink) throws {
+    func write(subtree node: NodeID?) throws(ExportError) {
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        var depth = 0
-        try tree._forEachTokenRun(of: node) { tokens in
-            for t in tokens {
-                if t >= 0 {
-                    if startTagOpen {
-                        out.append(UInt8(ascii: ">"))
-                        startTagOpen = false
+        let table = _escapeTable()
+        var failure: ExportError?
+        table.withUnsafeBufferPointer { table in
+            let escapes = table.baseAddress!
+            tree._withWriterView { v in
+                var depth = 0
+                // A start tag written up to its attributes: its `>` or `/>` waits for what follows.
+                var startTagOpen = false
+                tree._forEachTokenRun(of: node) { tokens in
+                    guard failure == nil else { return }
+                    for t in tokens {
+                        if t >= 0 {
+                            if startTagOpen {
+                                out.append(UInt8(ascii: ">"))
+                                startTagOpen = false
+                            }
+                            let type = v.typeID[Int(t)]
+                            switch names.kind(type) {
+                            case .element:
+                                guard names.isXMLName(type) else {
+                                    failure = ExportError(path: nil, message: "node at slot \(t) has the type name \"\(String(decoding: names.name(type), as: UTF8.self))\", which is not an XML element name")
+                                    return
+                                }
+                                startTag(t, type, v, escapes)
+                                if let value = v.value(t) {
+                                    // An element's own value (a JSON scalar's): its text.
+                                    out.append(UInt8(ascii: ">"))
+                                    _escaped(value, escapes, 1, out)
+                                } else {
+                                    startTagOpen = true
+                                }
+                            case .text:
+                                if let value = v.value(t) { _escaped(value, escapes, 1, out) }
+                            case .cdata: cdata(v.value(t))
+                            case .comment:
+                                out.append("<!--")
+                                if let value = v.value(t) { out.append(value) }
+                                out.append("-->")
+                            case .processingInstruction:
+                                out.append("<?")
+                                out.append(names.name(type))
+                                if let value = v.value(t), !value.isEmpty {
+                                    out.append(0x20)
+                                    out.append(value)
+                                }
+                                out.append("?>")
+                            }
+                            depth &+= 1
+                        } else {
+                            depth &-= 1
+                            let x = ~t
+                            let type = v.typeID[Int(x)]
+                            if names.kind(type) == .element {
+                                if startTagOpen {
+                                    out.append("/>")
+                                    startTagOpen = false
+                                } else {
+                                    out.append("</")
+                                    out.append(names.name(type))
+                                    out.append(UInt8(ascii: ">"))
+                                }
+                            }
+                            if depth == 0 { out.append(0x0A) }
+                        }
                     }
-                    try enter(t, into: &out)
-                    depth += 1
-                } else {
-                    depth -= 1
-                    exit(~t, into: &out)
-                    if depth == 0 { out.append(0x0A) }
+                    out.spill()
                 }
             }
-            try out.spill()
         }
+        if let failure { throw failure }
     }
 
-    private mutating func enter(_ x: Int32, into out: inout _OutputSink) throws {
-        let e = types.entry(tree._typeID(ofSlot: x))
-        switch e.kind {
-        case .element:
-            try checkName(e.name, of: x)
-            out.append(UInt8(ascii: "<"))
-            e.name.withUnsafeBufferPointer { out.append($0) }
-            var named = false
-            tree._forEachNamedAttribute(ofSlot: x) { name, value in
-                named = true
-                out.append(0x20)
-                types.entry(name).name.withUnsafeBufferPointer { out.append($0) }
-                out.append("=\"")
-                Self.escape(value, _xmlAttributeEscapes, into: &out)
-                out.append(UInt8(ascii: "\""))
-            }
-            if !named || !tree._hasNamedAttribute(idName, ofSlot: x) { column(.id, "id", x, &out) }
-            if !named || !tree._hasNamedAttribute(className, ofSlot: x) { column(.className, "class", x, &out) }
-            if !named || !tree._hasNamedAttribute(keyName, ofSlot: x) { column(.key, "key", x, &out) }
-            let tag = tree._tag(ofSlot: x)
-            if tag != 0 && (!named || !tree._hasNamedAttribute(tagName, ofSlot: x)) {
-                out.append(" tag=\"")
-                var digits = String(tag)
-                digits.withUTF8 { out.append($0) }
-                out.append(UInt8(ascii: "\""))
-            }
-            startTagOpen = true
-            // An element's own value (a JSON scalar's): its text.
-            tree._withValue(ofSlot: x) { value in
-                guard let value else { return }
-                out.append(UInt8(ascii: ">"))
-                startTagOpen = false
-                Self.escape(value, _xmlTextEscapes, into: &out)
-            }
-        case .text:
-            tree._withValue(ofSlot: x) { if let v = $0 { Self.escape(v, _xmlTextEscapes, into: &out) } }
-        case .cdata:
-            out.append("<![CDATA[")
-            tree._withValue(ofSlot: x) { value in
-                guard let value else { return }
-                // "]]>" cannot be inside a section: it ends one and starts the next.
-                var from = 0
-                var k = 0
-                while k + 2 < value.count {
-                    if value[k] == 0x5D && value[k + 1] == 0x5D && value[k + 2] == 0x3E {
-                        out.append(UnsafeBufferPointer(rebasing: value[from ..< k + 2]))
-                        out.append("]]><![CDATA[")
-                        from = k + 2
-                    }
-                    k += 1
-                }
-                out.append(UnsafeBufferPointer(rebasing: value[from...]))
-            }
-            out.append("]]>")
-        case .comment:
-            out.append("<!--")
-            tree._withValue(ofSlot: x) { if let v = $0 { out.append(v) } }
-            out.append("-->")
-        case .processingInstruction:
-            out.append("<?")
-            e.name.withUnsafeBufferPointer { out.append($0) }
-            tree._withValue(ofSlot: x) { value in
-                guard let value, !value.isEmpty else { return }
-                out.append(0x20)
-                out.append(value)
-            }
-            out.append("?>")
-        }
-    }
-
-    private mutating func exit(_ x: Int32, into out: inout _OutputSink) {
-        let e = types.entry(tree._typeID(ofSlot: x))
-        guard e.kind == .element else { return }
-        if startTagOpen {
-            out.append("/>")
-            startTagOpen = false
-            return
-        }
-        out.append("</")
-        e.name.withUnsafeBufferPointer { out.append($0) }
-        out.append(UInt8(ascii: ">"))
-    }
-
-    /// `name="text"` for a `NodeAttribute` text of slot `x`, if it has one.
-    private func column(_ attribute: NodeAttribute, _ name: StaticString, _ x: Int32, _ out: inout _OutputSink) {
-        guard var text = tree._attribute(attribute, ofSlot: x) else { return }
-        out.append(0x20)
-        out.append(name)
-        out.append("=\"")
-        text.withUTF8 { Self.escape($0, _xmlAttributeEscapes, into: &out) }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// Traps nothing: a type name that is not an XML name (a Swift type's `Optional<Int>`)
-    /// is an error naming the node.
-    private func checkName(_ name: [UInt8], of x: Int32) throws {
-        guard let first = name.first else { throw ExportError(path: nil, message: "node at slot \(x) has an empty type name: not an XML element name") }
-        func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x3A || b >= 0x80 }
-        func inner(_ b: UInt8) -> Bool { start(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
-        guard start(first), name.allSatisfy(inner) else {
-            throw ExportError(path: nil, message: "node at slot \(x) has the type name \"\(String(decoding: name, as: UTF8.self))\", which is not an XML element name")
-        }
-    }
-
-    /// `text` with every byte `escapes` marks written as a reference.
+    /// `<name` and the attributes of slot `x`: its named ones, then its ``NodeAttribute``
+    /// texts and its tag under names it has no named attribute of.
     @inline(__always)
-    static func escape(_ text: UnsafeBufferPointer<UInt8>, _ escapes: [Bool], into out: inout _OutputSink) {
-        escapes.withUnsafeBufferPointer { escapes in
-            var from = 0
-            for k in 0 ..< text.count where escapes[Int(text[k])] {
-                if k > from { out.append(UnsafeBufferPointer(rebasing: text[from ..< k])) }
-                switch text[k] {
-                case 0x26: out.append("&amp;")
-                case 0x3C: out.append("&lt;")
-                case 0x3E: out.append("&gt;")
-                case 0x22: out.append("&quot;")
-                case 0x09: out.append("&#9;")
-                case 0x0A: out.append("&#10;")
-                default: out.append("&#13;")
-                }
-                from = k + 1
-            }
-            if from < text.count { out.append(UnsafeBufferPointer(rebasing: text[from...])) }
+    private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>) {
+        out.append(UInt8(ascii: "<"))
+        out.append(names.name(type))
+        let run = v.run(x)
+        for e in run {
+            out.append(0x20)
+            out.append(names.name(v.name(e)))
+            out.append("=\"")
+            _escaped(v.attributeValue(e), escapes, 2 | 1, out)
+            out.append(UInt8(ascii: "\""))
         }
+        func has(_ name: Int32) -> Bool { run.contains { v.name($0) == name } }
+        for (attribute, name, id) in [(NodeAttribute.id, "id" as StaticString, idName), (.className, "class", className), (.key, "key", keyName)] {
+            guard let text = v.column(attribute, x), !has(id) else { continue }
+            out.append(0x20)
+            out.append(name)
+            out.append("=\"")
+            _escaped(text, escapes, 2 | 1, out)
+            out.append(UInt8(ascii: "\""))
+        }
+        let tag = v.tag(x, tree)
+        if tag != 0 && !has(tagName) {
+            out.append(" tag=\"")
+            var digits = String(tag)
+            digits.withUTF8 { out.append($0) }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// A CDATA section of `value`: "]]>" inside it ends one section and starts the next.
+    private func cdata(_ value: UnsafeBufferPointer<UInt8>?) {
+        out.append("<![CDATA[")
+        if let value {
+            var from = 0
+            var k = 0
+            while k + 2 < value.count {
+                if value[k] == 0x5D && value[k + 1] == 0x5D && value[k + 2] == 0x3E {
+                    out.append(UnsafeBufferPointer(rebasing: value[from ..< k + 2]))
+                    out.append("]]><![CDATA[")
+                    from = k + 2
+                }
+                k += 1
+            }
+            out.append(UnsafeBufferPointer(rebasing: value[from...]))
+        }
+        out.append("]]>")
     }
 }
 
 /// Writes a tree as JSON: a tree of JSON values as it was read, markup as JsonML.
 struct _JSONWriter {
     let tree: ViewTree
-    var types = _TypeTable()
-    let json: (object: TypeID, array: TypeID, string: TypeID, number: TypeID, bool: TypeID, null: TypeID)
-    /// Per open node, innermost last: whether a child was written (a comma before the
-    /// next), and whether it is an object (members have names).
-    var open: [(written: Bool, object: Bool)] = []
+    let names: _NameTable
+    let out: _OutputSink
+    let json: (object: Int32, array: Int32, string: Int32, number: Int32, bool: Int32, null: Int32)
 
-    init(tree: ViewTree) {
-        self.tree = tree
+    init(tree: ViewTree, names: _NameTable, out: _OutputSink) {
+        (self.tree, self.names, self.out) = (tree, names, out)
         let r = TypeRegistry.shared
-        json = (r.typeID(named: "object"), r.typeID(named: "array"), r.typeID(named: "string"), r.typeID(named: "number"), r.typeID(named: "bool"), r.typeID(named: "null"))
+        json = (r.typeID(named: "object").rawValue, r.typeID(named: "array").rawValue, r.typeID(named: "string").rawValue,
+                r.typeID(named: "number").rawValue, r.typeID(named: "bool").rawValue, r.typeID(named: "null").rawValue)
     }
 
-    mutating func write(subtree node: NodeID?, into out: inout _OutputSink) throws {
-        // Several roots (a document's comments beside its element, a forest): an array.
-        var roots = 0
-        if node == nil {
-            tree._forEachTokenRun(of: nil) { tokens in
-                for t in tokens where t >= 0 && tree._parent(ofSlot: t) < 0 && written(t) { roots += 1 }
-            }
-        }
-        let many = roots > 1
-        if many { out.append(UInt8(ascii: "[")) }
-        var first = true
-        try tree._forEachTokenRun(of: node) { tokens in
-            for t in tokens {
-                if t >= 0 {
-                    if open.isEmpty && written(t) {
-                        if !first && many { out.append(UInt8(ascii: ",")) }
-                        first = false
-                    }
-                    enter(t, into: &out)
-                } else {
-                    exit(~t, into: &out)
-                }
-            }
-            try out.spill()
-        }
-        if many { out.append(UInt8(ascii: "]")) }
-        out.append(0x0A)
-    }
-
-    /// Whether slot `x` is written (not a comment or a processing instruction, which
-    /// JsonML leaves out).
-    private mutating func written(_ x: Int32) -> Bool {
-        let kind = types.entry(tree._typeID(ofSlot: x)).kind
+    /// Whether a node of `type` is written (not a comment or a processing instruction,
+    /// which JsonML leaves out).
+    @inline(__always)
+    private func written(_ type: Int32) -> Bool {
+        let kind = names.kind(type)
         return kind != .comment && kind != .processingInstruction
     }
 
-    /// Writes the comma and the member name a value needs before it.
-    private mutating func separate(_ x: Int32, into out: inout _OutputSink) {
-        guard !open.isEmpty else { return }
-        if open[open.count - 1].written { out.append(UInt8(ascii: ",")) }
-        open[open.count - 1].written = true
-        if open[open.count - 1].object {
-            let key = tree._attribute(.key, ofSlot: x) ?? ""
-            Self.string(key, into: &out)
-            out.append(UInt8(ascii: ":"))
-        }
-    }
-
-    private mutating func enter(_ x: Int32, into out: inout _OutputSink) {
-        let type = tree._typeID(ofSlot: x)
-        if type == json.object || type == json.array {
-            separate(x, into: &out)
-            out.append(type == json.object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            open.append((false, type == json.object))
-            return
-        }
-        if type == json.string || type == json.number || type == json.bool || type == json.null {
-            separate(x, into: &out)
-            tree._withValue(ofSlot: x) { value in
-                if let value, type == json.string {
-                    Self.string(value, into: &out)
-                } else if let value, !value.isEmpty, type != json.null {
-                    out.append(value)
-                } else {
-                    // `null`, or a value a skeleton import did not keep.
-                    out.append("null")
+    func write(subtree node: NodeID?) {
+        tree._withWriterView { v in
+            // Several roots written (a document's comments beside its element, a forest): an array.
+            var roots = 0
+            if node == nil {
+                tree._forEachTokenRun(of: nil) { tokens in
+                    for t in tokens where t >= 0 && v.parent[Int(t)] < 0 && written(v.typeID[Int(t)]) { roots += 1 }
                 }
             }
-            open.append((true, false))  // a leaf: its exit closes nothing
-            return
-        }
-        // Markup, as JsonML.
-        let e = types.entry(type)
-        switch e.kind {
-        case .element:
-            separate(x, into: &out)
-            out.append(UInt8(ascii: "["))
-            e.name.withUnsafeBufferPointer { Self.string($0, into: &out) }
-            var any = false
-            tree._forEachNamedAttribute(ofSlot: x) { name, value in
-                out.append(any ? "," : ",{")
-                any = true
-                types.entry(name).name.withUnsafeBufferPointer { Self.string($0, into: &out) }
-                out.append(UInt8(ascii: ":"))
-                Self.string(value, into: &out)
+            let many = roots > 1
+            if many { out.append(UInt8(ascii: "[")) }
+            var first = true
+            // Per open node, innermost last: whether a child was written (a comma before
+            // the next), and whether it is an object (members have names).
+            var open: [(written: Bool, object: Bool)] = []
+            // Nodes left out (comments, processing instructions) that are open.
+            var skipping = 0
+            tree._forEachTokenRun(of: node) { tokens in
+                for t in tokens {
+                    if t >= 0 {
+                        let type = v.typeID[Int(t)]
+                        if skipping > 0 || !written(type) {
+                            skipping += 1
+                            continue
+                        }
+                        if open.isEmpty {
+                            if !first && many { out.append(UInt8(ascii: ",")) }
+                            first = false
+                        } else {
+                            if open[open.count - 1].written { out.append(UInt8(ascii: ",")) }
+                            open[open.count - 1].written = true
+                            if open[open.count - 1].object {
+                                Self.string(v.column(.key, t) ?? UnsafeBufferPointer(start: nil, count: 0), into: out)
+                                out.append(UInt8(ascii: ":"))
+                            }
+                        }
+                        enter(t, type, v)
+                        // A JsonML element has its name written: its first child needs a comma.
+                        let markup = type != json.object && type != json.array && !isScalar(type)
+                        open.append((markup, type == json.object))
+                    } else {
+                        if skipping > 0 {
+                            skipping -= 1
+                            continue
+                        }
+                        open.removeLast()
+                        let type = v.typeID[Int(~t)]
+                        if type == json.object { out.append(UInt8(ascii: "}")) }
+                        else if type == json.array || (!isScalar(type) && names.kind(type) == .element) { out.append(UInt8(ascii: "]")) }
+                    }
+                }
+                out.spill()
             }
-            if any { out.append(UInt8(ascii: "}")) }
-            open.append((true, false))
-        case .text, .cdata:
-            separate(x, into: &out)
-            tree._withValue(ofSlot: x) { Self.string($0 ?? UnsafeBufferPointer(start: nil, count: 0), into: &out) }
-            open.append((true, false))
-        case .comment, .processingInstruction:
-            open.append((true, false))  // left out; its exit is skipped too
-            _skipped.append(x)
+            if many { out.append(UInt8(ascii: "]")) }
+            out.append(0x0A)
         }
     }
 
-    /// Nodes left out (comments, processing instructions), so their exit writes nothing.
-    private var _skipped: [Int32] = []
+    @inline(__always)
+    private func isScalar(_ type: Int32) -> Bool {
+        type == json.string || type == json.number || type == json.bool || type == json.null
+    }
 
-    private mutating func exit(_ x: Int32, into out: inout _OutputSink) {
-        open.removeLast()
-        if let last = _skipped.last, last == x {
-            _skipped.removeLast()
+    @inline(__always)
+    private func enter(_ x: Int32, _ type: Int32, _ v: _WriterView) {
+        if type == json.object { return out.append(UInt8(ascii: "{")) }
+        if type == json.array { return out.append(UInt8(ascii: "[")) }
+        if isScalar(type) {
+            let value = v.value(x)
+            if let value, type == json.string {
+                Self.string(value, into: out)
+            } else if let value, !value.isEmpty, type != json.null {
+                out.append(value)
+            } else {
+                // `null`, or a value a skeleton import did not keep.
+                out.append("null")
+            }
             return
         }
-        let type = tree._typeID(ofSlot: x)
-        if type == json.object { return out.append(UInt8(ascii: "}")) }
-        if type == json.array { return out.append(UInt8(ascii: "]")) }
-        if type == json.string || type == json.number || type == json.bool || type == json.null { return }
-        switch types.entry(type).kind {
-        case .element: out.append(UInt8(ascii: "]"))
-        default: break
+        // Markup, as JsonML: an element is an array of its name, its attributes (an
+        // object, when it has any) and its children; text is a string.
+        switch names.kind(type) {
+        case .element:
+            out.append(UInt8(ascii: "["))
+            Self.string(names.name(type), into: out)
+            let run = v.run(x)
+            for e in run {
+                out.append(e == run.lowerBound ? ",{" : ",")
+                Self.string(names.name(v.name(e)), into: out)
+                out.append(UInt8(ascii: ":"))
+                Self.string(v.attributeValue(e), into: out)
+            }
+            if !run.isEmpty { out.append(UInt8(ascii: "}")) }
+        default:
+            Self.string(v.value(x) ?? UnsafeBufferPointer(start: nil, count: 0), into: out)
         }
-    }
-
-    static func string(_ text: String, into out: inout _OutputSink) {
-        var text = text
-        text.withUTF8 { string($0, into: &out) }
     }
 
     /// `utf8` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`...
     /// or `\u00XX`; everything else as it is (UTF-8).
-    static func string(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout _OutputSink) {
+    static func string(_ utf8: UnsafeBufferPointer<UInt8>, into out: _OutputSink) {
         out.append(UInt8(ascii: "\""))
-        var from = 0
-        for k in 0 ..< utf8.count {
-            let b = utf8[k]
-            guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-            if k > from { out.append(UnsafeBufferPointer(rebasing: utf8[from ..< k])) }
-            switch b {
-            case 0x22: out.append("\\\"")
-            case 0x5C: out.append("\\\\")
-            case 0x0A: out.append("\\n")
-            case 0x0D: out.append("\\r")
-            case 0x09: out.append("\\t")
-            case 0x08: out.append("\\b")
-            case 0x0C: out.append("\\f")
-            default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append("\\u00")
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 15)])
+        if let p = utf8.baseAddress {
+            let n = utf8.count
+            var from = 0
+            var k = 0
+            while true {
+                while k < n && p[k] >= 0x20 && p[k] != 0x22 && p[k] != 0x5C { k &+= 1 }
+                if k > from { out.append(p + from, k - from) }
+                if k == n { break }
+                let b = p[k]
+                switch b {
+                case 0x22: out.append("\\\"")
+                case 0x5C: out.append("\\\\")
+                case 0x0A: out.append("\\n")
+                case 0x0D: out.append("\\r")
+                case 0x09: out.append("\\t")
+                case 0x08: out.append("\\b")
+                case 0x0C: out.append("\\f")
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append("\\u00")
+                    out.append(hex.utf8Start[Int(b >> 4)])
+                    out.append(hex.utf8Start[Int(b & 15)])
+                }
+                k &+= 1
+                from = k
             }
-            from = k + 1
         }
-        if from < utf8.count { out.append(UnsafeBufferPointer(rebasing: utf8[from...])) }
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -37,6 +37,9 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "What an import of --input keeps: skeleton (names, id, class, tag, JSON member names: the view-tree workload) or whole (text, comments, every attribute, JSON values).")
     var importContent: ImportContent = .skeleton
 
+    @Option(help: "With --import-only: write the imported tree to this file (.xml or .json), and report the bytes and the time it took.")
+    var exportTo: String?
+
     @Option(help: "Write a snapshot of the tree (generated or imported) to this file, and report its size and the time it took; load it back with --input.")
     var saveSnapshot: String?
 
@@ -159,6 +162,10 @@ struct BenchOptions: ParsableArguments {
             throw ValidationError("--min-time must be 1 to \(grouped(Self.longestSeconds * 1000)) ms, got \(minTime)")
         }
         if importOnly && input == nil { throw ValidationError("--import-only needs --input") }
+        if let exportTo {
+            guard importOnly else { throw ValidationError("--export-to needs --import-only") }
+            guard ExportFormat.detect(path: exportTo) != nil else { throw ValidationError("--export-to \(exportTo): the extension must be .xml or .json") }
+        }
         if saveSnapshot != nil && (sizes?.count ?? 1) > 1 { throw ValidationError("--save-snapshot writes one tree: it cannot be combined with several --sizes") }
         if input != nil {
             if sizes != nil { throw ValidationError("--sizes and --input cannot be combined: an imported tree has one size") }

@@ -80,6 +80,19 @@ struct RelativeViewBench: ParsableCommand {
             results: [], skipped: [], memory: Report.Memory(arenaBytesPerNode: figures.arenaBytesPerNode, naiveBytesPerNode: .nan))
         report.importFigures = figures
         report.savedSnapshot = try saveSnapshot(tree, options: options, progress: progress)
+        if let path = options.exportTo {
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                try tree.write(to: path, format: ExportFormat.detect(path: path)!)
+            } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            let seconds = nanoseconds(clock.now - start) / 1e9
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            report.export = Report.Export(path: path, bytes: bytes, seconds: seconds)
+        }
         switch options.format {
         case .table: print(report.importTable())
         case .json: print(try report.json())

@@ -49,6 +49,25 @@ struct Report: Encodable {
     var importFigures: Import?
 
     /// One import of `--input`: its size, its speed and the memory it took.
+    /// `--export-to`: the tree written as a document.
+    struct Export: Encodable {
+        var path: String
+        var bytes: Int
+        var seconds: Double
+        var megabytesPerSecond: Double { Double(bytes) / 1e6 / max(seconds, 1e-9) }
+
+        var line: String { "export: \(megabytes(bytes)) to \(path) in \(fixed(seconds, 3)) s: \(fixed(megabytesPerSecond, 1)) MB/s" }
+
+        enum CodingKeys: String, CodingKey { case path, bytes, seconds, megabytesPerSecond }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(seconds, forKey: .seconds)
+            try c.encode(megabytesPerSecond, forKey: .megabytesPerSecond)
+        }
+    }
+
     struct Import: Encodable {
         var format: String
         /// The document's size; `nil` for a directory.
@@ -97,6 +116,9 @@ struct Report: Encodable {
     /// The snapshot `--save-snapshot` wrote.
     var savedSnapshot: SavedSnapshot?
 
+    /// The document `--export-to` wrote.
+    var export: Export?
+
     /// One snapshot written: where, its size, and how long writing it took.
     struct SavedSnapshot: Encodable {
         var path: String
@@ -121,6 +143,7 @@ struct Report: Encodable {
         case tool, version, allocator, tree, results, skipped, memory
         case importFigures = "import"
         case savedSnapshot = "snapshot"
+        case export
     }
 
     func json() throws -> String {
@@ -157,6 +180,7 @@ struct Report: Encodable {
         var out = ["relative-view-bench \(version): \(tree.source), \(grouped(tree.nodes)) nodes, max depth \(grouped(tree.maxDepth)), allocator \(allocator)", ""]
         if let importFigures { out.append(importFigures.line) }
         if let savedSnapshot { out.append(savedSnapshot.line) }
+        if let export { out.append(export.line) }
         return out.joined(separator: "\n")
     }
 
