@@ -12,7 +12,10 @@
 # document read as HTML (libxml2's lenient parser) and /usr as a directory tree against
 # `find /usr | wc -l`. Besides each program's own time for the load (wall clock), it records
 # the CPU time of each program's whole process (all threads: our builder maps the arena's
-# pages on a second thread).
+# pages on a second thread). Ours imports each document twice: keeping the whole content
+# (text, comments, every attribute, JSON values: "relative-view", what the peers keep) and
+# its skeleton ("relative-view (skeleton)": names, id, class, tag, member names). The whole
+# XML import is also written back out (--export-to), against pugixml's save_file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=${1:-docs/data/import-vs-peers.json}
@@ -47,22 +50,34 @@ def timed(cmd):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-def ours(path, fmt=None):
+def ours(path, fmt=None, content="whole", export=None):
     cmd = [bench, "--input", path, "--import-only", "--format", "json"] + (["--input-format", fmt] if fmt else [])
+    if fmt != "directory":
+        cmd += ["--import-content", content]
+    if export:
+        cmd += ["--export-to", export]
     out, cpu = timed(cmd)
-    figures = json.loads(out)["import"]
-    return {"seconds": figures["seconds"], "nodes": figures["nodes"], "peakResidentBytes": figures["peakResidentBytes"],
-            "arenaBytesPerNode": figures["arenaBytesPerNode"], "processCPUSeconds": cpu}
+    report = json.loads(out)
+    figures = report["import"]
+    result = {"seconds": figures["seconds"], "nodes": figures["nodes"], "peakResidentBytes": figures["peakResidentBytes"],
+              "arenaBytesPerNode": figures["arenaBytesPerNode"], "processCPUSeconds": cpu}
+    if export:
+        result["saveSeconds"] = report["export"]["seconds"]
+        result["savedBytes"] = report["export"]["bytes"]
+    return result
 
-def peer(driver, path):
-    out, cpu = timed([os.path.join(work, driver), path])
+def peer(driver, path, save=None):
+    out, cpu = timed([os.path.join(work, driver), path] + ([save] if save else []))
     return dict(json.loads(out), processCPUSeconds=cpu)
 
+saved = {"pugixml": os.path.join(work, "saved-by-pugixml.xml"), "relative-view": os.path.join(work, "saved-by-relative-view.xml")}
 programs = [
-    ("xml", "pugixml", lambda: peer("pugixml-load", xml), xml),
-    ("xml", "relative-view", lambda: ours(xml), xml),
+    ("xml", "pugixml", lambda: peer("pugixml-load", xml, saved["pugixml"]), xml),
+    ("xml", "relative-view", lambda: ours(xml, export=saved["relative-view"]), xml),
+    ("xml", "relative-view (skeleton)", lambda: ours(xml, content="skeleton"), xml),
     ("json", "simdjson", lambda: peer("simdjson-load", js), js),
     ("json", "relative-view", lambda: ours(js), js),
+    ("json", "relative-view (skeleton)", lambda: ours(js, content="skeleton"), js),
     ("html", "relative-view", lambda: ours(xml, "html"), xml),
 ]
 samples = {(f, p): [] for f, p, _, _ in programs}
@@ -82,6 +97,11 @@ for fmt, name, _, path in programs:
            "processCPUSeconds": best["processCPUSeconds"]}
     for key in ("arenaBytesPerNode", "kernel"):
         if key in best: row[key] = best[key]
+    if "saveSeconds" in best:
+        # The write back out, best of the runs on its own.
+        save = min(s["saveSeconds"] for s in samples[(fmt, name)])
+        row["save"] = {"seconds": save, "bytes": best["savedBytes"], "megabytesPerSecond": best["savedBytes"] / 1e6 / save,
+                       "secondsOfEachRun": [s["saveSeconds"] for s in samples[(fmt, name)]]}
     rows.append(row)
 
 # Directory trees: /usr, ours against find(1), each best of the same number of runs.
@@ -98,9 +118,21 @@ for name, (seconds, entries) in (("find /usr | wc -l", find_best), ("relative-vi
     dir_rows.append({"format": "directory", "program": name, "path": "/usr", "nodes": entries, "seconds": seconds,
                      "nodesPerSecond": entries / seconds})
 
-def ratio(fmt, peer_name):
-    p = next(r for r in rows if r["format"] == fmt and r["program"] == peer_name)
-    o = next(r for r in rows if r["format"] == fmt and r["program"] == "relative-view")
+def row_of(fmt, name):
+    return next(r for r in rows if r["format"] == fmt and r["program"] == name)
+
+def ratio(fmt, peer_name, ours_name="relative-view"):
+    return row_of(fmt, ours_name)["megabytesPerSecond"] / row_of(fmt, peer_name)["megabytesPerSecond"]
+
+def spread(fmt, peer_name, ours_name="relative-view"):
+    """The ratio of each run (ours against the peer's run beside it), lowest and highest."""
+    o, p = samples[(fmt, ours_name)], samples[(fmt, peer_name)]
+    each = [b["seconds"] / a["seconds"] for a, b in zip(o, p)]
+    return [min(each), max(each)]
+
+def save_ratio():
+    o, p = row_of("xml", "relative-view")["save"], row_of("xml", "pugixml")["save"]
+    # Bytes per second: the two documents written differ a little (ours keeps whitespace text).
     return o["megabytesPerSecond"] / p["megabytesPerSecond"]
 
 report = {
@@ -109,20 +141,31 @@ report = {
                 "cores": os.cpu_count()},
     "documents": {"seed": int(os.environ.get("SEED", "1")), "xml": os.path.getsize(xml), "json": os.path.getsize(js)},
     "results": rows + dir_rows,
-    "ratios": {"xmlVsPugixml": ratio("xml", "pugixml"), "jsonVsSimdjson": ratio("json", "simdjson")},
+    "ratios": {"xmlVsPugixml": ratio("xml", "pugixml"), "jsonVsSimdjson": ratio("json", "simdjson"),
+               "xmlSkeletonVsPugixml": ratio("xml", "pugixml", "relative-view (skeleton)"),
+               "jsonSkeletonVsSimdjson": ratio("json", "simdjson", "relative-view (skeleton)"),
+               "xmlExportVsPugixmlSave": save_ratio(),
+               "xmlPeakMemoryVsPugixml": row_of("xml", "relative-view")["peakResidentBytes"] / row_of("xml", "pugixml")["peakResidentBytes"],
+               "jsonPeakMemoryVsSimdjson": row_of("json", "relative-view")["peakResidentBytes"] / row_of("json", "simdjson")["peakResidentBytes"]},
+    "spreadOfEachRun": {"xmlVsPugixml": spread("xml", "pugixml"), "jsonVsSimdjson": spread("json", "simdjson")},
+    "content": "relative-view keeps the whole content; relative-view (skeleton) names, id, class, tag and member names only",
 }
 os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
 with open(output, "w") as f:
     json.dump(report, f, indent=2, sort_keys=True)
     f.write("\n")
 
-print(f"{'format':9} {'program':18} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12} {'process CPU s':>14}")
+print(f"{'format':9} {'program':26} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12} {'process CPU s':>14}")
 for r in rows + dir_rows:
     mb = f"{r['bytes'] / 1e6:8.1f}" if "bytes" in r else f"{'':8}"
     mbs = f"{r['megabytesPerSecond']:8.1f}" if "megabytesPerSecond" in r else f"{'':8}"
     rss = f"{r['peakResidentBytes'] / 1e6:12.1f}" if "peakResidentBytes" in r else f"{'':12}"
     cpu = f"{r['processCPUSeconds']:14.3f}" if "processCPUSeconds" in r else ""
-    print(f"{r['format']:9} {r['program']:18} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss} {cpu}")
-print(f"ours / pugixml (XML): {report['ratios']['xmlVsPugixml']:.2f}x; ours / simdjson (JSON): {report['ratios']['jsonVsSimdjson']:.2f}x")
+    print(f"{r['format']:9} {r['program']:26} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss} {cpu}")
+r = report["ratios"]
+print(f"whole content: ours / pugixml (XML) {r['xmlVsPugixml']:.2f}x, ours / simdjson (JSON) {r['jsonVsSimdjson']:.2f}x; "
+      f"skeleton: {r['xmlSkeletonVsPugixml']:.2f}x, {r['jsonSkeletonVsSimdjson']:.2f}x")
+print(f"export (XML, MB/s): ours / pugixml save_file {r['xmlExportVsPugixmlSave']:.2f}x; "
+      f"peak memory: ours / pugixml {r['xmlPeakMemoryVsPugixml']:.2f}x, ours / simdjson {r['jsonPeakMemoryVsSimdjson']:.2f}x")
 print(f"written to {output}")
 PY

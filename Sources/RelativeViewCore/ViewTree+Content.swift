@@ -580,6 +580,8 @@ package struct _WriterView {
     package let attributeBytes: UnsafePointer<UInt8>?
     /// Per ``NodeAttribute``: its starts and texts.
     package let columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)]
+    /// Whether any ``NodeAttribute`` column has a text (a skeleton import's, a JSON tree's).
+    package let hasColumns: Bool
 
     /// The UTF-8 of the text stored at `at` in `bytes` (a LEB128 count, then the bytes).
     @inline(__always)
@@ -670,7 +672,8 @@ extension ViewTree {
                                                         valueStarts: valueStarts, valueBytes: valueBytes.baseAddress,
                                                         first: first, names: names.baseAddress, values: values.baseAddress,
                                                         attributeBytes: attributeBytes.baseAddress,
-                                                        columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)]))
+                                                        columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)],
+                                                        hasColumns: s0.count + s1.count + s2.count > 0))
                                                 }
                                             }
                                         }

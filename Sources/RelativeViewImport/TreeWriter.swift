@@ -446,13 +446,10 @@ struct _XMLWriter {
             out.append(UInt8(ascii: "\""))
         }
         func has(_ name: Int32) -> Bool { run.contains { v.name($0) == name } }
-        for (attribute, name, id) in [(NodeAttribute.id, "id" as StaticString, idName), (.className, "class", className), (.key, "key", keyName)] {
-            guard let text = v.column(attribute, x), !has(id) else { continue }
-            out.append(0x20)
-            out.append(name)
-            out.append("=\"")
-            _escaped(text, escapes, 2 | 1, out)
-            out.append(UInt8(ascii: "\""))
+        if v.hasColumns {
+            column(.id, "id", idName, x, v, escapes, has)
+            column(.className, "class", className, x, v, escapes, has)
+            column(.key, "key", keyName, x, v, escapes, has)
         }
         let tag = v.tag(x, tree)
         if tag != 0 && !has(tagName) {
@@ -461,6 +458,20 @@ struct _XMLWriter {
             digits.withUTF8 { out.append($0) }
             out.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// ` name="text"` for slot `x`'s text of `attribute`, unless it has a named attribute of
+    /// that name (`id`, `nameID`).
+    private func column(
+        _ attribute: NodeAttribute, _ name: StaticString, _ nameID: Int32, _ x: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>,
+        _ has: (Int32) -> Bool
+    ) {
+        guard let text = v.column(attribute, x), !has(nameID) else { return }
+        out.append(0x20)
+        out.append(name)
+        out.append("=\"")
+        _escaped(text, escapes, 2 | 1, out)
+        out.append(UInt8(ascii: "\""))
     }
 
     /// A CDATA section of `value`: "]]>" inside it ends one section and starts the next.
