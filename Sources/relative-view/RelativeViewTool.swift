@@ -32,7 +32,7 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         case "xml", "xhtml", "svg", "xsd", "xsl", "rss", "atom", "plist": return .xml
         case "html", "htm": return .html
         case "json": return .json
-        case "rvsnap", "snapshot": return .snapshot
+        case "rvtree", "rvsnap", "snapshot": return .snapshot
         default: return nil
         }
     }
@@ -43,7 +43,7 @@ struct Convert: ParsableCommand {
         abstract: "Read a document or a snapshot and write it in another format.",
         discussion: """
             Formats come from the extensions: .xml (also .xhtml, .svg...), .html and .htm (read \
-            only), .json, and .rvsnap for a snapshot; --from and --to override them. OUT may \
+            only), .json, and .rvtree for a snapshot; --from and --to override them. OUT may \
             be - for standard output (with --to). The output is written beside OUT and renamed \
             over it when complete, so a failed conversion leaves no partial file. A document \
             of markup written as JSON is JsonML; JSON written as XML has an element per value.

@@ -21,6 +21,23 @@ import Testing
     }
 }
 
+extension ReadmeCodeBlockTests {
+    @Test func editingAndWritingADocument() throws {
+        let values = try readmeValues {
+            var doc = try TreeImporter().importTree(Array(#"<p class="note">Hi <b>you</b></p>"#.utf8), format: .xml)
+            let p = doc.documentElement!
+            doc.textContent(of: p)                                   // "Hi you"
+            doc.setAttribute(named: "lang", "en", of: p)
+            try doc.string(as: .xml)                                 // <p class="note" lang="en">Hi <b>you</b></p>
+            try doc.write(to: "/tmp/p.json", format: .json)          // JsonML: ["p",{"class":"note","lang":"en"},"Hi ",["b","you"]]
+        }
+        try #require(values.count == 4)
+        #expect(values[0] as? String == "Hi you")
+        #expect(values[2] as? String == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p class=\"note\" lang=\"en\">Hi <b>you</b></p>\n")
+        #expect(try String(contentsOfFile: "/tmp/p.json", encoding: .utf8) == #"["p",{"class":"note","lang":"en"},"Hi ",["b","you"]]"# + "\n")
+    }
+}
+
 /// The value of every expression statement of a block, in order (declarations add none).
 @resultBuilder enum ReadmeValues {
     static func buildExpression<T>(_ value: T) -> [Any] { [value] }
