@@ -442,12 +442,12 @@ struct _XMLScanner: ~Copyable {
             lastCDATA.append(contentsOf: raw)
         }
         lastCDATAEnd = w.base + range.upperBound + 3
-        let normalized = lastCDATA.contains(0x0D) ? Self.normalizedLineEnds(lastCDATA) : lastCDATA
+        let normalized = lastCDATA.contains(0x0D) ? lastCDATA.withUnsafeBufferPointer(Self.normalizedLineEnds) : lastCDATA
         normalized.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
     }
 
     /// `bytes` with CR LF and lone CRs as LF.
-    private static func normalizedLineEnds(_ bytes: [UInt8]) -> [UInt8] {
+    private static func normalizedLineEnds(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var k = 0
@@ -467,18 +467,7 @@ struct _XMLScanner: ~Copyable {
     private mutating func setNormalizedValue(_ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
         let raw = UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)
         guard raw.contains(0x0D) else { return builder.setValue(utf8: raw) }
-        var k = 0
-        while k < raw.count {
-            if raw[k] == 0x0D {
-                gathered.append(0x0A)
-                k += k + 1 < raw.count && raw[k + 1] == 0x0A ? 2 : 1
-            } else {
-                gathered.append(raw[k])
-                k += 1
-            }
-        }
-        gathered.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
-        gathered.removeAll(keepingCapacity: true)
+        Self.normalizedLineEnds(raw).withUnsafeBufferPointer { builder.setValue(utf8: $0) }
     }
 
     /// `<?target data?>` from `j` to `end`: a node of type `?target` whose value is the data.
