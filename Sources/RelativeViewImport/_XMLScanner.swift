@@ -249,7 +249,10 @@ struct _XMLScanner: ~Copyable {
         }
         // The node opened last, whether it is still open or not.
         if whole {
-            for a in 0 ..< tag.attributeCount {
+            // Namespace declarations first, then the other attributes, each in document
+            // order: as libxml2 reports them (apart), so that both readers make one tree.
+            for pass in 0 ..< 2 {
+            for a in 0 ..< tag.attributeCount where isNamespaceDeclaration(attributes[a]) == (pass == 0) {
                 let name = attributes[a]
                 guard let (type, _) = typeID(at: name.lowerBound, length: name.count) else { return false }
                 let (value, plain) = attributeValues[a]
@@ -260,6 +263,7 @@ struct _XMLScanner: ~Copyable {
                     gathered.withUnsafeBufferPointer { builder.addAttribute(name: type, utf8: $0) }
                     gathered.removeAll(keepingCapacity: true)
                 }
+            }
             }
         } else {
             if let id = tag.id { builder.setAttribute(.id, utf8: UnsafeBufferPointer(start: buffer + id.lowerBound, count: id.count)) }
@@ -399,6 +403,13 @@ struct _XMLScanner: ~Copyable {
     }
 
     // MARK: Content (a whole scan)
+
+    /// Whether the attribute name at `name` is `xmlns` or `xmlns:` and a prefix.
+    @inline(__always)
+    private func isNamespaceDeclaration(_ name: Range<Int>) -> Bool {
+        name.count >= 5 && buffer[name.lowerBound] == UInt8(ascii: "x") && equal(name.prefix(5), "xmlns")
+            && (name.count == 5 || buffer[name.lowerBound + 5] == UInt8(ascii: ":"))
+    }
 
     /// Moves the raw text from `textStart` up to `end` into `gathered`.
     @inline(__always)

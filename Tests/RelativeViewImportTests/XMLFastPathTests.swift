@@ -7,19 +7,21 @@ import Testing
 /// The XML reader's own scanner against libxml2: every document it reads gives the tree
 /// libxml2 gives, and every document it gives up on is libxml2's to accept or reject.
 @Suite struct XMLFastPathTests {
-    /// Each node as one line: parent slot, type name, tag, id, class.
+    /// Each node as one line: parent slot, type name, tag, id, class, and what a whole
+    /// import keeps (its named attributes, its value).
     static func lines(_ tree: ViewTree) -> [String] {
         (0 ..< tree.slotCount).map { slot in
             let x = tree.node(atSlot: slot)!
-            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "·") \(tree.attribute(.className, of: x) ?? "·")"
+            let content = tree.namedAttributes(of: x).map { "\($0.name)=\($0.value)" }.joined(separator: " ") + " " + (tree.value(of: x).map { "\"\($0)\"" } ?? "·")
+            return "\(tree.parent(of: x).map { "\($0.index)" } ?? "-") \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "·") \(tree.attribute(.className, of: x) ?? "·") \(content)"
         }
     }
 
     /// What libxml2 alone makes of `bytes`: the tree's lines, or the error.
-    static func libxml2(_ bytes: [UInt8]) -> Result<[String], ImportError> {
+    static func libxml2(_ bytes: [UInt8], content: ImportContent = .skeleton) -> Result<[String], ImportError> {
         var builder = ViewTreeBuilder()
         do {
-            try MarkupTreeReader(fastPath: false, content: .skeleton).read(bytes, path: "doc", dialect: .xml, into: &builder)
+            try MarkupTreeReader(fastPath: false, content: content).read(bytes, path: "doc", dialect: .xml, into: &builder)
         } catch {
             return .failure(error)
         }
@@ -29,10 +31,10 @@ import Testing
 
     /// The fast path's tree of `bytes` agrees with libxml2's; returns whether it read it.
     @discardableResult
-    static func agree(_ bytes: [UInt8], _ comment: Comment? = nil) -> Bool {
-        guard let fast = MarkupTreeReader(content: .skeleton).fastPathTree(bytes) else { return false }
+    static func agree(_ bytes: [UInt8], _ comment: Comment? = nil, content: ImportContent = .skeleton) -> Bool {
+        guard let fast = MarkupTreeReader(content: content).fastPathTree(bytes) else { return false }
         fast._checkInvariants()
-        switch libxml2(bytes) {
+        switch libxml2(bytes, content: content) {
         case .success(let expected):
             #expect(lines(fast) == expected, comment)
         case .failure(let error):
@@ -72,11 +74,12 @@ import Testing
         return out + (Bool.random(using: &rng) ? "\n<!-- after -->\n" : "")
     }
 
-    @Test func documentsOfEveryFeatureAreReadByTheFastPathAsByLibxml2() {
+    @Test(arguments: ImportContent.allCases)
+    func documentsOfEveryFeatureAreReadByTheFastPathAsByLibxml2(content: ImportContent) {
         var rng = SplitMix64(seed: 5)
         var read = 0
         for n in 0 ..< 300 {
-            if Self.agree(Array(Self.document(&rng, elements: 1 + n % 60).utf8)) { read += 1 }
+            if Self.agree(Array(Self.document(&rng, elements: 1 + n % 60).utf8), content: content) { read += 1 }
         }
         #expect(read == 300, "the fast path should read every generated document")
     }
@@ -89,11 +92,13 @@ import Testing
         for n in 0 ..< 60 {
             var bytes = Array(Self.document(&rng, elements: 1 + n % 30).utf8)
             if n % 3 == 2 { bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = Array("<&]/\"".utf8).randomElement(using: &rng)! }
-            let whole = MarkupTreeReader(content: .skeleton).fastPath(bytes)
-            let cut = MarkupTreeReader(content: .skeleton).fastPath(bytes, bufferSize: bufferSize)
-            #expect((cut.tree == nil) == (whole.tree == nil), "buffer \(bufferSize), document \(n)")
-            #expect(cut.gaveUpAt == whole.gaveUpAt, "buffer \(bufferSize), document \(n)")
-            if let a = cut.tree, let b = whole.tree { #expect(Self.lines(a) == Self.lines(b)) }
+            for content in ImportContent.allCases {
+                let whole = MarkupTreeReader(content: content).fastPath(bytes)
+                let cut = MarkupTreeReader(content: content).fastPath(bytes, bufferSize: bufferSize)
+                #expect((cut.tree == nil) == (whole.tree == nil), "buffer \(bufferSize), document \(n), \(content)")
+                #expect(cut.gaveUpAt == whole.gaveUpAt, "buffer \(bufferSize), document \(n), \(content)")
+                if let a = cut.tree, let b = whole.tree { #expect(Self.lines(a) == Self.lines(b)) }
+            }
         }
     }
 
@@ -169,7 +174,8 @@ import Testing
 
     /// Random documents with random bytes changed: whatever the fast path still reads,
     /// libxml2 reads to the same tree.
-    @Test func mutatedDocumentsAgree() {
+    @Test(arguments: ImportContent.allCases)
+    func mutatedDocumentsAgree(content: ImportContent) {
         var rng = SplitMix64(seed: 11)
         let alphabet = Array("<>&;\"'/!?-]:=#x \n\tabé".utf8) + [0x00, 0x80, 0xC3, 0xEF, 0xBF]
         var read = 0
@@ -183,7 +189,7 @@ import Testing
                 default: bytes.remove(at: at)
                 }
             }
-            if Self.agree(bytes) { read += 1 }
+            if Self.agree(bytes, content: content) { read += 1 }
         }
         #expect(read > 300, "most mutated documents are handed over, but some should still be read: \(read)")
     }

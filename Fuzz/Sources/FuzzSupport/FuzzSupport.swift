@@ -58,26 +58,30 @@ public func fuzzImport(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat,
 }
 
 /// Reads `bytes` as XML twice, through the reader's own scanner first and through libxml2
-/// alone; crashes when the two disagree: one accepts and the other rejects, or the trees
-/// differ in a parent, a type, a tag, an `id` or a `class`. (Both reject with the same
-/// error by construction: the fast path reports none of its own.)
+/// alone, keeping the skeleton and then the whole document; crashes when the two disagree:
+/// one accepts and the other rejects, or the trees differ in a parent, a type, a tag, an
+/// `id` or a `class`, a named attribute or a value. (Both reject with the same error by
+/// construction: the fast path reports none of its own.)
 public func fuzzXMLPathsAgree(_ bytes: UnsafeRawBufferPointer) {
-    func read(fastPath: Bool) -> [String]? {
+    func read(fastPath: Bool, content: ImportContent) -> [String]? {
         var builder = ViewTreeBuilder()
         do {
-            try MarkupTreeReader(fastPath: fastPath, content: .skeleton).read(Array(bytes), path: "fuzz", dialect: .xml, into: &builder)
+            try MarkupTreeReader(fastPath: fastPath, content: content).read(Array(bytes), path: "fuzz", dialect: .xml, into: &builder)
         } catch {
             return nil
         }
         let tree = builder.finish()
         return (0 ..< tree.slotCount).map { slot in
             guard let x = tree.node(atSlot: slot) else { return "free" }
-            return "\(tree.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "-") \(tree.attribute(.className, of: x) ?? "-")"
+            let named = tree.namedAttributes(of: x).map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+            return "\(tree.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "-") \(tree.attribute(.className, of: x) ?? "-") \(named) \(tree.value(of: x) ?? "-")"
         }
     }
-    let fast = read(fastPath: true)
-    let libxml2 = read(fastPath: false)
-    if fast != libxml2 {
-        fatalError("the fast path and libxml2 disagree: \(fast.map { "\($0.count) nodes" } ?? "rejected") against \(libxml2.map { "\($0.count) nodes" } ?? "rejected")")
+    for content in ImportContent.allCases {
+        let fast = read(fastPath: true, content: content)
+        let libxml2 = read(fastPath: false, content: content)
+        if fast != libxml2 {
+            fatalError("the fast path and libxml2 disagree (\(content)): \(fast.map { "\($0.count) nodes" } ?? "rejected") against \(libxml2.map { "\($0.count) nodes" } ?? "rejected")")
+        }
     }
 }
