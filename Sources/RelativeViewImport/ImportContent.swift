@@ -7,7 +7,8 @@ public enum ImportContent: String, Sendable, CaseIterable {
     /// Everything the document holds.
     ///
     /// - Markup: each element (its type the name as written, a prefix included) with
-    ///   every attribute in order (namespace declarations among them), text as nodes of type `#text`
+    ///   every attribute: its namespace declarations first, then the others, each in
+    ///   document order (as libxml2 reports them), text as nodes of type `#text`
     ///   (references decoded, line ends normalized, whitespace between elements kept),
     ///   CDATA sections (`#cdata-section`), comments (`#comment`) and processing
     ///   instructions (`?target`), those outside the root element as roots before or

@@ -14,9 +14,9 @@ import RelativeViewCore
 /// compare the two on every document they both read.
 ///
 /// Given up on: a document type declaration; an XML declaration other than version 1.0 in
-/// UTF-8; a name with a byte past ASCII, or with a colon not between two parts; an `id`,
-/// `class` or `tag` value holding a reference or a tab, newline or carriage return (whose
-/// normalization is libxml2's business); an `xmlns:` declaration with an empty value; and
+/// UTF-8; a name with a byte past ASCII, or with a colon not between two parts; a `tag`
+/// value (and, keeping the skeleton, an `id` or `class` value) holding a reference or a
+/// tab, newline or carriage return (a whole scan normalizes other values itself); an `xmlns:` declaration with an empty value; and
 /// every error.
 struct _XMLScanner: ~Copyable {
     private var w: _ByteWindow
