@@ -117,6 +117,16 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         recent.deallocate()
     }
 
+    /// Room for `bytes` bytes of values and as many of attribute values, reserved, not
+    /// written (a whole import gives its document's size: no text is longer than the
+    /// document), so that the text tables never copy themselves while they grow.
+    ///
+    /// - Complexity: O(1)
+    package mutating func reserveContentBytes(_ bytes: Int) {
+        content.text.bytes.reserveCapacity(bytes)
+        content.attributes.texts.bytes.reserveCapacity(bytes)
+    }
+
     /// How many nodes are open (the depth of the next node opened).
     ///
     /// - Complexity: O(1)

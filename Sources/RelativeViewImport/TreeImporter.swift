@@ -64,11 +64,13 @@ public struct TreeImporter: Sendable {
         case .xml, .html:
             let (bound, size) = try Self.nodeBound(path, content == .whole ? MarkupTreeReader.wholeNodeBound(of:) : MarkupTreeReader.nodeBound(of:))
             builder = ViewTreeBuilder(minimumCapacity: bound)
+            if content == .whole, let size { builder.reserveContentBytes(size) }
             try MarkupTreeReader(content: content).read(
                 contentsOf: path, dialect: format == .xml ? .xml : .html, into: &builder, progress: { progress($0, size) })
         case .json:
             let (bound, size) = try Self.nodeBound(path, JSONTreeReader.nodeBound(of:))
             builder = ViewTreeBuilder(minimumCapacity: bound)
+            if content == .whole, let size { builder.reserveContentBytes(size) }
             try JSONTreeReader(content: content).read(contentsOf: path, into: &builder, progress: { progress($0, size) })
         case .directory:
             builder = ViewTreeBuilder()
