@@ -36,6 +36,17 @@ struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
         return base[count &- 1]
     }
 
+    /// The element at `i` (from the bottom). `i` must be below `count`.
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        assert(i >= 0 && i < count, "index \(i) of a stack of \(count)")
+        return base[i]
+    }
+
+    /// Empties the stack, keeping its memory.
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
+
     @inline(never)
     private mutating func grow() {
         let bigger = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)

@@ -44,11 +44,31 @@ struct _XMLScanner: ~Copyable {
     private let plainText: UnsafeMutablePointer<Bool>
     private let nameByte: UnsafeMutablePointer<Bool>
     private var sawRoot = false
-    /// The attribute names of the start tag being read (kept to reuse its storage).
-    private var attributes: [Range<Int>] = []
-    /// Their values, and whether each is plain (no reference, tab, newline or carriage
-    /// return: its bytes are its value).
-    private var attributeValues: [(range: Range<Int>, plain: Bool)] = []
+    /// The attributes of the start tag being read (a raw stack, emptied per tag: an
+    /// array's uniqueness checks were a tenth of an attribute-heavy tag's cost).
+    private var attributes = _RawStack<_Attribute>()
+
+    /// An attribute of the start tag being read: its name, its value, whether the value is
+    /// plain (no reference, tab, newline or carriage return: its bytes are its value), and
+    /// what the uniqueness check compares first.
+    struct _Attribute: BitwiseCopyable {
+        // Bounds, not ranges: `Range` is not `BitwiseCopyable`.
+        var nameStart: Int
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+        var plain: Bool
+        /// Whether the name has a prefix (`prefix:local`).
+        var prefixed: Bool
+        /// The local part's length and first 7 bytes as one word: two names whose local
+        /// parts differ here are neither equal nor equal in their local parts, so most pairs
+        /// of a tag are told apart in one comparison, not a byte loop (attribute-heavy
+        /// documents spent a third of their import in that check).
+        var localKey: UInt64
+
+        var name: Range<Int> { nameStart ..< nameEnd }
+        var value: Range<Int> { valueStart ..< valueEnd }
+    }
     /// Whether the scan keeps the whole document (text, every attribute, comments, CDATA
     /// sections, processing instructions), or names and `id`/`class`/`tag` only.
     private let whole: Bool
@@ -127,7 +147,17 @@ struct _XMLScanner: ~Copyable {
             var k = i
             if depth > 0 {
                 let plainText = self.plainText
-                while plainText[Int(buffer[k])] { k += 1 }
+                // Eight bytes at a time to one that may need a look; the table decides.
+                while true {
+                    let stops = Self.textStops(UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self)))
+                    if stops == 0 {
+                        k += 8
+                    } else {
+                        k += stops.trailingZeroBitCount >> 3
+                        guard plainText[Int(buffer[k])] else { break }
+                        k += 1
+                    }
+                }
             } else {
                 while Self.isSpace(buffer[k]) { k += 1 }
             }
@@ -252,10 +282,10 @@ struct _XMLScanner: ~Copyable {
             // Namespace declarations first, then the other attributes, each in document
             // order: as libxml2 reports them (apart), so that both readers make one tree.
             for pass in 0 ..< 2 {
-            for a in 0 ..< tag.attributeCount where isNamespaceDeclaration(attributes[a]) == (pass == 0) {
-                let name = attributes[a]
+            for a in 0 ..< tag.attributeCount where isNamespaceDeclaration(attributes[a].name) == (pass == 0) {
+                let name = attributes[a].name
                 guard let (type, _) = typeID(at: name.lowerBound, length: name.count) else { return false }
-                let (value, plain) = attributeValues[a]
+                let (value, plain) = (attributes[a].value, attributes[a].plain)
                 if plain {
                     builder.addAttribute(name: type, utf8: UnsafeBufferPointer(start: buffer + value.lowerBound, count: value.count))
                 } else {
@@ -322,7 +352,8 @@ struct _XMLScanner: ~Copyable {
         guard let nameEnd = name(at: j + 1) else { return nil }
         tag.nameLength = nameEnd - j - 1
         var k = nameEnd
-        var attributeCount = 0  // the names in `attributes` that are this tag's
+        var attributeCount = 0
+        attributes.removeAll()
         while true {
             let spaced = Self.isSpace(buffer[k])
             while Self.isSpace(buffer[k]) { k += 1 }
@@ -346,6 +377,13 @@ struct _XMLScanner: ~Copyable {
             let valueStart = k
             var plain = true  // no reference, tab, newline or carriage return
             while true {
+                // Eight bytes at a time to the first that needs a look (the sentinel is one).
+                let stops = Self.attributeValueStops(UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self)), quote: quote)
+                if stops == 0 {
+                    k += 8
+                    continue
+                }
+                k += stops.trailingZeroBitCount >> 3
                 let b = buffer[k]
                 if b == quote { break }
                 if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "<") && b != UInt8(ascii: "&") {
@@ -370,19 +408,19 @@ struct _XMLScanner: ~Copyable {
             k += 1
             // Unique names (compared as written: two prefixes for one namespace are left
             // to libxml2 by giving up on prefixed names that share a local part).
-            for n in 0 ..< attributeCount {
+            let local = localPart(attribute)
+            let prefixed = local != nil
+            let localName = local ?? attribute
+            let localKey = _SWAR.prefixWord(buffer + localName.lowerBound, length: min(localName.count, 7))
+                | UInt64(truncatingIfNeeded: localName.count) << 56
+            for n in 0 ..< attributeCount where attributes[n].localKey == localKey {
+                // Equal names have equal local parts, so equal keys: only these need a look.
                 let other = attributes[n]
-                if equal(other, attribute) { return nil }
-                if let a = localPart(other), let b = localPart(attribute), equal(a, b) { return nil }
+                if equal(other.name, attribute) { return nil }
+                if prefixed && other.prefixed, let a = localPart(other.name), equal(a, localName) { return nil }
             }
-            // Kept, not cleared per tag: removing would cost more than the tag's scan.
-            if attributeCount < attributes.count {
-                attributes[attributeCount] = attribute
-                attributeValues[attributeCount] = (value, plain)
-            } else {
-                attributes.append(attribute)
-                attributeValues.append((value, plain))
-            }
+            attributes.push(_Attribute(nameStart: attribute.lowerBound, nameEnd: attribute.upperBound, valueStart: value.lowerBound,
+                                       valueEnd: value.upperBound, plain: plain, prefixed: prefixed, localKey: localKey))
             attributeCount += 1
             tag.attributeCount = attributeCount
             let a = attribute.lowerBound
@@ -400,6 +438,24 @@ struct _XMLScanner: ~Copyable {
                 if value.isEmpty || equal(declared, "xml") || equal(declared, "xmlns") { return nil }
             }
         }
+    }
+
+    /// The bytes of `w` an attribute value's scan must look at: the quote, `<`, `&`,
+    /// control characters (the zero sentinel among them) and bytes past ASCII. Exact for
+    /// the lowest (SWAR: a flag above a true one may be false).
+    @inline(__always)
+    private static func attributeValueStops(_ w: UInt64, quote: UInt8) -> UInt64 {
+        _SWAR.bytesEqual(to: quote, in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "<"), in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "&"), in: w)
+            | _SWAR.bytesLess(than: 0x20, in: w) | (w & _SWAR.high)
+    }
+
+    /// The bytes of `w` that text can hold only after a closer look, and more: `<`, `&`,
+    /// `]`, control characters (tab, newline and the zero sentinel among them) and bytes
+    /// past ASCII. The lowest is a byte `plainText` must be asked about.
+    @inline(__always)
+    private static func textStops(_ w: UInt64) -> UInt64 {
+        _SWAR.bytesEqual(to: UInt8(ascii: "<"), in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "&"), in: w)
+            | _SWAR.bytesEqual(to: UInt8(ascii: "]"), in: w) | _SWAR.bytesLess(than: 0x20, in: w) | (w & _SWAR.high)
     }
 
     // MARK: Content (a whole scan)

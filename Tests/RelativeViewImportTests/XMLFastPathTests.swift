@@ -84,6 +84,38 @@ import Testing
         #expect(read == 300, "the fast path should read every generated document")
     }
 
+    /// Start tags of up to 14 attributes (the uniqueness check compares a key of each
+    /// name's local part before its bytes): names that share a first 7 bytes or a local
+    /// part, exact duplicates now and then, values of every length around the 8 bytes a
+    /// scan reads at a time, with references, tabs and characters past ASCII. What the
+    /// fast path reads, libxml2 reads alike; every duplicate is handed over.
+    @Test(arguments: ImportContent.allCases)
+    func attributeHeavyTagsAgree(content: ImportContent) {
+        var rng = SplitMix64(seed: 23)
+        let names = ["a", "b", "longname1", "longname2", "longnameX", "p:a", "q:b", "p:longname1", "xlink:href", "data-x", "x", "y", "width", "height"]
+        let pieces = ["v", "12345678", "1234567", "x &amp; y", "&#233;", "é", "😀", "\t", " ", "&quot;", "'", "abcdefghijklmnop"]
+        var read = 0
+        var duplicates = 0
+        for n in 0 ..< 400 {
+            var chosen = Array(names.shuffled(using: &rng).prefix(Int.random(in: 1 ... names.count, using: &rng)))
+            let duplicate = n % 7 == 3
+            if duplicate { chosen.append(chosen.randomElement(using: &rng)!) }
+            let attributes = chosen.map { name in
+                let value = (0 ..< Int.random(in: 0 ..< 5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+                    .replacingOccurrences(of: "\\t", with: "\t")
+                return " \(name)=\"\(value)\""
+            }.joined()
+            let doc = "<r xmlns:p=\"urn:p\" xmlns:q=\"urn:q\" xmlns:xlink=\"urn:x\"><e\(attributes)/><f\(attributes)>t</f></r>"
+            let gotRead = Self.agree(Array(doc.utf8), "\(doc)", content: content)
+            if gotRead { read += 1 }
+            if duplicate {
+                duplicates += 1
+                #expect(!gotRead, "a duplicate attribute must be handed over: \(doc)")
+            }
+        }
+        #expect(read == 400 - duplicates, "every document without a duplicate is read by the fast path: \(read)")
+    }
+
     /// With a buffer of a few bytes every token is cut, at every place: the same trees,
     /// and the same documents handed over.
     @Test(arguments: [1, 2, 3, 5, 8, 13, 64])
