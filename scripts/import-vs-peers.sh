@@ -4,7 +4,11 @@
 # writes what it measured as JSON (default docs/data/import-vs-peers.json).
 # Usage: scripts/import-vs-peers.sh [OUTPUT.json] [RUNS]
 #   Environment: WORK (default .build-peers/): documents and the peers' drivers;
-#   XML_ELEMENTS (1,000,000), JSON_VALUES (23,300,000), SEED (1).
+#   XML_ELEMENTS (1,000,000), JSON_VALUES (23,300,000), SEED (1);
+#   SHAPE_BYTES (40,000,000; 0 for none): the size of each document of another shape
+#   (make-documents.py --shape-bytes: mixed content, attribute-heavy and namespaced XML;
+#   pretty-printed, float, string-heavy and deep JSON), each imported whole by ours and by
+#   the format's peer, best of RUNS, with its ratio ("shapes" in the JSON).
 # Installs Debian's libpugixml-dev and libsimdjson-dev (and g++), builds the two drivers in
 # scripts/peers/ against them, builds relative-view-bench in release. Each run of each
 # program is its own process; the runs alternate between programs, so that a busy moment
@@ -36,12 +40,14 @@ bench=$(swift build -c release --show-bin-path)/relative-view-bench
 
 echo "== writing the documents" >&2
 python3 scripts/make-documents.py "$work" --xml-elements "${XML_ELEMENTS:-1000000}" \
-    --json-values "${JSON_VALUES:-23300000}" --seed "${SEED:-1}" >&2
+    --json-values "${JSON_VALUES:-23300000}" --seed "${SEED:-1}" --shape-bytes "${SHAPE_BYTES:-40000000}" >&2
 
-python3 - "$work" "$bench" "$runs" "$output" <<'PY'
+python3 - "$work" "$bench" "$runs" "$output" "${SHAPE_BYTES:-40000000}" <<'PY'
 import json, os, platform, resource, subprocess, sys, time
-work, bench, runs, output = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+work, bench, runs, output, shape_bytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 xml, js = os.path.join(work, "doc.xml"), os.path.join(work, "doc.json")
+shapes = [name for name in ("shape-mixed.xml", "shape-attributes.xml", "shape-namespaces.xml", "shape-pretty.json",
+                            "shape-floats.json", "shape-strings.json", "shape-deep.json") if shape_bytes > 0]
 
 def timed(cmd):
     """Runs cmd; its output, and the CPU time (user + system, every thread) of its whole process."""
@@ -80,28 +86,37 @@ programs = [
     ("json", "relative-view (skeleton)", lambda: ours(js, content="skeleton"), js),
     ("html", "relative-view", lambda: ours(xml, "html"), xml),
 ]
-samples = {(f, p): [] for f, p, _, _ in programs}
+# The documents of other shapes: each imported whole by ours and by its format's peer.
+for shape in shapes:
+    path = os.path.join(work, shape)
+    if shape.endswith(".xml"):
+        programs.append(("xml", "pugixml", lambda path=path: peer("pugixml-load", path), path))
+    else:
+        programs.append(("json", "simdjson", lambda path=path: peer("simdjson-load", path), path))
+    programs.append((shape.rsplit(".", 1)[1], "relative-view", lambda path=path: ours(path), path))
+samples = {(p, name): [] for _, name, _, p in programs}
 for run in range(runs):
-    for fmt, name, call, _ in programs:
-        print(f"== run {run + 1}/{runs}: {fmt} with {name}", file=sys.stderr)
-        samples[(fmt, name)].append(call())
+    for fmt, name, call, path in programs:
+        print(f"== run {run + 1}/{runs}: {os.path.basename(path)} ({fmt}) with {name}", file=sys.stderr)
+        samples[(path, name)].append(call())
 
 rows = []
 for fmt, name, _, path in programs:
-    best = min(samples[(fmt, name)], key=lambda s: s["seconds"])
+    runs_of = samples[(path, name)]
+    best = min(runs_of, key=lambda s: s["seconds"])
     size = os.path.getsize(path)
-    row = {"format": fmt, "program": name, "bytes": size, "nodes": best["nodes"], "seconds": best["seconds"],
+    row = {"format": fmt, "document": os.path.basename(path), "program": name, "bytes": size, "nodes": best["nodes"], "seconds": best["seconds"],
            "megabytesPerSecond": size / 1e6 / best["seconds"], "nodesPerSecond": best["nodes"] / best["seconds"],
-           "peakResidentBytes": best["peakResidentBytes"], "secondsOfEachRun": [s["seconds"] for s in samples[(fmt, name)]],
+           "peakResidentBytes": best["peakResidentBytes"], "secondsOfEachRun": [s["seconds"] for s in runs_of],
            # The whole process of the fastest run (start, read, parse, tear down), all threads.
            "processCPUSeconds": best["processCPUSeconds"]}
     for key in ("arenaBytesPerNode", "kernel"):
         if key in best: row[key] = best[key]
     if "saveSeconds" in best:
         # The write back out, best of the runs on its own.
-        save = min(s["saveSeconds"] for s in samples[(fmt, name)])
+        save = min(s["saveSeconds"] for s in runs_of)
         row["save"] = {"seconds": save, "bytes": best["savedBytes"], "megabytesPerSecond": best["savedBytes"] / 1e6 / save,
-                       "secondsOfEachRun": [s["saveSeconds"] for s in samples[(fmt, name)]]}
+                       "secondsOfEachRun": [s["saveSeconds"] for s in runs_of]}
     rows.append(row)
 
 # Directory trees: /usr, ours against find(1), each best of the same number of runs.
@@ -118,17 +133,31 @@ for name, (seconds, entries) in (("find /usr | wc -l", find_best), ("relative-vi
     dir_rows.append({"format": "directory", "program": name, "path": "/usr", "nodes": entries, "seconds": seconds,
                      "nodesPerSecond": entries / seconds})
 
-def row_of(fmt, name):
-    return next(r for r in rows if r["format"] == fmt and r["program"] == name)
+main_document = {"xml": xml, "json": js, "html": xml}
 
-def ratio(fmt, peer_name, ours_name="relative-view"):
-    return row_of(fmt, ours_name)["megabytesPerSecond"] / row_of(fmt, peer_name)["megabytesPerSecond"]
+def row_of(fmt, name, path=None):
+    document = os.path.basename(path or main_document[fmt])
+    return next(r for r in rows if r["format"] == fmt and r["program"] == name and r["document"] == document)
 
-def spread(fmt, peer_name, ours_name="relative-view"):
+def ratio(fmt, peer_name, ours_name="relative-view", path=None):
+    return row_of(fmt, ours_name, path)["megabytesPerSecond"] / row_of(fmt, peer_name, path)["megabytesPerSecond"]
+
+def spread(fmt, peer_name, ours_name="relative-view", path=None):
     """The ratio of each run (ours against the peer's run beside it), lowest and highest."""
-    o, p = samples[(fmt, ours_name)], samples[(fmt, peer_name)]
+    path = path or main_document[fmt]
+    o, p = samples[(path, ours_name)], samples[(path, peer_name)]
     each = [b["seconds"] / a["seconds"] for a, b in zip(o, p)]
     return [min(each), max(each)]
+
+# Every document imported whole, ours against its format's peer: the project's own two and
+# the other shapes.
+shape_rows = []
+for path in [xml, js] + [os.path.join(work, s) for s in shapes]:
+    fmt = "xml" if path.endswith(".xml") else "json"
+    peer_name = "pugixml" if fmt == "xml" else "simdjson"
+    shape_rows.append({"document": os.path.basename(path), "format": fmt, "peer": peer_name, "bytes": os.path.getsize(path),
+                       "ratio": ratio(fmt, peer_name, path=path), "spreadOfEachRun": spread(fmt, peer_name, path=path),
+                       "peakMemoryRatio": row_of(fmt, "relative-view", path)["peakResidentBytes"] / row_of(fmt, peer_name, path)["peakResidentBytes"]})
 
 def save_ratio():
     o, p = row_of("xml", "relative-view")["save"], row_of("xml", "pugixml")["save"]
@@ -139,7 +168,8 @@ report = {
     "tool": "scripts/import-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "best": "fastest of the runs",
     "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
                 "cores": os.cpu_count()},
-    "documents": {"seed": int(os.environ.get("SEED", "1")), "xml": os.path.getsize(xml), "json": os.path.getsize(js)},
+    "documents": {"seed": int(os.environ.get("SEED", "1")), "xml": os.path.getsize(xml), "json": os.path.getsize(js), "shapeBytes": shape_bytes},
+    "shapes": shape_rows,
     "results": rows + dir_rows,
     "ratios": {"xmlVsPugixml": ratio("xml", "pugixml"), "jsonVsSimdjson": ratio("json", "simdjson"),
                "xmlSkeletonVsPugixml": ratio("xml", "pugixml", "relative-view (skeleton)"),
@@ -155,17 +185,21 @@ with open(output, "w") as f:
     json.dump(report, f, indent=2, sort_keys=True)
     f.write("\n")
 
-print(f"{'format':9} {'program':26} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12} {'process CPU s':>14}")
+print(f"{'document':21} {'format':9} {'program':26} {'MB':>8} {'nodes':>12} {'s':>8} {'MB/s':>8} {'M nodes/s':>10} {'peak RSS MB':>12} {'process CPU s':>14}")
 for r in rows + dir_rows:
     mb = f"{r['bytes'] / 1e6:8.1f}" if "bytes" in r else f"{'':8}"
     mbs = f"{r['megabytesPerSecond']:8.1f}" if "megabytesPerSecond" in r else f"{'':8}"
     rss = f"{r['peakResidentBytes'] / 1e6:12.1f}" if "peakResidentBytes" in r else f"{'':12}"
     cpu = f"{r['processCPUSeconds']:14.3f}" if "processCPUSeconds" in r else ""
-    print(f"{r['format']:9} {r['program']:26} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss} {cpu}")
+    print(f"{r.get('document', r.get('path', '')):21} {r['format']:9} {r['program']:26} {mb} {r['nodes']:12,} {r['seconds']:8.3f} {mbs} {r['nodesPerSecond'] / 1e6:10.2f} {rss} {cpu}")
 r = report["ratios"]
 print(f"whole content: ours / pugixml (XML) {r['xmlVsPugixml']:.2f}x, ours / simdjson (JSON) {r['jsonVsSimdjson']:.2f}x; "
       f"skeleton: {r['xmlSkeletonVsPugixml']:.2f}x, {r['jsonSkeletonVsSimdjson']:.2f}x")
 print(f"export (XML, MB/s): ours / pugixml save_file {r['xmlExportVsPugixmlSave']:.2f}x; "
       f"peak memory: ours / pugixml {r['xmlPeakMemoryVsPugixml']:.2f}x, ours / simdjson {r['jsonPeakMemoryVsSimdjson']:.2f}x")
+print("every document imported whole, ours / its peer (MB/s; the spread of each run's ratio; peak memory):")
+for r in shape_rows:
+    print(f"  {r['document']:21} vs {r['peer']:9} {r['ratio']:.2f}x ({r['spreadOfEachRun'][0]:.2f}x to {r['spreadOfEachRun'][1]:.2f}x), "
+          f"peak memory {r['peakMemoryRatio']:.2f}x")
 print(f"written to {output}")
 PY

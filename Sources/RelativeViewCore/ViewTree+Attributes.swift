@@ -244,11 +244,12 @@ package struct _TextColumn {
 /// none, as a version 4 snapshot stores them and a tree loaded from it reads them in place
 /// (half the bytes; a version 4 snapshot's texts of one attribute number fewer than
 /// 2^32 - 1 bytes, which the loader checks).
+@usableFromInline
 package struct _TextStarts {
-    package let base: UnsafeRawPointer?
-    package let count: Int
+    @usableFromInline package let base: UnsafeRawPointer?
+    @usableFromInline package let count: Int
     /// Whether each start takes 4 bytes (else 8).
-    package let isNarrow: Bool
+    @usableFromInline package let isNarrow: Bool
 
     /// Wide starts: `Int`s, -1 for none.
     package init(_ starts: UnsafeBufferPointer<Int>) {
@@ -263,7 +264,7 @@ package struct _TextStarts {
     package var indices: Range<Int> { 0 ..< count }
 
     /// The start of slot `i` (in `0 ..< count`), -1 for none.
-    @inline(__always)
+    @inlinable @inline(__always)
     package subscript(i: Int) -> Int {
         precondition(i >= 0 && i < count, "attribute start \(i) out of 0 ..< \(count)")
         if isNarrow {

@@ -124,7 +124,7 @@ package struct _AttributeRuns {
     /// Entries no run holds any more.
     package var unusedEntries = 0
 
-    package static let lastBit: UInt32 = 1 << 31
+    @usableFromInline package static let lastBit: UInt32 = 1 << 31
 
     package init() {}
 
@@ -568,23 +568,24 @@ extension ViewTree {
 /// A tree's columns as raw memory, for a writer's walk (valid inside
 /// ``ViewTree/_withWriterView(_:)`` only): types, tags, values, named attributes and the
 /// three ``NodeAttribute`` columns, read with no retain, release or bounds check per node.
+@usableFromInline
 package struct _WriterView {
-    package let typeID: UnsafePointer<Int32>
-    package let narrowTag: UnsafePointer<Int32>
-    package let parent: UnsafePointer<Int32>
-    package let valueStarts: _TextStarts
-    package let valueBytes: UnsafePointer<UInt8>?
-    package let first: UnsafeBufferPointer<Int32>
-    package let names: UnsafePointer<UInt32>?
-    package let values: UnsafePointer<Int>?
-    package let attributeBytes: UnsafePointer<UInt8>?
+    @usableFromInline package let typeID: UnsafePointer<Int32>
+    @usableFromInline package let narrowTag: UnsafePointer<Int32>
+    @usableFromInline package let parent: UnsafePointer<Int32>
+    @usableFromInline package let valueStarts: _TextStarts
+    @usableFromInline package let valueBytes: UnsafePointer<UInt8>?
+    @usableFromInline package let first: UnsafeBufferPointer<Int32>
+    @usableFromInline package let names: UnsafePointer<UInt32>?
+    @usableFromInline package let values: UnsafePointer<Int>?
+    @usableFromInline package let attributeBytes: UnsafePointer<UInt8>?
     /// Per ``NodeAttribute``: its starts and texts.
-    package let columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)]
+    @usableFromInline package let columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)]
     /// Whether any ``NodeAttribute`` column has a text (a skeleton import's, a JSON tree's).
-    package let hasColumns: Bool
+    @usableFromInline package let hasColumns: Bool
 
     /// The UTF-8 of the text stored at `at` in `bytes` (a LEB128 count, then the bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func text(_ bytes: UnsafePointer<UInt8>, at: Int) -> UnsafeBufferPointer<UInt8> {
         var count = Int(bytes[at])
         var j = at &+ 1
@@ -603,7 +604,7 @@ package struct _WriterView {
     }
 
     /// Slot `x`'s value, if it has one.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func value(_ x: Int32) -> UnsafeBufferPointer<UInt8>? {
         let i = Int(x)
         guard i < valueStarts.count, let bytes = valueBytes else { return nil }
@@ -612,7 +613,7 @@ package struct _WriterView {
     }
 
     /// The entries of slot `x`'s named attributes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func run(_ x: Int32) -> Range<Int> {
         let i = Int(x)
         guard i < first.count, let names else { return 0 ..< 0 }
@@ -624,15 +625,15 @@ package struct _WriterView {
     }
 
     /// Entry `e`'s name (a type id's raw value).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func name(_ e: Int) -> Int32 { Int32(bitPattern: names.unsafelyUnwrapped[e] & ~_AttributeRuns.lastBit) }
 
     /// Entry `e`'s value.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func attributeValue(_ e: Int) -> UnsafeBufferPointer<UInt8> { Self.text(attributeBytes.unsafelyUnwrapped, at: values.unsafelyUnwrapped[e]) }
 
     /// Slot `x`'s text of `attribute` (a skeleton import's id or class, a JSON member name).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func column(_ attribute: NodeAttribute, _ x: Int32) -> UnsafeBufferPointer<UInt8>? {
         let (starts, bytes) = columns[attribute.rawValue]
         let i = Int(x)
@@ -642,7 +643,7 @@ package struct _WriterView {
     }
 
     /// The tag of slot `x` (from the wide table when it does not fit).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func tag(_ x: Int32, _ tree: ViewTree) -> Int {
         let t = narrowTag[Int(x)]
         return t == _TreeStorage.wideTagSentinel ? tree._storage.wideTag(at: x) : Int(t)

@@ -373,8 +373,14 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     public mutating func addAttribute(name: TypeID, utf8: UnsafeBufferPointer<UInt8>) {
         precondition(nodes > 0, "addAttribute(name:utf8:) before any open()")
         let slot = Int(nodes) - 1
-        if content.attributes.first.capacity < capacity && slot < capacity {
-            content.attributes.first.reserveCapacity(capacity)
+        if content.attributes.first.count <= slot {
+            if content.attributes.first.capacity < capacity && slot < capacity {
+                content.attributes.first.reserveCapacity(capacity)
+            }
+            // A batch of slots with no run at once, not the slots since the last run one
+            // append at a time: `finish()` and `rollBack(to:)` cut it back to the nodes.
+            let end = max(slot + 1, min(slot + Self.batch, content.attributes.first.capacity))
+            content.attributes.first.append(contentsOf: repeatElement(-1, count: end - content.attributes.first.count))
         }
         let at = Self.store(utf8, prefix: Self.prefixWords(utf8), in: &content.attributes.texts,
                             recent: recent + Self.attributeValueTable * Self.recentSlots)

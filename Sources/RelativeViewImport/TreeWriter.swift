@@ -295,7 +295,14 @@ final class _NameTable {
 
     /// Whether type `t`'s name is an XML name (an ASCII-letter, `_` or `:` start, or any
     /// byte past ASCII; then those, digits, `-` and `.`).
+    @inline(__always)
     func isXMLName(_ t: Int32) -> Bool {
+        valid[Int(t)] == 1 || checkXMLName(t)
+    }
+
+    /// ``isXMLName(_:)`` the first time a type is asked about.
+    @inline(never)
+    private func checkXMLName(_ t: Int32) -> Bool {
         let i = Int(t)
         if valid[i] == 0 {
             let name = self.name(t)
@@ -316,6 +323,15 @@ private func _escapeTable() -> [UInt8] {
     return table
 }
 
+/// The bytes of `w` that may need escaping (SWAR, exact for the lowest): `&`, `<`, `>` and
+/// CR, and in an attribute value `"`, tab and newline too.
+@inline(__always)
+private func _escapeStops(_ w: UInt64, attribute: Bool) -> UInt64 {
+    var stops = _SWAR.bytesEqual(to: 0x26, in: w) | _SWAR.bytesEqual(to: 0x3C, in: w) | _SWAR.bytesEqual(to: 0x3E, in: w) | _SWAR.bytesEqual(to: 0x0D, in: w)
+    if attribute { stops |= _SWAR.bytesEqual(to: 0x22, in: w) | _SWAR.bytesEqual(to: 0x09, in: w) | _SWAR.bytesEqual(to: 0x0A, in: w) }
+    return stops
+}
+
 /// Writes `text`, each byte that `table` marks with a bit of `mask` written as a reference.
 @inline(__always)
 private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer<UInt8>, _ mask: UInt8, _ out: _OutputSink) {
@@ -323,7 +339,12 @@ private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer
     let n = text.count
     var from = 0
     var k = 0
+    let attribute = mask & 2 != 0
     while true {
+        // Eight bytes at a time while none needs escaping (long texts), then the table.
+        while k &+ 8 <= n && _escapeStops(UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)), attribute: attribute) == 0 {
+            k &+= 8
+        }
         while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 }
         if k > from { out.append(p + from, k - from) }
         if k == n { return }

@@ -37,7 +37,18 @@ struct _XMLScanner: ~Copyable {
     }
     /// Type ids by element name: a small hash table of names seen (checked byte by byte).
     private var cacheNames: [UInt8] = []
-    private var cache: [(start: Int32, length: Int32, type: TypeID, prefix: UInt64)?]
+    /// `cacheSize` entries in memory of the scanner's own (an array's bounds and
+    /// uniqueness checks, and an optional's tag, on every name cost a tenth of a lookup).
+    private let cache: UnsafeMutablePointer<CachedName>
+
+    /// A name of the cache: where its bytes are in `cacheNames`, its length (-1: an empty
+    /// entry), its type id, and its first 8 bytes as a little-endian word.
+    struct CachedName {
+        var start: Int32
+        var length: Int32
+        var type: TypeID
+        var prefix: UInt64
+    }
     /// Per byte: a character that text can hold without a closer look (not `<`, `&`, `]`,
     /// a control character or a byte past ASCII); and one that can be in an ASCII name
     /// after its first (a colon aside, which names check on their own).
@@ -91,7 +102,9 @@ struct _XMLScanner: ~Copyable {
         w = _ByteWindow(source: source, capacity: bufferSize)
         self.registry = registry
         self.whole = whole
-        cache = Array(repeating: nil, count: Self.cacheSize)
+        cache = .allocate(capacity: Self.cacheSize)
+        // Empty entries (length -1); any type id stands in for the type none has.
+        cache.initialize(repeating: CachedName(start: 0, length: -1, type: _ContentTypes.shared.text, prefix: 0), count: Self.cacheSize)
         plainText = .allocate(capacity: 256)
         nameByte = .allocate(capacity: 256)
         for b in 0 ..< 256 {
@@ -103,6 +116,7 @@ struct _XMLScanner: ~Copyable {
     }
 
     deinit {
+        cache.deallocate()
         plainText.deallocate()
         nameByte.deallocate()
     }
@@ -148,7 +162,8 @@ struct _XMLScanner: ~Copyable {
             if depth > 0 {
                 let plainText = self.plainText
                 // Eight bytes at a time to one that may need a look; the table decides.
-                while true {
+                // Most elements are followed by markup at once: one look at the table first.
+                while plainText[Int(buffer[k])] {
                     let stops = Self.textStops(UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self)))
                     if stops == 0 {
                         k += 8
@@ -281,8 +296,8 @@ struct _XMLScanner: ~Copyable {
         if whole {
             // Namespace declarations first, then the other attributes, each in document
             // order: as libxml2 reports them (apart), so that both readers make one tree.
-            for pass in 0 ..< 2 {
-            for a in 0 ..< tag.attributeCount where isNamespaceDeclaration(attributes[a].name) == (pass == 0) {
+            for pass in tag.declaresNamespaces ? 0 ..< 2 : 1 ..< 2 {
+            for a in 0 ..< tag.attributeCount where !tag.declaresNamespaces || isNamespaceDeclaration(attributes[a].name) == (pass == 0) {
                 let name = attributes[a].name
                 guard let (type, _) = typeID(at: name.lowerBound, length: name.count) else { return false }
                 let (value, plain) = (attributes[a].value, attributes[a].plain)
@@ -312,6 +327,8 @@ struct _XMLScanner: ~Copyable {
         var tag = 0
         var id: Range<Int>?
         var className: Range<Int>?
+        /// Whether an attribute is a namespace declaration (`xmlns`, `xmlns:p`).
+        var declaresNamespaces = false
     }
 
     /// The end of an ASCII name starting at `j`: a colon only between two parts, at most
@@ -436,6 +453,9 @@ struct _XMLScanner: ~Copyable {
             } else if attribute.count > 6 && buffer[a] == UInt8(ascii: "x") && equal(attribute.prefix(6), "xmlns:") {
                 let declared = attribute.dropFirst(6)
                 if value.isEmpty || equal(declared, "xml") || equal(declared, "xmlns") { return nil }
+                tag.declaresNamespaces = true
+            } else if attribute.count == 5 && buffer[a] == UInt8(ascii: "x") && equal(attribute, "xmlns") {
+                tag.declaresNamespaces = true
             }
         }
     }
@@ -797,20 +817,21 @@ struct _XMLScanner: ~Copyable {
         // Two ways: a name is looked for in its slot and the one next to it, so that two
         // frequent names whose hashes collide do not evict each other in turn.
         let home = Int(truncatingIfNeeded: hash >> 54) & (Self.cacheSize - 1)
-        for slot in [home, home ^ 1] {
-            guard let entry = cache[slot], Int(entry.length) == length, entry.prefix == prefix else { continue }
+        for way in 0 ..< 2 {
+            let entry = cache[home ^ way]
+            guard Int(entry.length) == length, entry.prefix == prefix else { continue }
             let same = length <= 8 || cacheNames.withUnsafeBufferPointer { names in
                 for n in 8 ..< length where names[Int(entry.start) + n] != buffer[j + n] { return false }
                 return true
             }
             if same { return (entry.type, OpenElement(start: entry.start, length: entry.length, prefix: prefix)) }
         }
-        let slot = cache[home] == nil || cache[home ^ 1] != nil ? home : home ^ 1
+        let slot = cache[home].length < 0 || cache[home ^ 1].length >= 0 ? home : home ^ 1
         guard cacheNames.count + length < Int(Int32.max) else { return nil }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + j, count: length), as: UTF8.self)
         let type = registry.typeID(named: text)
         let range = (Int32(cacheNames.count), Int32(length))
-        cache[slot] = (range.0, range.1, type, prefix)
+        cache[slot] = CachedName(start: range.0, length: range.1, type: type, prefix: prefix)
         cacheNames.append(contentsOf: UnsafeBufferPointer(start: buffer + j, count: length))
         return (type, OpenElement(start: range.0, length: range.1, prefix: prefix))
     }
