@@ -94,15 +94,15 @@ for shape in shapes:
     else:
         programs.append(("json", "simdjson", lambda path=path: peer("simdjson-load", path), path))
     programs.append((shape.rsplit(".", 1)[1], "relative-view", lambda path=path: ours(path), path))
-samples = {(p, name): [] for _, name, _, p in programs}
+samples = {(f, p, name): [] for f, name, _, p in programs}
 for run in range(runs):
     for fmt, name, call, path in programs:
         print(f"== run {run + 1}/{runs}: {os.path.basename(path)} ({fmt}) with {name}", file=sys.stderr)
-        samples[(path, name)].append(call())
+        samples[(fmt, path, name)].append(call())
 
 rows = []
 for fmt, name, _, path in programs:
-    runs_of = samples[(path, name)]
+    runs_of = samples[(fmt, path, name)]
     best = min(runs_of, key=lambda s: s["seconds"])
     size = os.path.getsize(path)
     row = {"format": fmt, "document": os.path.basename(path), "program": name, "bytes": size, "nodes": best["nodes"], "seconds": best["seconds"],
@@ -145,7 +145,7 @@ def ratio(fmt, peer_name, ours_name="relative-view", path=None):
 def spread(fmt, peer_name, ours_name="relative-view", path=None):
     """The ratio of each run (ours against the peer's run beside it), lowest and highest."""
     path = path or main_document[fmt]
-    o, p = samples[(path, ours_name)], samples[(path, peer_name)]
+    o, p = samples[(fmt, path, ours_name)], samples[(fmt, path, peer_name)]
     each = [b["seconds"] / a["seconds"] for a, b in zip(o, p)]
     return [min(each), max(each)]
 

@@ -41,7 +41,7 @@ package final class _PageWarmer {
     package static let minimumBytes = 8 << 20
 
     /// How far ahead of the writer, in bytes of all the ranges together, memory is mapped.
-    package static let lookaheadBytes = 32 << 20
+    package static let lookaheadBytes = 8 << 20
 
     private final class Job: Sendable {
         package let ranges: [Range]

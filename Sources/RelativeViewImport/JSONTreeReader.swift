@@ -473,28 +473,33 @@ struct _JSONScanner: ~Copyable {
         // for a pair of twelve), so it fits.
         var n = 0
         var j = from
-        func put(_ scalar: Unicode.Scalar) {
-            for byte in String(scalar).utf8 {
-                key[n] = byte
-                n += 1
-            }
-        }
         while j < to {
-            let byte = buffer[j]
-            guard byte == UInt8(ascii: "\\") else {
-                key[n] = byte
-                n += 1
-                j += 1
+            // The run up to the next backslash, copied as it is (long strings with a few
+            // escapes are mostly such runs).
+            var end = j
+            while end + 8 <= to {
+                let backslashes = _SWAR.bytesEqual(to: UInt8(ascii: "\\"), in: UInt64(littleEndian: UnsafeRawPointer(buffer + end).loadUnaligned(as: UInt64.self)))
+                if backslashes != 0 {
+                    end += backslashes.trailingZeroBitCount >> 3
+                    break
+                }
+                end += 8
+            }
+            while end < to && buffer[end] != UInt8(ascii: "\\") { end += 1 }
+            if end > j {
+                (key + n).update(from: buffer + j, count: end - j)
+                n += end - j
+                j = end
                 continue
             }
             let e = buffer[j + 1]
             j += 2
             switch e {
-            case UInt8(ascii: "b"): put("\u{08}")
-            case UInt8(ascii: "f"): put("\u{0C}")
-            case UInt8(ascii: "n"): put("\n")
-            case UInt8(ascii: "r"): put("\r")
-            case UInt8(ascii: "t"): put("\t")
+            case UInt8(ascii: "b"): key[n] = 0x08; n += 1
+            case UInt8(ascii: "f"): key[n] = 0x0C; n += 1
+            case UInt8(ascii: "n"): key[n] = 0x0A; n += 1
+            case UInt8(ascii: "r"): key[n] = 0x0D; n += 1
+            case UInt8(ascii: "t"): key[n] = 0x09; n += 1
             case UInt8(ascii: "u"):
                 var unit = hex4(at: j)
                 j += 4
@@ -505,8 +510,8 @@ struct _JSONScanner: ~Copyable {
                         j += 6
                     }
                 }
-                put(Unicode.Scalar(unit) ?? "\u{FFFD}")
-            default: put(Unicode.Scalar(e))  // \" \\ \/
+                n += _putUTF8(Unicode.Scalar(unit)?.value ?? 0xFFFD, at: key + n)
+            default: key[n] = e; n += 1  // \" \\ \/
             }
         }
         return n
@@ -603,6 +608,33 @@ extension UInt8 {
 /// Tests on the eight bytes of a little-endian word at once. Each returns a mask with the
 /// high bit of the flagged bytes set; where a test can also flag bytes above one it flags
 /// (a borrow carried up), the lowest flagged byte is still exact, and only that one is used.
+/// Writes the UTF-8 of the scalar `value` (a valid Unicode scalar value) at `p`; its length,
+/// 1 to 4 bytes. What the readers use for escapes and references: a `String` per character
+/// made them allocate.
+@inline(__always)
+func _putUTF8(_ value: UInt32, at p: UnsafeMutablePointer<UInt8>) -> Int {
+    switch value {
+    case 0 ..< 0x80:
+        p[0] = UInt8(value)
+        return 1
+    case 0x80 ..< 0x800:
+        p[0] = 0xC0 | UInt8(value >> 6)
+        p[1] = 0x80 | UInt8(value & 0x3F)
+        return 2
+    case 0x800 ..< 0x10000:
+        p[0] = 0xE0 | UInt8(value >> 12)
+        p[1] = 0x80 | UInt8((value >> 6) & 0x3F)
+        p[2] = 0x80 | UInt8(value & 0x3F)
+        return 3
+    default:
+        p[0] = 0xF0 | UInt8(value >> 18)
+        p[1] = 0x80 | UInt8((value >> 12) & 0x3F)
+        p[2] = 0x80 | UInt8((value >> 6) & 0x3F)
+        p[3] = 0x80 | UInt8(value & 0x3F)
+        return 4
+    }
+}
+
 enum _SWAR {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let high: UInt64 = 0x8080_8080_8080_8080

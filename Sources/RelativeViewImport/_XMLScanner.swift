@@ -580,7 +580,11 @@ struct _XMLScanner: ~Copyable {
                 value = value &* (hex ? 16 : 10) &+ UInt32(b >= 0x61 ? b - 0x61 + 10 : b - 0x30)
                 j += 1
             }
-            gathered.append(contentsOf: Unicode.Scalar(value).map { Array(String($0).utf8) } ?? [0xEF, 0xBF, 0xBD])
+            var utf8: (UInt64, UInt64) = (0, 0)
+            let n = withUnsafeMutableBytes(of: &utf8) { raw in
+                _putUTF8(Unicode.Scalar(value)?.value ?? 0xFFFD, at: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+            withUnsafeBytes(of: &utf8) { gathered.append(contentsOf: $0.prefix(n)) }
             return
         }
         let byte: UInt8 = switch (buffer[j], buffer[j + 1]) {

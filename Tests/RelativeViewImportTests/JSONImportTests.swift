@@ -1,6 +1,7 @@
 import Foundation
 import RelativeViewCore
-import RelativeViewImport
+@testable import RelativeViewImport
+import RelativeViewFixtures
 import Testing
 
 @Suite struct JSONImportTests {
@@ -92,6 +93,19 @@ import Testing
             try #"  [{"k": [1]}]"#.write(toFile: path, atomically: true, encoding: .utf8)
             #expect(ImportFormat.detect(path: path) == .json)
             #expect(outline(try TreeImporter(content: .skeleton).importTree(contentsOf: path)) == "array(object(array(number)))")
+        }
+    }
+
+    /// The UTF-8 the readers write for an escape or a character reference is the
+    /// standard library's, at every length's edges and for random scalars.
+    @Test func escapesAreEncodedAsTheStandardLibraryEncodesThem() {
+        var rng = SplitMix64(seed: 29)
+        let edges: [UInt32] = [0, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x6728, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF]
+        let random = (0 ..< 2_000).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0 ... 0x10FFFF, using: &rng))?.value }
+        for value in edges + random {
+            var bytes = [UInt8](repeating: 0, count: 4)
+            let n = bytes.withUnsafeMutableBufferPointer { _putUTF8(value, at: $0.baseAddress!) }
+            #expect(Array(bytes.prefix(n)) == Array(String(Unicode.Scalar(value)!).utf8), "U+\(String(value, radix: 16))")
         }
     }
 }
