@@ -90,6 +90,12 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         var count = 0
         var prefix: (UInt64, UInt64) = (0, 0)
     }
+    /// The texts of the whole content (values, attribute values) on their way to their
+    /// columns: written here with no array call, appended to the column a stage at a time
+    /// (in `finish()`). An array append per text, with its uniqueness checks, was most of
+    /// what storing a JSON value cost.
+    private let valueStage = _TextStage()
+    private let attributeValueStage = _TextStage()
     /// Fault in the reserved columns ahead of the writes (see `_PageWarmer`).
     private var warmers: [_PageWarmer]
     /// The reserved memory of the attribute columns made so far, warmed with the others.
@@ -115,6 +121,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         staged.deallocate()
         open.deallocate()
         recent.deallocate()
+        valueStage.deallocate()
+        attributeValueStage.deallocate()
     }
 
     /// Room for `bytes` bytes of values and as many of attribute values, reserved, not
@@ -304,7 +312,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     @inline(__always)
     private static func set(
         _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), at slot: Int, in column: inout _TextColumn,
-        recent: UnsafeMutablePointer<RecentText>?, capacity: Int
+        recent: UnsafeMutablePointer<RecentText>?, capacity: Int, stage: _TextStage? = nil
     ) -> _PageWarmer.Range? {
         var reserved: _PageWarmer.Range?
         if column.start.count <= slot {
@@ -318,25 +326,38 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             let end = max(slot + 1, min(slot + batch, column.start.capacity))
             column.start.append(contentsOf: repeatElement(-1, count: end - column.start.count))
         }
-        column.start[slot] = store(utf8, prefix: prefix, in: &column, recent: recent)
+        column.start[slot] = store(utf8, prefix: prefix, in: &column, recent: recent, stage: stage)
         return reserved
     }
 
-    /// Stores `utf8` in `column`'s bytes, or finds it stored lately through `recent` (a
-    /// table of the starts of recently stored texts by a hash of their first 16 bytes,
-    /// `prefix`); where it starts. No table: always a new copy.
+    /// Stores `utf8` in `column`'s bytes (through `stage`, if given), or finds it stored
+    /// lately through `recent` (a table of the starts of recently stored texts by a hash of
+    /// their first 16 bytes, `prefix`); where it starts. No table: always a new copy.
     @inline(__always)
     private static func store(
-        _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), in column: inout _TextColumn, recent: UnsafeMutablePointer<RecentText>?
+        _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), in column: inout _TextColumn, recent: UnsafeMutablePointer<RecentText>?,
+        stage: _TextStage? = nil
     ) -> Int {
-        guard let recent else { return column.append(utf8) }
+        guard let recent else { return stage?.append(utf8, to: &column) ?? column.append(utf8) }
         let n = utf8.count
         let r = recentSlot(prefix: prefix, count: n)
         let seen = recent[r]
-        if seen.start >= 0 && seen.count == n && seen.prefix == prefix && (n <= 16 || column.holds(utf8, at: seen.start)) {
+        if let stage, n <= 16 {
+            // A short text (most JSON values, most XML texts and attribute values) with no
+            // branch on whether it was stored lately, which no predictor guesses: it is
+            // written past the staged texts either way, and kept only if it was not.
+            let fresh = stage.writeShort(prefix, count: n, to: &column)
+            let same = (seen.start >= 0 ? 1 : 0) & (seen.count == n ? 1 : 0) & (seen.prefix.0 == prefix.0 ? 1 : 0) & (seen.prefix.1 == prefix.1 ? 1 : 0)
+            let at = same == 1 ? seen.start : fresh
+            stage.advance(by: same == 1 ? 0 : 1 &+ n)
+            recent[r] = RecentText(start: at, count: n, prefix: prefix)
+            return at
+        }
+        if seen.start >= 0 && seen.count == n && seen.prefix == prefix
+            && (n <= 16 || (stage?.holds(utf8, at: seen.start, in: column) ?? column.holds(utf8, at: seen.start))) {
             return seen.start
         }
-        let at = column.append(utf8)
+        let at = stage?.append(utf8, to: &column) ?? column.append(utf8)
         recent[r] = RecentText(start: at, count: n, prefix: prefix)
         return at
     }
@@ -350,7 +371,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         let slot = Int(nodes) - 1
         if slot >= capacity && !warmers.isEmpty { stopWarmers() }
         if let reserved = Self.set(utf8, prefix: Self.prefixWords(utf8), at: slot, in: &content.text,
-                                   recent: recent + Self.valueTable * Self.recentSlots, capacity: capacity) {
+                                   recent: recent + Self.valueTable * Self.recentSlots, capacity: capacity, stage: valueStage) {
             warm(reserved)
         }
     }
@@ -383,7 +404,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             content.attributes.first.append(contentsOf: repeatElement(-1, count: end - content.attributes.first.count))
         }
         let at = Self.store(utf8, prefix: Self.prefixWords(utf8), in: &content.attributes.texts,
-                            recent: recent + Self.attributeValueTable * Self.recentSlots)
+                            recent: recent + Self.attributeValueTable * Self.recentSlots, stage: attributeValueStage)
         content.attributes.appendToLastRun(name: name, valueAt: at, slot: slot)
     }
 
@@ -543,6 +564,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         precondition(openCount == 0, "finish() with \(openCount) node(s) still open")
         flush()
         for w in warmers { w.stop() }
+        valueStage.unstage(into: &content.text)
+        attributeValueStage.unstage(into: &content.attributes.texts)
         let s = tree._mutableStorage()
         s.tour.finishStreamed()
         Self.cut(&keyColumn, to: Int(nodes))
@@ -606,5 +629,88 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         s.rootCount += roots
         stagedCount = 0
         for w in warmers { w.advance(to: Int(nodes)) }
+    }
+}
+
+/// Texts on their way to a ``_TextColumn``'s bytes (see ``ViewTreeBuilder``): stored as the
+/// column stores them (a LEB128 byte count, then the UTF-8), each at the place it will have
+/// once the stage is appended to the column, so that its start is final at once. A text
+/// longer than the stage's room goes to the column directly, after what is staged.
+/// The owner deallocates it.
+struct _TextStage {
+    private let bytes: UnsafeMutablePointer<UInt8>
+    /// The bytes staged (a pointer, so that the stage is used by value).
+    private let count: UnsafeMutablePointer<Int>
+    private static let capacity = 1 << 16
+
+    init() {
+        bytes = .allocate(capacity: Self.capacity)
+        count = .allocate(capacity: 1)
+        count.initialize(to: 0)
+    }
+
+    func deallocate() {
+        bytes.deallocate()
+        count.deallocate()
+    }
+
+    /// Stores `utf8` as `column` will hold it; where it starts in the column's bytes.
+    @inline(__always)
+    func append(_ utf8: UnsafeBufferPointer<UInt8>, to column: inout _TextColumn) -> Int {
+        let n = utf8.count
+        var header = 1
+        while n >> (7 &* header) > 0 { header &+= 1 }
+        if count.pointee &+ header &+ n > Self.capacity {
+            unstage(into: &column)
+            if header &+ n > Self.capacity { return column.append(utf8) }
+        }
+        let at = column.bytes.count &+ count.pointee
+        var p = bytes + count.pointee
+        var rest = n
+        repeat {
+            p.pointee = UInt8(truncatingIfNeeded: rest & 0x7F) | (rest >= 0x80 ? 0x80 : 0)
+            p += 1
+            rest >>= 7
+        } while rest > 0
+        if let from = utf8.baseAddress { p.update(from: from, count: n) }
+        count.pointee &+= header &+ n
+        return at
+    }
+
+    /// Writes a text of at most 16 bytes, given as two little-endian words zero past its
+    /// `n` bytes, after what is staged, without staging it (``advance(by:)`` keeps it);
+    /// where it starts in the column's bytes once kept.
+    @inline(__always)
+    func writeShort(_ words: (UInt64, UInt64), count n: Int, to column: inout _TextColumn) -> Int {
+        if count.pointee &+ 17 > Self.capacity { unstage(into: &column) }
+        let p = UnsafeMutableRawPointer(bytes + count.pointee)
+        p.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
+        p.storeBytes(of: words.0.littleEndian, toByteOffset: 1, as: UInt64.self)
+        p.storeBytes(of: words.1.littleEndian, toByteOffset: 9, as: UInt64.self)
+        return column.bytes.count &+ count.pointee
+    }
+
+    /// Keeps the `k` bytes written after what is staged.
+    @inline(__always)
+    func advance(by k: Int) { count.pointee &+= k }
+
+    /// Whether the text stored at `at` (in `column` or staged) is `utf8`.
+    @inline(__always)
+    func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int, in column: _TextColumn) -> Bool {
+        let inColumn = column.bytes.count
+        guard at >= inColumn else { return column.holds(utf8, at: at) }
+        let staged = UnsafeBufferPointer(start: bytes, count: count.pointee)
+        let (n, from) = _TextColumn.length(in: staged, at: at - inColumn)
+        guard n == utf8.count else { return false }
+        guard let p = utf8.baseAddress else { return true }
+        for k in 0 ..< n where p[k] != bytes[from &+ k] { return false }
+        return true
+    }
+
+    /// Appends what is staged to `column`'s bytes.
+    func unstage(into column: inout _TextColumn) {
+        guard count.pointee > 0 else { return }
+        column.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count.pointee))
+        count.pointee = 0
     }
 }
