@@ -448,9 +448,11 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)))
             return (low | high << UInt64(8 * (n - 4)), 0)
         }
-        var w: UInt64 = 0
-        for k in 0 ..< n { w |= UInt64(p[k]) << UInt64(8 * k) }
-        return (w, 0)
+        // One to three bytes: the first, the middle and the last (for one or two bytes some
+        // of them are the same byte, in the same place), with no loop.
+        guard n > 0 else { return (0, 0) }
+        let middle = n >> 1
+        return (UInt64(p[0]) | UInt64(p[middle]) << UInt64(8 &* middle) | UInt64(p[n &- 1]) << UInt64(8 &* (n &- 1)), 0)
     }
 
     /// Forgets the starts of `column` past `nodes`.
@@ -639,19 +641,26 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
 /// The owner deallocates it.
 struct _TextStage {
     private let bytes: UnsafeMutablePointer<UInt8>
-    /// The bytes staged (a pointer, so that the stage is used by value).
+    /// The bytes staged (pointers, so that the stage is used by value).
     private let count: UnsafeMutablePointer<Int>
+    /// The column's bytes when the stage was last appended to it (the column, empty when
+    /// the build starts, is written only through the stage): where the first staged byte
+    /// will be, without reading the array's count on every text.
+    private let inColumn: UnsafeMutablePointer<Int>
     private static let capacity = 1 << 16
 
     init() {
         bytes = .allocate(capacity: Self.capacity)
         count = .allocate(capacity: 1)
         count.initialize(to: 0)
+        inColumn = .allocate(capacity: 1)
+        inColumn.initialize(to: 0)
     }
 
     func deallocate() {
         bytes.deallocate()
         count.deallocate()
+        inColumn.deallocate()
     }
 
     /// Stores `utf8` as `column` will hold it; where it starts in the column's bytes.
@@ -662,9 +671,13 @@ struct _TextStage {
         while n >> (7 &* header) > 0 { header &+= 1 }
         if count.pointee &+ header &+ n > Self.capacity {
             unstage(into: &column)
-            if header &+ n > Self.capacity { return column.append(utf8) }
+            if header &+ n > Self.capacity {
+                let at = column.append(utf8)
+                inColumn.pointee = column.bytes.count
+                return at
+            }
         }
-        let at = column.bytes.count &+ count.pointee
+        let at = inColumn.pointee &+ count.pointee
         var p = bytes + count.pointee
         var rest = n
         repeat {
@@ -687,7 +700,7 @@ struct _TextStage {
         p.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
         p.storeBytes(of: words.0.littleEndian, toByteOffset: 1, as: UInt64.self)
         p.storeBytes(of: words.1.littleEndian, toByteOffset: 9, as: UInt64.self)
-        return column.bytes.count &+ count.pointee
+        return inColumn.pointee &+ count.pointee
     }
 
     /// Keeps the `k` bytes written after what is staged.
@@ -697,7 +710,7 @@ struct _TextStage {
     /// Whether the text stored at `at` (in `column` or staged) is `utf8`.
     @inline(__always)
     func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int, in column: _TextColumn) -> Bool {
-        let inColumn = column.bytes.count
+        let inColumn = self.inColumn.pointee
         guard at >= inColumn else { return column.holds(utf8, at: at) }
         let staged = UnsafeBufferPointer(start: bytes, count: count.pointee)
         let (n, from) = _TextColumn.length(in: staged, at: at - inColumn)
@@ -709,8 +722,10 @@ struct _TextStage {
 
     /// Appends what is staged to `column`'s bytes.
     func unstage(into column: inout _TextColumn) {
+        precondition(column.bytes.count == inColumn.pointee, "a staged text column written around its stage")
         guard count.pointee > 0 else { return }
         column.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count.pointee))
         count.pointee = 0
+        inColumn.pointee = column.bytes.count
     }
 }

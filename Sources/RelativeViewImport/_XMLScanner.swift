@@ -163,14 +163,22 @@ struct _XMLScanner: ~Copyable {
                 let plainText = self.plainText
                 // Eight bytes at a time to one that may need a look; the table decides.
                 // Most elements are followed by markup at once: one look at the table first.
-                while plainText[Int(buffer[k])] {
+                // A character past ASCII whole in the buffer is checked here too (text in
+                // most languages is full of them), the rest by the cases below.
+                while plainText[Int(buffer[k])] || buffer[k] >= 0x80 {
                     let stops = Self.textStops(UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self)))
                     if stops == 0 {
-                        k += 8
+                        k &+= 8
+                        continue
+                    }
+                    k &+= stops.trailingZeroBitCount >> 3
+                    let b = buffer[k]
+                    if plainText[Int(b)] {
+                        k &+= 1
+                    } else if b >= 0x80 && count &- k >= 4, let next = utf8(at: k), next <= count {
+                        k = next
                     } else {
-                        k += stops.trailingZeroBitCount >> 3
-                        guard plainText[Int(buffer[k])] else { break }
-                        k += 1
+                        break
                     }
                 }
             } else {
@@ -281,10 +289,15 @@ struct _XMLScanner: ~Copyable {
         }
         if open.count == 0 && sawRoot { return false }  // a second root
         var tag = _StartTag()
-        guard let end = withWhole(progress, { s in
-            tag = _StartTag()
-            return s.startTag(at: s.i, into: &tag)
-        }) else { return false }
+        // Most tags are whole in the buffer: read at once, and again whole only when cut.
+        guard var end = startTag(at: i, into: &tag) else { return false }
+        if end > count {
+            guard let whole = withWhole(progress, { s in
+                tag = _StartTag()
+                return s.startTag(at: s.i, into: &tag)
+            }) else { return false }
+            end = whole
+        }
         guard let (type, cached) = typeID(at: i + 1, length: tag.nameLength) else { return false }
         if tag.empty {
             builder.appendLeaf(tag: tag.tag, type: type)
@@ -335,31 +348,37 @@ struct _XMLScanner: ~Copyable {
     /// one. `nil` if there is no name there or it is one the scanner leaves to libxml2.
     @inline(__always)  // a call would copy the scanner to borrow it
     private func name(at j: Int) -> Int? {
+        nameAndColon(at: j)?.end
+    }
+
+    /// ``name(at:)``, and where its colon is (-1 for none).
+    @inline(__always)  // a call would copy the scanner to borrow it
+    private func nameAndColon(at j: Int) -> (end: Int, colon: Int)? {
         // Locals, so that the loop reads registers rather than the scanner.
         let buffer = self.buffer
         let nameByte = self.nameByte
         let count = self.count
         let first = buffer[j]
-        if j >= count { return j }
+        if j >= count { return (j, -1) }
         guard (first >= 0x61 && first <= 0x7A) || (first >= 0x41 && first <= 0x5A) || first == 0x5F else { return nil }
-        var k = j + 1
+        var k = j &+ 1
         var colon = -1
         while true {
-            while nameByte[Int(buffer[k])] { k += 1 }
+            while nameByte[Int(buffer[k])] { k &+= 1 }
             // Stopped at a byte that is not in a name, or at a colon (not in `nameByte`).
             guard buffer[k] == UInt8(ascii: ":") else { break }
             if colon >= 0 { return nil }
             colon = k
-            k += 1
+            k &+= 1
         }
-        if k >= count { return k }  // cut: the caller asks for more
+        if k >= count { return (k, -1) }  // cut: the caller asks for more
         if buffer[k] >= 0x80 { return nil }
         if colon >= 0 {
             // The local part must start as a name does.
-            let l = buffer[colon + 1]
-            guard colon + 1 < k, (l >= 0x61 && l <= 0x7A) || (l >= 0x41 && l <= 0x5A) || l == 0x5F else { return nil }
+            let l = buffer[colon &+ 1]
+            guard colon &+ 1 < k, (l >= 0x61 && l <= 0x7A) || (l >= 0x41 && l <= 0x5A) || l == 0x5F else { return nil }
         }
-        return k
+        return (k, colon)
     }
 
     /// `<name (S attribute)* S? (/)?>` at `j`; the index after it, or `nil`.
@@ -381,7 +400,7 @@ struct _XMLScanner: ~Copyable {
                 return k + 2
             }
             if k == count { return k + 1 }  // cut: ask for more
-            guard spaced, let attributeEnd = name(at: k) else { return nil }
+            guard spaced, let (attributeEnd, colon) = nameAndColon(at: k) else { return nil }
             let attribute = k ..< attributeEnd
             k = attributeEnd
             while Self.isSpace(buffer[k]) { k += 1 }
@@ -425,9 +444,8 @@ struct _XMLScanner: ~Copyable {
             k += 1
             // Unique names (compared as written: two prefixes for one namespace are left
             // to libxml2 by giving up on prefixed names that share a local part).
-            let local = localPart(attribute)
-            let prefixed = local != nil
-            let localName = local ?? attribute
+            let prefixed = colon >= 0
+            let localName = prefixed ? (colon &+ 1) ..< attributeEnd : attribute
             let localKey = _SWAR.prefixWord(buffer + localName.lowerBound, length: min(localName.count, 7))
                 | UInt64(truncatingIfNeeded: localName.count) << 56
             for n in 0 ..< attributeCount where attributes[n].localKey == localKey {
