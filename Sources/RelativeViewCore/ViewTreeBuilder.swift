@@ -594,13 +594,15 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         let firstSlot = s.tour.token.count
         let newNodes = Int(nodes) - firstNode
         let events = UnsafeBufferPointer(start: staged, count: stagedCount)
-        s.parent.append(contentsOf: repeatElement(0, count: newNodes))
-        s.typeID.append(contentsOf: repeatElement(0, count: newNodes))
-        s.narrowTag.append(contentsOf: repeatElement(0, count: newNodes))
-        s.tour.span.append(contentsOf: repeatElement(_TourBlocks.Span(enter: 0, exit: 0), count: newNodes))
-        s.tour.token.append(contentsOf: repeatElement(0, count: events.count))
-        s.tour.tag.append(contentsOf: repeatElement(0, count: events.count))
-        s.tour.type.append(contentsOf: repeatElement(0, count: events.count))
+        // Every element made here is written below (a span's exit as 0 with its enter, then
+        // its own when the node closes): no zeros written first.
+        s.parent.appendUnwritten(newNodes)
+        s.typeID.appendUnwritten(newNodes)
+        s.narrowTag.appendUnwritten(newNodes)
+        s.tour.span.appendUnwritten(newNodes)
+        s.tour.token.appendUnwritten(events.count)
+        s.tour.tag.appendUnwritten(events.count)
+        s.tour.type.appendUnwritten(events.count)
         precondition(firstSlot + events.count < Int(UInt32.max), "the index holds at most 2^32 - 1 tokens")
         var roots = 0
         s.parent.withUnsafeMutableBufferPointer { parent in
@@ -620,7 +622,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
                     parent[x] = e.parent
                     typeID[x] = e.type
                     narrowTag[x] = e.tag
-                    span[x].enter = UInt32(truncatingIfNeeded: slot)
+                    span[x] = _TourBlocks.Span(enter: UInt32(truncatingIfNeeded: slot), exit: 0)
                     if e.parent == _TreeStorage.none { roots &+= 1 }
                 } else {
                     span[Int(~e.token)].exit = UInt32(truncatingIfNeeded: slot)
