@@ -120,10 +120,12 @@ struct _JSONScanner: ~Copyable {
     /// Whether values keep their text (see ``ImportContent``).
     private let whole: Bool
     /// The last string scanned: its bytes in the buffer, between the quotes, and whether
-    /// it holds escapes; and a buffer for decoding it.
+    /// it holds escapes; and, when it does, its text decoded as it was scanned (the first
+    /// `decodedCount` bytes of `decoded`).
     private var lastString: (from: Int, to: Int, escaped: Bool) = (0, 0, false)
     private var decoded: UnsafeMutablePointer<UInt8>
     private var decodedCapacity = 256
+    private var decodedCount = 0
 
     init(source: _ByteSource, types: [TypeID], bufferSize: Int = _ByteWindow.defaultCapacity, whole: Bool = false) {
         w = _ByteWindow(source: source, capacity: bufferSize)
@@ -392,26 +394,72 @@ struct _JSONScanner: ~Copyable {
         let start = i
         var j = i + 1
         var escaped = false
+        // Once an escape is met, the string is decoded as it is checked, in one pass: the
+        // text so far is in `decoded` (`n` bytes), the plain run from `run` on not yet.
+        var n = 0
+        var run = j
         while true {
             j = endOfPlainRun(from: j)
             let byte = buffer[j]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
-                if j + 6 > count && !atEnd { return false }
+                // Room for a surrogate pair's two escapes (the window's padding is read
+                // past the end of the document, and holds no escape).
+                if j + 12 > count && !atEnd { return false }
+                let piece = j - run
+                if n + piece + 16 > decodedCapacity { growDecoded(to: n + piece + 16, keeping: n) }
+                if piece <= 16 {
+                    // A short run as two words, no call (16 bytes from `run` are in the
+                    // buffer or its padding; `decoded` has the room).
+                    let from = UnsafeRawPointer(buffer + run)
+                    let to = UnsafeMutableRawPointer(decoded + n)
+                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                } else {
+                    (decoded + n).update(from: buffer + run, count: piece)
+                }
+                n += piece
                 escaped = true
-                switch buffer[j + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                let e = buffer[j + 1]
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                    decoded[n] = e
+                    n += 1
+                    j += 2
+                case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    decoded[n] = switch e {
+                    case UInt8(ascii: "b"): 0x08
+                    case UInt8(ascii: "f"): 0x0C
+                    case UInt8(ascii: "n"): 0x0A
+                    case UInt8(ascii: "r"): 0x0D
+                    default: 0x09
+                    }
+                    n += 1
                     j += 2
                 case UInt8(ascii: "u"):
                     for k in 2 ... 5 where !buffer[j + k].isHexDigit {
                         throw _JSONSyntaxError(offset: base + j, message: "invalid \\u escape: expected four hexadecimal digits")
                     }
+                    var unit = hex4(at: j + 2)
                     j += 6
+                    // A high surrogate and a low one escaped next to it are one character;
+                    // a surrogate alone is U+FFFD. (The second escape's digits are checked
+                    // here before they are used; if they are not digits, the next turn
+                    // reports it.)
+                    if (0xD800 ..< 0xDC00).contains(unit) && buffer[j] == UInt8(ascii: "\\") && buffer[j + 1] == UInt8(ascii: "u")
+                        && (2 ... 5).allSatisfy({ buffer[j + $0].isHexDigit }) {
+                        let low = hex4(at: j + 2)
+                        if (0xDC00 ..< 0xE000).contains(low) {
+                            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                            j += 6
+                        }
+                    }
+                    n += _putUTF8(Unicode.Scalar(unit)?.value ?? 0xFFFD, at: decoded + n)
                 default:
                     if j + 1 == count { throw _JSONSyntaxError(offset: base + start, message: "unterminated string") }
                     throw _JSONSyntaxError(offset: base + j, message: "invalid escape '\\\(Unicode.Scalar(buffer[j + 1]))' in a string")
                 }
+                run = j
             } else if byte >= 0x80 {
                 if j + 4 > count && !atEnd { return false }
                 j = try endOfUTF8Sequence(at: j)
@@ -422,22 +470,32 @@ struct _JSONScanner: ~Copyable {
                 throw _JSONSyntaxError(offset: base + j, message: "unescaped control character (0x\(String(byte, radix: 16))) in a string")
             }
         }
+        if escaped {
+            let piece = j - run
+            if n + piece > decodedCapacity { growDecoded(to: n + piece, keeping: n) }
+            (decoded + n).update(from: buffer + run, count: piece)
+            n += piece
+        }
+        decodedCount = n
         if asKey { setKey(from: start + 1, to: j, escaped: escaped) } else { lastString = (start + 1, j, escaped) }
         i = j + 1
         return true
+    }
+
+    /// Makes room for `capacity` decoded bytes, keeping the first `n`.
+    @inline(never)
+    private mutating func growDecoded(to capacity: Int, keeping n: Int) {
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(2 * decodedCapacity, capacity))
+        bigger.update(from: decoded, count: n)
+        decoded.deallocate()
+        (decoded, decodedCapacity) = (bigger, max(2 * decodedCapacity, capacity))
     }
 
     /// Gives the node made last the value of the string scanned last, escapes decoded.
     private mutating func giveStringValue(_ builder: inout ViewTreeBuilder) {
         let (from, to, escaped) = lastString
         guard escaped else { return builder.setValue(utf8: UnsafeBufferPointer(start: buffer + from, count: to - from)) }
-        if to - from > decodedCapacity {
-            decoded.deallocate()
-            decodedCapacity = max(2 * decodedCapacity, to - from)
-            decoded = .allocate(capacity: decodedCapacity)
-        }
-        let n = decode(from: from, to: to, into: decoded)
-        builder.setValue(utf8: UnsafeBufferPointer(start: decoded, count: n))
+        builder.setValue(utf8: UnsafeBufferPointer(start: decoded, count: decodedCount))
     }
 
     /// Copies the member name in `buffer[from ..< to]` into `key`, decoding its escapes, or
@@ -463,58 +521,9 @@ struct _JSONScanner: ~Copyable {
             keyCount = to - from
             return
         }
-        keyCount = decode(from: from, to: to, into: key)
-    }
-
-    /// Decodes the escapes of the string `buffer[from ..< to]` into `out` (room for
-    /// `to - from` bytes); the bytes written.
-    private func decode(from: Int, to: Int, into key: UnsafeMutablePointer<UInt8>) -> Int {
-        // Escapes only shorten the text (a \u escape of six bytes is at most four of UTF-8
-        // for a pair of twelve), so it fits.
-        var n = 0
-        var j = from
-        while j < to {
-            // The run up to the next backslash, copied as it is (long strings with a few
-            // escapes are mostly such runs).
-            var end = j
-            while end + 8 <= to {
-                let backslashes = _SWAR.bytesEqual(to: UInt8(ascii: "\\"), in: UInt64(littleEndian: UnsafeRawPointer(buffer + end).loadUnaligned(as: UInt64.self)))
-                if backslashes != 0 {
-                    end += backslashes.trailingZeroBitCount >> 3
-                    break
-                }
-                end += 8
-            }
-            while end < to && buffer[end] != UInt8(ascii: "\\") { end += 1 }
-            if end > j {
-                (key + n).update(from: buffer + j, count: end - j)
-                n += end - j
-                j = end
-                continue
-            }
-            let e = buffer[j + 1]
-            j += 2
-            switch e {
-            case UInt8(ascii: "b"): key[n] = 0x08; n += 1
-            case UInt8(ascii: "f"): key[n] = 0x0C; n += 1
-            case UInt8(ascii: "n"): key[n] = 0x0A; n += 1
-            case UInt8(ascii: "r"): key[n] = 0x0D; n += 1
-            case UInt8(ascii: "t"): key[n] = 0x09; n += 1
-            case UInt8(ascii: "u"):
-                var unit = hex4(at: j)
-                j += 4
-                if (0xD800 ..< 0xDC00).contains(unit), j + 6 <= to, buffer[j] == UInt8(ascii: "\\"), buffer[j + 1] == UInt8(ascii: "u") {
-                    let low = hex4(at: j + 2)
-                    if (0xDC00 ..< 0xE000).contains(low) {
-                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                        j += 6
-                    }
-                }
-                n += _putUTF8(Unicode.Scalar(unit)?.value ?? 0xFFFD, at: key + n)
-            default: key[n] = e; n += 1  // \" \\ \/
-            }
-        }
-        return n
+        // Decoded as it was scanned (and no longer than the escaped text).
+        key.update(from: decoded, count: decodedCount)
+        keyCount = decodedCount
     }
 
     private func hex4(at j: Int) -> UInt32 {
