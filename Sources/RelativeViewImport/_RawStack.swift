@@ -1,6 +1,6 @@
-/// A stack in memory its owner alone uses (the scanners' open containers and elements):
-/// push, pop and top without an array's uniqueness checks (docs/results.md has their cost).
-/// Doubles when full.
+/// A stack in memory its owner alone uses (the scanners' open containers and elements, a
+/// start tag's attributes, the bytes of a text being decoded): push, pop and top without an
+/// array's uniqueness checks (docs/results.md has their cost). Doubles when full.
 struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int
@@ -47,11 +47,39 @@ struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
     @inline(__always)
     mutating func removeAll() { count = 0 }
 
+    /// Pushes the `n` elements at `p`, in order.
+    @inline(__always)
+    mutating func append(_ p: UnsafePointer<Element>, count n: Int) {
+        if count &+ n > capacity { grow(toHold: count &+ n) }
+        (base + count).update(from: p, count: n)
+        count &+= n
+    }
+
+    /// Room for `n` more elements, and where they go: the caller writes up to `n` of them
+    /// there and then counts them with ``didAppend(_:)``.
+    @inline(__always)
+    mutating func reserveEnd(_ n: Int) -> UnsafeMutablePointer<Element> {
+        if count &+ n > capacity { grow(toHold: count &+ n) }
+        return base + count
+    }
+
+    /// Counts `n` elements written where ``reserveEnd(_:)`` said.
+    @inline(__always)
+    mutating func didAppend(_ n: Int) { count &+= n }
+
+    /// The elements, bottom first (valid until the next push).
+    @inline(__always)
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
     @inline(never)
-    private mutating func grow() {
-        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)
+    private mutating func grow() { grow(toHold: count &+ 1) }
+
+    @inline(never)
+    private mutating func grow(toHold n: Int) {
+        let room = Swift.max(2 * capacity, n)
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: room)
         bigger.moveInitialize(from: base, count: count)
         base.deallocate()
-        (base, capacity) = (bigger, 2 * capacity)
+        (base, capacity) = (bigger, room)
     }
 }

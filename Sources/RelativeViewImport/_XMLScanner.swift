@@ -85,7 +85,7 @@ struct _XMLScanner: ~Copyable {
     private let whole: Bool
     /// A text being gathered: its decoded bytes so far, when it could not be handed over
     /// as one run of the buffer (a reference, a carriage return, a refill inside it).
-    private var gathered: [UInt8] = []
+    private var gathered = _RawStack<UInt8>(capacity: 256)
     /// Where the raw part of the text being gathered starts in the buffer (after what is
     /// in `gathered`), or -1 when no text is being gathered.
     private var textStart = -1
@@ -217,7 +217,7 @@ struct _XMLScanner: ~Copyable {
                     continue
                 }
                 gather(upTo: i)
-                gathered.append(0x0A)
+                gathered.push(0x0A)
                 i += buffer[i + 1] == 0x0A ? 2 : 1
                 textStart = i
             } else if c == UInt8(ascii: "]") {
@@ -318,8 +318,8 @@ struct _XMLScanner: ~Copyable {
                     builder.addAttribute(name: type, utf8: UnsafeBufferPointer(start: buffer + value.lowerBound, count: value.count))
                 } else {
                     normalizedAttributeValue(value)
-                    gathered.withUnsafeBufferPointer { builder.addAttribute(name: type, utf8: $0) }
-                    gathered.removeAll(keepingCapacity: true)
+                    builder.addAttribute(name: type, utf8: gathered.elements)
+                    gathered.removeAll()
                 }
             }
             }
@@ -508,19 +508,19 @@ struct _XMLScanner: ~Copyable {
     /// Moves the raw text from `textStart` up to `end` into `gathered`.
     @inline(__always)
     private mutating func gather(upTo end: Int) {
-        if textStart >= 0 && end > textStart { gathered.append(contentsOf: UnsafeBufferPointer(start: buffer + textStart, count: end - textStart)) }
+        if textStart >= 0 && end > textStart { gathered.append(buffer + textStart, count: end - textStart) }
     }
 
     /// Ends the text being gathered at `i` (markup follows): a text node, its bytes handed
     /// over from the buffer when nothing was gathered apart.
     private mutating func endText(_ builder: inout ViewTreeBuilder) {
         builder.appendLeaf(type: contentTypes.text)
-        if gathered.isEmpty {
+        if gathered.count == 0 {
             builder.setValue(utf8: UnsafeBufferPointer(start: buffer + textStart, count: i - textStart))
         } else {
             gather(upTo: i)
-            gathered.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
-            gathered.removeAll(keepingCapacity: true)
+            builder.setValue(utf8: gathered.elements)
+            gathered.removeAll()
         }
         textStart = -1
     }
@@ -598,11 +598,7 @@ struct _XMLScanner: ~Copyable {
                 value = value &* (hex ? 16 : 10) &+ UInt32(b >= 0x61 ? b - 0x61 + 10 : b - 0x30)
                 j += 1
             }
-            var utf8: (UInt64, UInt64) = (0, 0)
-            let n = withUnsafeMutableBytes(of: &utf8) { raw in
-                _putUTF8(Unicode.Scalar(value)?.value ?? 0xFFFD, at: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            }
-            withUnsafeBytes(of: &utf8) { gathered.append(contentsOf: $0.prefix(n)) }
+            gathered.didAppend(_putUTF8(Unicode.Scalar(value)?.value ?? 0xFFFD, at: gathered.reserveEnd(4)))
             return
         }
         let byte: UInt8 = switch (buffer[j], buffer[j + 1]) {
@@ -612,7 +608,7 @@ struct _XMLScanner: ~Copyable {
         case (UInt8(ascii: "g"), _): UInt8(ascii: ">")
         default: UInt8(ascii: "\"")
         }
-        gathered.append(byte)
+        gathered.push(byte)
     }
 
     /// The value of the attribute at `range` into `gathered`, normalized as XML does for
@@ -627,10 +623,10 @@ struct _XMLScanner: ~Copyable {
                 while buffer[k] != UInt8(ascii: ";") { k += 1 }
                 k += 1
             } else if b == 0x0D {
-                gathered.append(0x20)
+                gathered.push(0x20)
                 k += k + 1 < range.upperBound && buffer[k + 1] == 0x0A ? 2 : 1
             } else {
-                gathered.append(b == 0x09 || b == 0x0A ? 0x20 : b)
+                gathered.push(b == 0x09 || b == 0x0A ? 0x20 : b)
                 k += 1
             }
         }
