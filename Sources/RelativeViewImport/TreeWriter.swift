@@ -200,6 +200,20 @@ final class _OutputSink {
     @inline(__always)
     func append(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
 
+    /// Appends a name of the writers' name table: one of at most 16 bytes as two words (the
+    /// table has 16 readable bytes past each name), no call.
+    @inline(__always)
+    func appendName(_ name: UnsafeBufferPointer<UInt8>) {
+        let n = name.count
+        guard n <= 16, let p = name.baseAddress else { return append(name) }
+        reserve(16)
+        let from = UnsafeRawPointer(p)
+        let to = UnsafeMutableRawPointer(base + count)
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        count &+= n
+    }
+
     /// Writes out what it holds, if it is a file sink holding a chunk's worth.
     @inline(__always)
     func spill() {
@@ -246,7 +260,8 @@ final class _NameTable {
         lengths = .allocate(capacity: max(1, slots))
         valid = .allocate(capacity: max(1, slots))
         valid.initialize(repeating: 0, count: max(1, slots))
-        names = .allocate(capacity: namesCapacity)
+        // 16 bytes past the last name, so that a short name is read as two words.
+        names = .allocate(capacity: namesCapacity + 16)
     }
 
     deinit {
@@ -281,7 +296,7 @@ final class _NameTable {
         let utf8 = Array(name.utf8)
         if namesCount + utf8.count > namesCapacity {
             let capacity = max(2 * namesCapacity, namesCount + utf8.count)
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 16)
             bigger.update(from: names, count: namesCount)
             names.deallocate()
             (names, namesCapacity) = (bigger, capacity)
@@ -420,7 +435,7 @@ struct _XMLWriter {
                                 out.append("-->")
                             case .processingInstruction:
                                 out.append("<?")
-                                out.append(names.name(type))
+                                out.appendName(names.name(type))
                                 if let value = v.value(t), !value.isEmpty {
                                     out.append(0x20)
                                     out.append(value)
@@ -438,7 +453,7 @@ struct _XMLWriter {
                                     startTagOpen = false
                                 } else {
                                     out.append("</")
-                                    out.append(names.name(type))
+                                    out.appendName(names.name(type))
                                     out.append(UInt8(ascii: ">"))
                                 }
                             }
@@ -457,11 +472,11 @@ struct _XMLWriter {
     @inline(__always)
     private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>) {
         out.append(UInt8(ascii: "<"))
-        out.append(names.name(type))
+        out.appendName(names.name(type))
         let run = v.run(x)
         for e in run {
             out.append(0x20)
-            out.append(names.name(v.name(e)))
+            out.appendName(names.name(v.name(e)))
             out.append("=\"")
             _escaped(v.attributeValue(e), escapes, 2 | 1, out)
             out.append(UInt8(ascii: "\""))
