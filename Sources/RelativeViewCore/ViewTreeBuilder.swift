@@ -96,6 +96,15 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// what storing a JSON value cost.
     private let valueStage = _TextStage()
     private let attributeValueStage = _TextStage()
+    /// Named attribute entries on their way to the attribute runs (a name with
+    /// `_AttributeRuns.lastBit` on a run's last entry, and where its value starts), appended
+    /// to the runs' two arrays a stage at a time: two array appends, and their uniqueness
+    /// checks, were most of what an entry cost. `attributeEntries` counts the entries of
+    /// the arrays and the stage together.
+    private let stagedNames: UnsafeMutablePointer<UInt32>
+    private let stagedValues: UnsafeMutablePointer<Int>
+    private var stagedEntries = 0
+    private var attributeEntries = 0
     /// Fault in the reserved columns ahead of the writes (see `_PageWarmer`).
     private var warmers: [_PageWarmer]
     /// The reserved memory of the attribute columns made so far, warmed with the others.
@@ -114,6 +123,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         open = .allocate(capacity: openCapacity)
         recent = .allocate(capacity: Self.tables * Self.recentSlots)
         recent.initialize(repeating: RecentText(), count: Self.tables * Self.recentSlots)
+        stagedNames = .allocate(capacity: Self.batch)
+        stagedValues = .allocate(capacity: Self.batch)
     }
 
     deinit {
@@ -123,6 +134,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         recent.deallocate()
         valueStage.deallocate()
         attributeValueStage.deallocate()
+        stagedNames.deallocate()
+        stagedValues.deallocate()
     }
 
     /// Room for `bytes` bytes of values and as many of attribute values, reserved, not
@@ -405,7 +418,30 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         }
         let at = Self.store(utf8, prefix: Self.prefixWords(utf8), in: &content.attributes.texts,
                             recent: recent + Self.attributeValueTable * Self.recentSlots, stage: attributeValueStage)
-        content.attributes.appendToLastRun(name: name, valueAt: at, slot: slot)
+        precondition(attributeEntries < Int(Int32.max), "a tree holds at most 2^31 - 1 attributes")
+        if stagedEntries == Self.batch { unstageAttributes() }
+        // The node's run: started here, or the entry before it (its last so far) is not
+        // the last any more.
+        if content.attributes.first[slot] < 0 {
+            content.attributes.first[slot] = Int32(attributeEntries)
+        } else if stagedEntries > 0 {
+            stagedNames[stagedEntries &- 1] &= ~_AttributeRuns.lastBit
+        } else {
+            content.attributes.name[attributeEntries &- 1] &= ~_AttributeRuns.lastBit
+        }
+        stagedNames[stagedEntries] = UInt32(bitPattern: name.rawValue) | _AttributeRuns.lastBit
+        stagedValues[stagedEntries] = at
+        stagedEntries &+= 1
+        attributeEntries &+= 1
+    }
+
+    /// Appends the staged attribute entries to the runs' arrays.
+    private mutating func unstageAttributes() {
+        guard stagedEntries > 0 else { return }
+        content.attributes.name.append(contentsOf: UnsafeBufferPointer(start: stagedNames, count: stagedEntries))
+        content.attributes.value.append(contentsOf: UnsafeBufferPointer(start: stagedValues, count: stagedEntries))
+        stagedEntries = 0
+        assert(content.attributes.name.count == attributeEntries, "attribute entries written around their stage")
     }
 
     /// Gives the node opened last the named attribute `name` with `value`.
@@ -499,7 +535,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1)
     package var mark: Mark {
         Mark(nodes: nodes, tokens: tree._storage.tour.token.count + stagedCount, depth: openCount,
-             attributeEntries: content.attributes.name.count)
+             attributeEntries: attributeEntries)
     }
 
     /// Forgets every event since `mark` was taken: the nodes opened since, and the closes
@@ -508,6 +544,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     ///
     /// - Complexity: O(events since the mark)
     package mutating func rollBack(to mark: Mark) {
+        unstageAttributes()
+        attributeEntries = mark.attributeEntries
         let s = tree._storage
         let flushedTokens = s.tour.token.count
         if mark.tokens >= flushedTokens {
@@ -568,6 +606,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         for w in warmers { w.stop() }
         valueStage.unstage(into: &content.text)
         attributeValueStage.unstage(into: &content.attributes.texts)
+        unstageAttributes()
         let s = tree._mutableStorage()
         s.tour.finishStreamed()
         Self.cut(&keyColumn, to: Int(nodes))
