@@ -200,6 +200,15 @@ final class _OutputSink {
     @inline(__always)
     func append(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
 
+    /// Where the next byte goes: room for what ``reserve(_:)`` asked, written by the caller
+    /// and then counted with ``didAppend(_:)``.
+    @inline(__always)
+    var end: UnsafeMutablePointer<UInt8> { base + count }
+
+    /// Counts `n` bytes written at ``end``.
+    @inline(__always)
+    func didAppend(_ n: Int) { count &+= n }
+
     /// Appends a name of the writers' name table: one of at most 16 bytes as two words (the
     /// table has 16 readable bytes past each name), no call.
     @inline(__always)
@@ -354,6 +363,21 @@ private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer
     let n = text.count
     var from = 0
     var k = 0
+    if n <= 16 {
+        // A short text (most values): checked and copied in one loop, no call; at an
+        // escape, the loop below goes on from there.
+        out.reserve(n)
+        let to = out.end
+        while k < n {
+            let b = p[k]
+            if table[Int(b)] & mask != 0 { break }
+            to[k] = b
+            k &+= 1
+        }
+        out.didAppend(k)
+        if k == n { return }
+        from = k
+    }
     let attribute = mask & 2 != 0
     while true {
         // Eight bytes at a time while none needs escaping (long texts), then the table.
