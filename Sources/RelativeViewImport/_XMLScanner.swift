@@ -827,7 +827,24 @@ struct _XMLScanner: ~Copyable {
     /// in `cacheNames`; `nil` (give up) once 2 GiB of distinct names would not fit there.
     /// A name's first 8 bytes, read as one word (the buffer's padding makes that safe at
     /// its end), make its hash and settle most comparisons.
+    @inline(__always)
     private mutating func typeID(at j: Int, length: Int) -> (TypeID, OpenElement)? {
+        // The common case inlined where names are read: a short name in its home slot.
+        if length <= 8 {
+            let prefix = _SWAR.prefixWord(buffer + j, length: length)
+            let hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
+            let entry = cache[Int(truncatingIfNeeded: hash >> 54) & (Self.cacheSize - 1)]
+            if Int(entry.length) == length && entry.prefix == prefix {
+                return (entry.type, OpenElement(start: entry.start, length: entry.length, prefix: prefix))
+            }
+        }
+        return lookUpTypeID(at: j, length: length)
+    }
+
+    /// ``typeID(at:length:)`` in full: both ways of the cache, names of any length, and a
+    /// name not cached yet.
+    @inline(never)
+    private mutating func lookUpTypeID(at j: Int, length: Int) -> (TypeID, OpenElement)? {
         let buffer = self.buffer
         let prefix = _SWAR.prefixWord(buffer + j, length: length)
         var hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
