@@ -389,97 +389,175 @@ struct _JSONScanner: ~Copyable {
 
     /// Scans the string at `i` (its opening quote) and moves past it; as a key, decodes it
     /// into `key`. False, with `i` unchanged, if the buffer ends inside it and more of the
-    /// document may follow.
+    /// document may follow. A string without escapes is only checked; at its first escape
+    /// ``decodeString(from:escapeAt:asKey:)`` takes over and decodes the rest as it checks.
     private mutating func scanString(asKey: Bool) throws(_JSONSyntaxError) -> Bool {
         let start = i
         var j = i + 1
-        var escaped = false
-        // Once an escape is met, the string is decoded as it is checked, in one pass: the
-        // text so far is in `decoded` (`n` bytes), the plain run from `run` on not yet.
-        var n = 0
-        var run = j
         while true {
             j = endOfPlainRun(from: j)
             let byte = buffer[j]
             if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") {
-                // Room for a surrogate pair's two escapes (the window's padding is read
-                // past the end of the document, and holds no escape).
-                if j + 12 > count && !atEnd { return false }
-                let piece = j - run
-                if n + piece + 16 > decodedCapacity { growDecoded(to: n + piece + 16, keeping: n) }
-                if piece <= 16 {
-                    // A short run as two words, no call (16 bytes from `run` are in the
-                    // buffer or its padding; `decoded` has the room).
-                    let from = UnsafeRawPointer(buffer + run)
-                    let to = UnsafeMutableRawPointer(decoded + n)
-                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-                } else {
-                    (decoded + n).update(from: buffer + run, count: piece)
-                }
-                n += piece
-                escaped = true
-                let e = buffer[j + 1]
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-                    decoded[n] = e
-                    n += 1
-                    j += 2
-                case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    decoded[n] = switch e {
-                    case UInt8(ascii: "b"): 0x08
-                    case UInt8(ascii: "f"): 0x0C
-                    case UInt8(ascii: "n"): 0x0A
-                    case UInt8(ascii: "r"): 0x0D
-                    default: 0x09
-                    }
-                    n += 1
-                    j += 2
-                case UInt8(ascii: "u"):
-                    for k in 2 ... 5 where !buffer[j + k].isHexDigit {
-                        throw _JSONSyntaxError(offset: base + j, message: "invalid \\u escape: expected four hexadecimal digits")
-                    }
-                    var unit = hex4(at: j + 2)
-                    j += 6
-                    // A high surrogate and a low one escaped next to it are one character;
-                    // a surrogate alone is U+FFFD. (The second escape's digits are checked
-                    // here before they are used; if they are not digits, the next turn
-                    // reports it.)
-                    if (0xD800 ..< 0xDC00).contains(unit) && buffer[j] == UInt8(ascii: "\\") && buffer[j + 1] == UInt8(ascii: "u")
-                        && (2 ... 5).allSatisfy({ buffer[j + $0].isHexDigit }) {
-                        let low = hex4(at: j + 2)
-                        if (0xDC00 ..< 0xE000).contains(low) {
-                            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                            j += 6
-                        }
-                    }
-                    n += _putUTF8(Unicode.Scalar(unit)?.value ?? 0xFFFD, at: decoded + n)
-                default:
-                    if j + 1 == count { throw _JSONSyntaxError(offset: base + start, message: "unterminated string") }
-                    throw _JSONSyntaxError(offset: base + j, message: "invalid escape '\\\(Unicode.Scalar(buffer[j + 1]))' in a string")
-                }
-                run = j
-            } else if byte >= 0x80 {
+            if byte >= 0x80 {
+                // Two- and three-byte characters inline; the rest (and what is cut or
+                // ill-formed) by the general check.
+                let length = _shortUTF8Length(buffer + j)
+                if length != 0 { j &+= length; continue }
                 if j + 4 > count && !atEnd { return false }
                 j = try endOfUTF8Sequence(at: j)
+            } else if byte == UInt8(ascii: "\\") {
+                return try decodeString(from: start, escapeAt: j, asKey: asKey)
             } else if j == count {
                 if !atEnd { return false }
                 throw _JSONSyntaxError(offset: base + start, message: "unterminated string")
             } else {
-                throw _JSONSyntaxError(offset: base + j, message: "unescaped control character (0x\(String(byte, radix: 16))) in a string")
+                throw controlCharacter(at: j)
             }
         }
-        if escaped {
-            let piece = j - run
-            if n + piece > decodedCapacity { growDecoded(to: n + piece, keeping: n) }
-            (decoded + n).update(from: buffer + run, count: piece)
-            n += piece
-        }
-        decodedCount = n
-        if asKey { setKey(from: start + 1, to: j, escaped: escaped) } else { lastString = (start + 1, j, escaped) }
+        if asKey { setKey(from: start + 1, to: j, escaped: false) } else { lastString = (start + 1, j, false) }
         i = j + 1
         return true
+    }
+
+    /// Goes on with the string opened at `start` from its first escape at `j`: decodes it
+    /// into `decoded` as it checks it, in one pass. Each plain run is copied as it is
+    /// scanned, eight bytes at a time (a word is stored before its stops are known; the
+    /// next store overwrites what followed the stop). The decoded text is never longer
+    /// than the escaped one, so `decoded` needs the room of the bytes scanned, plus a word.
+    private mutating func decodeString(from start: Int, escapeAt escape: Int, asKey: Bool) throws(_JSONSyntaxError) -> Bool {
+        var j = escape
+        var n = j - (start + 1)
+        if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: 0) }
+        Self.copyWords(from: buffer + start + 1, to: decoded, count: n)
+        while true {
+            // At a byte that stops a plain run.
+            let byte = buffer[j]
+            if byte == UInt8(ascii: "\\") {
+                // Room for a surrogate pair's two escapes (the window's padding is read
+                // past the end of the document, and holds no escape).
+                if j + 12 > count && !atEnd { return false }
+                if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: n) }
+                let e = buffer[j + 1]
+                if e == UInt8(ascii: "u") {
+                    var unit = Self.hexQuad(buffer + j + 2)
+                    guard unit < 0x1_0000 else {
+                        throw _JSONSyntaxError(offset: base + j, message: "invalid \\u escape: expected four hexadecimal digits")
+                    }
+                    j &+= 6
+                    // A high surrogate and a low one escaped next to it are one character;
+                    // a surrogate alone is U+FFFD. (If the second escape's digits are not
+                    // digits, the next turn reports it.)
+                    if unit & 0xFC00 == 0xD800 && buffer[j] == UInt8(ascii: "\\") && buffer[j + 1] == UInt8(ascii: "u") {
+                        let low = Self.hexQuad(buffer + j + 2)
+                        if low & 0xFC00 == 0xDC00 {
+                            unit = 0x10000 &+ ((unit &- 0xD800) << 10) &+ (low &- 0xDC00)
+                            j &+= 6
+                        }
+                    }
+                    n &+= _putUTF8(unit &- 0xD800 < 0x800 ? 0xFFFD : unit, at: decoded + n)
+                } else {
+                    let plain = Self.unescaped(e)
+                    guard plain != 0 else {
+                        if j + 1 == count { throw _JSONSyntaxError(offset: base + start, message: "unterminated string") }
+                        throw _JSONSyntaxError(offset: base + j, message: "invalid escape '\\\(Unicode.Scalar(e))' in a string")
+                    }
+                    decoded[n] = plain
+                    n &+= 1
+                    j &+= 2
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                break
+            } else if byte >= 0x80 {
+                if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: n) }
+                var length = _shortUTF8Length(buffer + j)
+                if length == 0 {
+                    if j + 4 > count && !atEnd { return false }
+                    length = try endOfUTF8Sequence(at: j) - j
+                }
+                // At most four bytes, in the buffer or its padding.
+                UnsafeMutableRawPointer(decoded + n).storeBytes(
+                    of: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                n &+= length
+                j &+= length
+            } else if j == count {
+                if !atEnd { return false }
+                throw _JSONSyntaxError(offset: base + start, message: "unterminated string")
+            } else {
+                throw controlCharacter(at: j)
+            }
+            // The plain run that follows, copied as it is scanned.
+            while true {
+                if n + 16 > decodedCapacity { growDecoded(to: n + 16, keeping: n) }
+                let w = UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self)
+                UnsafeMutableRawPointer(decoded + n).storeBytes(of: w, as: UInt64.self)
+                let v = UInt64(littleEndian: w)
+                let stops = _SWAR.bytesLess(than: 0x20, in: v) | _SWAR.bytesEqual(to: 0x22, in: v)
+                    | _SWAR.bytesEqual(to: 0x5C, in: v) | (v & _SWAR.high)
+                if stops != 0 {
+                    let k = stops.trailingZeroBitCount &>> 3
+                    j &+= k
+                    n &+= k
+                    break
+                }
+                j &+= 8
+                n &+= 8
+            }
+        }
+        decodedCount = n
+        if asKey { setKey(from: start + 1, to: j, escaped: true) } else { lastString = (start + 1, j, true) }
+        i = j + 1
+        return true
+    }
+
+    /// Copies `count` bytes a word at a time; reads and writes up to seven bytes past them
+    /// (the callers' padding and room).
+    @inline(__always)
+    private static func copyWords(from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
+        var k = 0
+        while k < count {
+            UnsafeMutableRawPointer(to + k).storeBytes(of: UnsafeRawPointer(from + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            k &+= 8
+        }
+    }
+
+    /// The byte a one-letter escape (`\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`)
+    /// stands for, given its letter; 0 for any other letter. A look-up in a constant
+    /// table: a `switch` over the letters was an indirect jump the predictor missed.
+    @inline(__always)
+    private static func unescaped(_ e: UInt8) -> UInt8 {
+        guard e < 0x80 else { return 0 }
+        return Self.escapeTable.utf8Start[Int(e)]
+    }
+
+    /// 128 bytes: at each escape letter, the byte it stands for; zero elsewhere.
+    private static let escapeTable: StaticString = """
+        \0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
+        \0\0\"\0\0\0\0\0\0\0\0\0\0\0\0/\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
+        \0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\\\0\0\0\
+        \0\0\u{08}\0\0\0\u{0C}\0\0\0\0\0\0\0\n\0\0\0\r\0\t\0\0\0\0\0\0\0\0\0\0\0
+        """
+
+    /// The value of the four hexadecimal digits at `p`, or a value from 0x10000 on if one
+    /// of them is not a digit. Branch-free: the four bytes are checked as one word (see
+    /// ``_SWAR``), and each digit's value is its low four bits, plus 9 for a letter.
+    @inline(__always)
+    static func hexQuad(_ p: UnsafePointer<UInt8>) -> UInt32 {
+        let w = UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
+        let high: UInt32 = 0x8080_8080
+        // Seven-bit lanes: adding 0x80 - b sets a lane's high bit where it is at least b.
+        let x = w & 0x7F7F_7F7F
+        let lower = x | 0x2020_2020
+        let decimal = (x &+ 0x5050_5050) & ~(x &+ 0x4646_4646)  // 0x30 ... 0x39
+        let letter = (lower &+ 0x1F1F_1F1F) & ~(lower &+ 0x1919_1919)  // a ... f, A ... F
+        let bad = ((decimal | letter) & high) ^ high | (w & high)
+        let digits = (w & 0x0F0F_0F0F) &+ ((w >> 6) & 0x0101_0101) &* 9
+        // The first byte is the most significant digit.
+        let value = (digits & 0xFF) << 12 | (digits >> 8 & 0xFF) << 8 | (digits >> 16 & 0xFF) << 4 | digits >> 24
+        return value | (bad == 0 ? 0 : 0x1_0000)
+    }
+
+    private func controlCharacter(at j: Int) -> _JSONSyntaxError {
+        _JSONSyntaxError(offset: base + j, message: "unescaped control character (0x\(String(buffer[j], radix: 16))) in a string")
     }
 
     /// Makes room for `capacity` decoded bytes, keeping the first `n`.
@@ -524,16 +602,6 @@ struct _JSONScanner: ~Copyable {
         // Decoded as it was scanned (and no longer than the escaped text).
         key.update(from: decoded, count: decodedCount)
         keyCount = decodedCount
-    }
-
-    private func hex4(at j: Int) -> UInt32 {
-        var v: UInt32 = 0
-        for k in 0 ..< 4 {
-            let c = buffer[j + k]
-            let digit: UInt8 = c <= UInt8(ascii: "9") ? c - UInt8(ascii: "0") : (c | 0x20) - UInt8(ascii: "a") + 10
-            v = v << 4 | UInt32(digit)
-        }
-        return v
     }
 
     /// The index just after the UTF-8 sequence that starts at `j` (a byte from 0x80 on),
@@ -609,9 +677,6 @@ struct _JSONScanner: ~Copyable {
 
 extension UInt8 {
     fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
-    fileprivate var isHexDigit: Bool {
-        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
-    }
 }
 
 /// Tests on the eight bytes of a little-endian word at once. Each returns a mask with the

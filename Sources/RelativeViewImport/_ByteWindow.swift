@@ -127,6 +127,23 @@ enum _UTF8Sequence {
     case cut(at: Int)
 }
 
+/// The length of the well-formed two- or three-byte UTF-8 sequence at `p` (a byte from
+/// 0x80 on), or 0 for anything else: a four-byte sequence, an ill-formed or a cut one, which
+/// ``_utf8Sequence(in:at:count:)`` then tells apart. Reads three bytes: a cut sequence ends
+/// at the sentinel's zero padding, which is no continuation byte. The scanners' fast path
+/// for text past ASCII, with no call and no table.
+@inline(__always)
+func _shortUTF8Length(_ p: UnsafePointer<UInt8>) -> Int {
+    let b0 = p[0]
+    let b1 = p[1]
+    if b0 &- 0xC2 < 0x1E { return b1 & 0xC0 == 0x80 ? 2 : 0 }
+    guard b0 & 0xF0 == 0xE0, p[2] & 0xC0 == 0x80 else { return 0 }
+    // E0 takes A0...BF second (no overlong form), ED 80...9F (no surrogate).
+    let low: UInt8 = b0 == 0xE0 ? 0xA0 : 0x80
+    let high: UInt8 = b0 == 0xED ? 0x9F : 0xBF
+    return b1 >= low && b1 <= high ? 3 : 0
+}
+
 /// The UTF-8 sequence at `k` in `bytes` (which holds `count` bytes), a byte from 0x80 on,
 /// checked as Unicode's table 3-7 has it: no overlong form, no surrogate, nothing past
 /// U+10FFFF. Shared by the JSON and XML scanners, each of which says what a bad or cut

@@ -108,4 +108,59 @@ import Testing
             #expect(Array(bytes.prefix(n)) == Array(String(Unicode.Scalar(value)!).utf8), "U+\(String(value, radix: 16))")
         }
     }
+
+    /// The four-digit reader of `\\u` escapes, for every byte in every place: the value of
+    /// four hexadecimal digits (either case), a value past 0xFFFF for anything else.
+    @Test func hexQuadsReadEveryByteInEveryPlace() {
+        let digits = Array("0123456789abcdefABCDEF".utf8)
+        for place in 0 ..< 4 {
+            for byte in UInt8.min ... UInt8.max {
+                var quad = Array("9fA0".utf8)
+                quad[place] = byte
+                let expected: UInt32? = quad.allSatisfy(digits.contains) ? UInt32(String(decoding: quad, as: UTF8.self), radix: 16) : nil
+                let value = quad.withUnsafeBufferPointer { _JSONScanner.hexQuad($0.baseAddress!) }
+                if let expected { #expect(value == expected, "\(quad)") } else { #expect(value > 0xFFFF, "\(quad)") }
+            }
+        }
+    }
+
+    /// Every escape letter: the eight of RFC 8259 decode to their byte; any other is an
+    /// error at the backslash.
+    @Test func everyEscapeLetterDecodesOrIsAnError() throws {
+        let decoded: [UInt8: UInt8] = [0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A, 0x72: 0x0D, 0x74: 0x09]
+        for letter in UInt8(0x20) ... UInt8(0xFF) where letter != UInt8(ascii: "u") {
+            // After a first escape, so that the decoding loop reads the letter.
+            let text = Self.stringHolding(Array("ab\\n".utf8) + [0x5C, letter] + Array("cd".utf8))
+            if let byte = decoded[letter] {
+                let tree = try TreeImporter().importTree(text, format: .json, path: "e.json")
+                #expect(Array(tree.value(of: tree.children(of: tree.roots[0]).first!)!.utf8) == Array("ab\ncd".utf8).prefix(3) + [byte] + Array("cd".utf8))
+            } else {
+                let error = try #require(throws: ImportError.self) { try TreeImporter().importTree(text, format: .json, path: "e.json") }
+                #expect(error.column == 7, "\(letter): \(error)")
+            }
+        }
+    }
+
+    /// Strings of random escapes, characters of every length and runs of every length,
+    /// decoded as Foundation's `JSONDecoder` decodes them, as values and as member names.
+    @Test func randomEscapedStringsDecodeAsFoundationDecodesThem() throws {
+        var rng = SplitMix64(seed: 35)
+        let pieces: [String] = [
+            "a", "plain words", String(repeating: "x", count: 23), "é", "дерево", "木本", "😀", "\\\"", "\\\\", "\\/",
+            "\\b", "\\f", "\\n", "\\r", "\\t", "\\u00e9", "\\u00E9", "\\u6728", "\\uFFFD", "\\u0000", "\\u007f",
+            "\\ud83c\\udf33", "\\uD83D\\uDE00",
+        ]
+        var strings: [String] = []
+        for _ in 0 ..< 400 {
+            let count = Int.random(in: 0 ... 12, using: &rng)
+            strings.append((0 ..< count).map { _ in pieces.randomElement(using: &rng)! }.joined())
+        }
+        let array = "[" + strings.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        let object = "{" + strings.enumerated().map { "\"\($0.element)\": \($0.offset)" }.joined(separator: ",") + "}"
+        let expected = try JSONDecoder().decode([String].self, from: Data(array.utf8))
+        let arrayTree = try TreeImporter().importTree(Array(array.utf8), format: .json, path: "a.json")
+        #expect(arrayTree.children(of: arrayTree.roots[0]).map { arrayTree.value(of: $0) ?? "" } == expected)
+        let objectTree = try TreeImporter().importTree(Array(object.utf8), format: .json, path: "o.json")
+        #expect(objectTree.children(of: objectTree.roots[0]).map { objectTree.attribute(.key, of: $0) ?? "" } == expected)
+    }
 }
