@@ -1,3 +1,5 @@
+import RelativeViewEngine
+
 /// A text that a node may carry besides its tag and type, so that the nodes of an imported
 /// document can be found by what the document called them: the member name of a JSON value,
 /// the `id` and `class` of a markup element.
@@ -107,12 +109,12 @@ extension ViewTree {
 /// borrowed memory, and the first write copies it into `start` and `bytes`.
 @usableFromInline
 package struct _TextColumn {
-    package var start: [Int] = []
+    package var start = _TextStartColumn()
     package var bytes: [UInt8] = []
     package var borrowed: _BorrowedTexts?
 
     package init(start: [Int] = [], bytes: [UInt8] = []) {
-        self.start = start
+        self.start = _TextStartColumn(start)
         self.bytes = bytes
     }
 
@@ -128,13 +130,13 @@ package struct _TextColumn {
     /// Calls `body` with the starts and the texts, borrowed or owned.
     package func withParts<R>(_ body: (_ starts: _TextStarts, _ bytes: UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let borrowed { return try body(borrowed.starts, borrowed.bytes) }
-        return try start.withUnsafeBufferPointer { starts in try bytes.withUnsafeBufferPointer { try body(_TextStarts(starts), $0) } }
+        return try start.withStarts { starts in try bytes.withUnsafeBufferPointer { try body(starts, $0) } }
     }
 
     /// Makes the column its own: copies borrowed starts and texts into `start` and `bytes`.
     package mutating func own() {
         guard let borrowed else { return }
-        start = borrowed.starts.array()
+        start = _TextStartColumn(borrowed.starts.array())
         bytes = Array(borrowed.bytes)
         self.borrowed = nil
     }
@@ -196,7 +198,7 @@ package struct _TextColumn {
     /// Gives `slot` the text `utf8`, appended to the table.
     package mutating func set(_ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
         own()
-        if slot >= start.count { start.append(contentsOf: repeatElement(-1, count: slot + 1 - start.count)) }
+        if slot >= start.count { start.appendNone(slot + 1 - start.count) }
         start[slot] = append(utf8)
     }
 
@@ -235,13 +237,99 @@ package struct _TextColumn {
     package var memoryFootprint: Int {
         // Borrowed starts and texts are the snapshot file's pages (see `ViewTree.memoryFootprint`).
         if borrowed != nil { return 0 }
-        return start.capacity * MemoryLayout<Int>.stride + bytes.capacity
+        return start.capacityBytes + bytes.capacity
     }
 }
 
+/// A text column's own starts, each read and written as an `Int` (-1 for none) and kept in
+/// four bytes (`UInt32.max` for none) while every start is below `UInt32.max`: half the
+/// memory of `Int`s, and half the pages a build faults in (a whole JSON import gives every
+/// value a start). The first start from `UInt32.max` on widens the column to `Int`s once,
+/// so a column of more than 4 GiB of texts still works.
+@usableFromInline
+package struct _TextStartColumn {
+    @usableFromInline var narrow: [UInt32] = []
+    @usableFromInline var wide: [Int] = []
+    @usableFromInline var isWide = false
+
+    package init() {}
+
+    /// `starts` as they are: narrow if each is -1 or fits, else wide (a loaded snapshot's
+    /// starts are checked after this, and a wrong one must stay as it was to be reported).
+    package init(_ starts: [Int]) {
+        if starts.allSatisfy({ $0 >= -1 && $0 < Int(UInt32.max) }) {
+            narrow = starts.map { $0 < 0 ? UInt32.max : UInt32($0) }
+        } else {
+            (wide, isWide) = (starts, true)
+        }
+    }
+
+    package var count: Int { isWide ? wide.count : narrow.count }
+    package var isEmpty: Bool { count == 0 }
+    package var capacity: Int { isWide ? wide.capacity : narrow.capacity }
+    /// The bytes its capacity takes.
+    package var capacityBytes: Int { isWide ? wide.capacity * MemoryLayout<Int>.stride : narrow.capacity * 4 }
+
+    /// The start of slot `i`, -1 for none.
+    @inlinable
+    package subscript(i: Int) -> Int {
+        @inline(__always) get {
+            if isWide { return wide[i] }
+            let v = narrow[i]
+            return v == UInt32.max ? -1 : Int(v)
+        }
+        @inline(__always) set {
+            if !isWide && newValue < Int(UInt32.max) {
+                narrow[i] = newValue < 0 ? UInt32.max : UInt32(truncatingIfNeeded: newValue)
+            } else {
+                widen()
+                wide[i] = newValue
+            }
+        }
+    }
+
+    /// Makes every start an `Int` (once a start no longer fits four bytes).
+    @usableFromInline @inline(never)
+    mutating func widen() {
+        guard !isWide else { return }
+        wide.reserveCapacity(narrow.capacity)
+        wide.append(contentsOf: narrow.lazy.map { $0 == UInt32.max ? -1 : Int($0) })
+        narrow = []
+        isWide = true
+    }
+
+    /// Appends `count` slots with no text.
+    package mutating func appendNone(_ count: Int) {
+        if isWide { wide.append(contentsOf: repeatElement(-1, count: count)) } else { narrow.append(contentsOf: repeatElement(UInt32.max, count: count)) }
+    }
+
+    package mutating func removeLast(_ k: Int) {
+        if isWide { wide.removeLast(k) } else { narrow.removeLast(k) }
+    }
+
+    package mutating func reserveCapacity(_ n: Int) {
+        if isWide { wide.reserveCapacity(n) } else { narrow.reserveCapacity(n) }
+    }
+
+    /// The memory its capacity takes, for a page warmer.
+    package mutating func reservedRange() -> _PageWarmer.Range {
+        isWide ? _PageWarmer.Range(capacityOf: &wide) : _PageWarmer.Range(capacityOf: &narrow)
+    }
+
+    /// Calls `body` with the starts in place.
+    package func withStarts<R>(_ body: (_TextStarts) throws -> R) rethrows -> R {
+        if isWide { return try wide.withUnsafeBufferPointer { try body(_TextStarts($0)) } }
+        return try narrow.withUnsafeBufferPointer { try body(_TextStarts(narrow: $0)) }
+    }
+
+    /// The starts as `Int`s, -1 for none.
+    package func array() -> [Int] { isWide ? wide : narrow.map { $0 == UInt32.max ? -1 : Int($0) } }
+}
+
 /// An attribute column's starts in memory, each read as an `Int` (-1 for none): 8-byte
-/// `Int`s, as a tree keeps them, or narrow ones, 4-byte `UInt32`s with `UInt32.max` for
-/// none, as a version 4 snapshot stores them and a tree loaded from it reads them in place
+/// `Int`s (a column of more than 4 GiB of texts, a version 1 to 3 snapshot), or narrow
+/// ones, 4-byte `UInt32`s with `UInt32.max` for none, as a tree keeps them
+/// (``_TextStartColumn``), a version 4 snapshot stores them and a tree loaded from it reads them in place
 /// (half the bytes; a version 4 snapshot's texts of one attribute number fewer than
 /// 2^32 - 1 bytes, which the loader checks).
 @usableFromInline

@@ -334,10 +334,10 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
             // Never past the capacity reserved: that would double the column.
             if column.start.capacity < capacity && slot < capacity {
                 column.start.reserveCapacity(capacity)
-                reserved = _PageWarmer.Range(capacityOf: &column.start)
+                reserved = column.start.reservedRange()
             }
             let end = max(slot + 1, min(slot + batch, column.start.capacity))
-            column.start.append(contentsOf: repeatElement(-1, count: end - column.start.count))
+            column.start.appendNone(end - column.start.count)
         }
         column.start[slot] = store(utf8, prefix: prefix, in: &column, recent: recent, stage: stage)
         return reserved

@@ -97,7 +97,7 @@ extension ViewTree {
         image.frameSize = s.frameSize
         image.boundsOrigin = s.boundsOrigin
         image.attributes = s.attributes.map { column in
-            column.borrowed == nil ? (start: column.start, bytes: column.bytes) : column.withParts { (start: $0.array(), bytes: Array($1)) }
+            column.borrowed == nil ? (start: column.start.array(), bytes: column.bytes) : column.withParts { (start: $0.array(), bytes: Array($1)) }
         }
         if preOrder { image.nodes = _preOrder() }
         var x = s.freeHead

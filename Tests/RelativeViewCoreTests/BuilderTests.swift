@@ -497,3 +497,33 @@ import RelativeViewFixtures
         #expect(tree._storage.parent.capacity < nodes + 64)
     }
 }
+
+/// A text column's starts: four bytes each while they fit, widened to `Int`s (every start
+/// kept) by the first that does not, as a column of more than 4 GiB of texts needs.
+@Suite struct TextStartColumnTests {
+    @Test func startsAreNarrowUntilOneDoesNotFitThenWideWithEveryStartKept() {
+        var column = _TextStartColumn()
+        column.appendNone(5)
+        column[1] = 0
+        column[3] = Int(UInt32.max) - 1
+        #expect(!column.isWide)
+        #expect(column.capacityBytes == column.capacity * 4)
+        #expect(column.array() == [-1, 0, -1, Int(UInt32.max) - 1, -1])
+        column[4] = Int(UInt32.max)
+        #expect(column.isWide)
+        #expect(column.array() == [-1, 0, -1, Int(UInt32.max) - 1, Int(UInt32.max)])
+        column[2] = 1 << 40
+        column.appendNone(1)
+        column.removeLast(2)
+        #expect(column.array() == [-1, 0, 1 << 40, Int(UInt32.max) - 1])
+        #expect(column.withStarts { starts in starts.indices.map { starts[$0] } } == column.array())
+    }
+
+    @Test func startsGivenAsIntsStayAsTheyAre() {
+        #expect(!_TextStartColumn([-1, 0, 7]).isWide)
+        #expect(_TextStartColumn([-1, 0, 7]).withStarts { $0.isNarrow })
+        // A start below -1 (a damaged snapshot's) is kept, to be reported by the check.
+        #expect(_TextStartColumn([-7, 0]).array() == [-7, 0])
+        #expect(_TextStartColumn([1 << 33]).array() == [1 << 33])
+    }
+}
