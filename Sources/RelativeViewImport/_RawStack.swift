@@ -83,3 +83,19 @@ struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
         (base, capacity) = (bigger, room)
     }
 }
+
+extension _RawStack where Element == UInt8 {
+    /// Pushes the `n` bytes at `p`, eight at a time with no call: reads up to seven bytes
+    /// past them (the caller's padding: a scanner's window has 16 zero bytes past its end)
+    /// and writes as many past the new top (room kept, then overwritten or never read).
+    @inline(__always)
+    mutating func appendWords(_ p: UnsafePointer<UInt8>, count n: Int) {
+        let to = reserveEnd(n &+ 8)
+        var k = 0
+        while k < n {
+            UnsafeMutableRawPointer(to + k).storeBytes(of: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            k &+= 8
+        }
+        didAppend(n)
+    }
+}

@@ -175,6 +175,8 @@ struct _XMLScanner: ~Copyable {
                     let b = buffer[k]
                     if plainText[Int(b)] {
                         k &+= 1
+                    } else if b >= 0x80, let next = Self.shortCharacterEnd(buffer, at: k) {
+                        k = next
                     } else if b >= 0x80 && count &- k >= 4, let next = utf8(at: k), next <= count {
                         k = next
                     } else {
@@ -202,6 +204,26 @@ struct _XMLScanner: ~Copyable {
                 return false  // text outside the root
             } else if c == UInt8(ascii: "&") {
                 if whole && textStart < 0 { textStart = i }
+                if let (end, byte) = predefinedEntity(at: i) {
+                    // `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&apos;`, whole in the buffer.
+                    if whole {
+                        gather(upTo: i)
+                        gathered.push(byte)
+                        textStart = end
+                    }
+                    i = end
+                    continue
+                }
+                if let (end, value) = Self.characterReference(buffer, at: i, count: count) {
+                    // `&#...;` or `&#x...;` of a character XML allows, whole in the buffer.
+                    if whole {
+                        gather(upTo: i)
+                        gathered.didAppend(_putUTF8(value, at: gathered.reserveEnd(4)))
+                        textStart = end
+                    }
+                    i = end
+                    continue
+                }
                 guard let r = withWhole(progress, { $0.reference(at: $0.i) }) else { return false }
                 if whole {
                     gather(upTo: i)
@@ -508,7 +530,7 @@ struct _XMLScanner: ~Copyable {
     /// Moves the raw text from `textStart` up to `end` into `gathered`.
     @inline(__always)
     private mutating func gather(upTo end: Int) {
-        if textStart >= 0 && end > textStart { gathered.append(buffer + textStart, count: end - textStart) }
+        if textStart >= 0 && end > textStart { gathered.appendWords(buffer + textStart, count: end - textStart) }
     }
 
     /// Ends the text being gathered at `i` (markup follows): a text node, its bytes handed
@@ -731,6 +753,19 @@ struct _XMLScanner: ~Copyable {
         return nil
     }
 
+    /// The index after the two- or three-byte character at `k` (a byte from 0x80 on), if
+    /// it is one XML allows; `nil` for anything else (a four-byte or an ill-formed sequence,
+    /// one cut by the buffer's end: ``utf8(at:)`` tells them apart). Static, with no table:
+    /// most text past ASCII takes it, and a method call would copy the scanner.
+    @inline(__always)
+    private static func shortCharacterEnd(_ buffer: UnsafeMutablePointer<UInt8>, at k: Int) -> Int? {
+        let length = _shortUTF8Length(buffer + k)
+        if length == 2 { return k &+ 2 }
+        // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not XML characters.
+        if length == 3 && (buffer[k] != 0xEF || buffer[k &+ 1] != 0xBF || buffer[k &+ 2] < 0xBE) { return k &+ 3 }
+        return nil
+    }
+
     /// The index after the well-formed UTF-8 sequence at `k` (a byte from 0x80 on) of a
     /// character XML allows (not U+FFFE or U+FFFF); `nil` if it is not one; past `count`
     /// if it is cut.
@@ -778,6 +813,53 @@ struct _XMLScanner: ~Copyable {
         guard buffer[j] == UInt8(ascii: ";") else { return nil }
         let entity = (k + 1) ..< j
         return equal(entity, "amp") || equal(entity, "lt") || equal(entity, "gt") || equal(entity, "quot") || equal(entity, "apos") ? j + 1 : nil
+    }
+
+    /// The end of the predefined entity reference at `k` (its `&`) and the byte it stands
+    /// for, if it is one whole in the buffer (a reference cut by the buffer's end, or any
+    /// other, is `nil`: ``reference(at:)`` takes it). One word compared with five: what
+    /// `reference(at:)` and `decodeReference(at:)` found in two passes and five compares.
+    @inline(__always)
+    private func predefinedEntity(at k: Int) -> (end: Int, byte: UInt8)? {
+        // Eight bytes from `k`, in the buffer or its zero padding (which holds no `;`, so a
+        // match lies whole in the buffer).
+        let w = UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self))
+        let four = w & 0xFFFF_FFFF
+        if four == 0x3B74_6C26 { return (k &+ 4, UInt8(ascii: "<")) }  // "&lt;"
+        if four == 0x3B74_6726 { return (k &+ 4, UInt8(ascii: ">")) }  // "&gt;"
+        if w & 0xFF_FFFF_FFFF == 0x3B_706D_6126 { return (k &+ 5, UInt8(ascii: "&")) }  // "&amp;"
+        let six = w & 0xFFFF_FFFF_FFFF
+        if six == 0x3B74_6F75_7126 { return (k &+ 6, UInt8(ascii: "\"")) }  // "&quot;"
+        if six == 0x3B73_6F70_6126 { return (k &+ 6, UInt8(ascii: "'")) }  // "&apos;"
+        return nil
+    }
+
+    /// The end of the character reference at `k` (its `&`) and the character, if it is one
+    /// of a character XML allows, whole before `count`; `nil` for anything else (what
+    /// ``reference(at:)`` then reports, or reads again after a refill). Static: a method
+    /// call would copy the scanner.
+    @inline(__always)
+    private static func characterReference(_ buffer: UnsafeMutablePointer<UInt8>, at k: Int, count: Int) -> (end: Int, value: UInt32)? {
+        guard buffer[k &+ 1] == UInt8(ascii: "#") else { return nil }
+        var j = k &+ 2
+        let hex = buffer[j] == UInt8(ascii: "x")
+        if hex { j &+= 1 }
+        let digitsStart = j
+        var value: UInt32 = 0
+        while true {
+            let b = buffer[j]
+            let decimal = b &- 0x30
+            let letter = (b | 0x20) &- 0x61
+            let digit: UInt32
+            if decimal < 10 { digit = UInt32(decimal) } else if hex && letter < 6 { digit = UInt32(letter) &+ 10 } else { break }
+            value = value &* (hex ? 16 : 10) &+ digit
+            if value > 0x10FFFF { return nil }
+            j &+= 1
+        }
+        guard j > digitsStart, j < count, buffer[j] == UInt8(ascii: ";") else { return nil }
+        let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20 ... 0xD7FF).contains(value)
+            || (0xE000 ... 0xFFFD).contains(value) || (0x10000 ... 0x10FFFF).contains(value)
+        return allowed ? (j &+ 1, value) : nil
     }
 
     /// `<?xml version="1.0" (encoding="UTF-8")? (standalone="yes|no")? ?>` at `i`.

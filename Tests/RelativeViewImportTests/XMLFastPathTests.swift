@@ -46,7 +46,7 @@ import Testing
     /// A random document using everything the fast path reads.
     static func document(_ rng: inout SplitMix64, elements: Int) -> String {
         let names = ["div", "a", "svg:rect", "x_1", "Item.b", "n-2", "g"]
-        let texts = ["text", " x &amp; y ", "&#233;t&#xE9;", "é😀", "&lt;&gt;&quot;&apos;", "<!-- a - comment -->", "<?pi some data?>", "<![CDATA[ <raw> & ]] ]]>", "\n\t"]
+        let texts = ["text", " x &amp; y ", "&#233;t&#xE9;", "é😀", "&#x1F600;&#65;&#x41;", "a&amp;&amp;b&quot;", "дерево 木 ü", "\u{FFFD}\u{FFFC}", "&lt;&gt;&quot;&apos;", "<!-- a - comment -->", "<?pi some data?>", "<![CDATA[ <raw> & ]] ]]>", "\n\t"]
         var out = ["", "<?xml version=\"1.0\"?>\n", "<?xml version='1.0' encoding='utf-8' standalone=\"yes\" ?>", "\u{FEFF}"].randomElement(using: &rng)!
         out += Bool.random(using: &rng) ? "<!-- before -->\n" : ""
         var open: [String] = []
@@ -190,6 +190,14 @@ import Testing
         "< r/>",
         "<r>&#0;</r>",
         "<r>&#xD800;</r>",
+        "<r>&#x110000;</r>",
+        "<r>&#;</r>",
+        "<r>&#x;</r>",
+        "<r>&amp</r>",
+        "<r>&ampx;</r>",
+        "<r>&#65</r>",
+        "<r>\u{FFFE}</r>",
+        "<r>a\u{FFFF}</r>",
         "<:r/>",
         "<r:/>",
     ])
