@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Imports the same seeded XML and JSON documents with relative-view-bench --import-only and
-# with the best parsers of each format, side by side, best of RUNS each (default 3), and
+# Imports the same seeded XML and JSON documents with `relative-view info --json` (ours: the
+# tool's process imports no Foundation, so it starts about as small as the peers' drivers)
+# and with the best parsers of each format, side by side, best of RUNS each (default 3), and
 # writes what it measured as JSON (default docs/data/import-vs-peers.json).
 # Usage: scripts/import-vs-peers.sh [OUTPUT.json] [RUNS]
 #   Environment: WORK (default .build-peers/): documents and the peers' drivers;
@@ -34,17 +35,19 @@ need_debs libpugixml-dev libsimdjson-dev g++
 echo "== building the peers' drivers" >&2
 g++ -O2 -std=c++17 -o "$work/pugixml-load" scripts/peers/pugixml-load.cpp -lpugixml
 g++ -O2 -std=c++17 -o "$work/simdjson-load" scripts/peers/simdjson-load.cpp -lsimdjson
-echo "== building relative-view-bench (release)" >&2
+echo "== building relative-view-bench and relative-view (release)" >&2
 swift build -c release --product relative-view-bench 2>&1 | grep -E "error|warning:" >&2 || true
+swift build -c release --product relative-view 2>&1 | grep -E "error|warning:" >&2 || true
 bench=$(swift build -c release --show-bin-path)/relative-view-bench
+tool=$(swift build -c release --show-bin-path)/relative-view
 
 echo "== writing the documents" >&2
 python3 scripts/make-documents.py "$work" --xml-elements "${XML_ELEMENTS:-1000000}" \
     --json-values "${JSON_VALUES:-23300000}" --seed "${SEED:-1}" --shape-bytes "${SHAPE_BYTES:-40000000}" >&2
 
-python3 - "$work" "$bench" "$runs" "$output" "${SHAPE_BYTES:-40000000}" <<'PY'
+python3 - "$work" "$bench" "$runs" "$output" "${SHAPE_BYTES:-40000000}" "$tool" <<'PY'
 import json, os, platform, resource, subprocess, sys, time
-work, bench, runs, output, shape_bytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+work, bench, runs, output, shape_bytes, tool = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6]
 xml, js = os.path.join(work, "doc.xml"), os.path.join(work, "doc.json")
 shapes = [name for name in ("shape-mixed.xml", "shape-attributes.xml", "shape-namespaces.xml", "shape-pretty.json",
                             "shape-floats.json", "shape-strings.json", "shape-deep.json") if shape_bytes > 0]
@@ -57,6 +60,22 @@ def timed(cmd):
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 def ours(path, fmt=None, content="whole", export=None):
+    """A document's import by `relative-view info --json` (a process with no Foundation,
+    as lean as the peers' drivers; its peak is the import's, not a benchmark harness's),
+    and with `export`, the write back out by relative-view-bench --export-to (its own run;
+    its process's peak is kept apart, as benchPeakResidentBytes). A directory tree: the bench."""
+    if fmt != "directory":
+        out, cpu = timed([tool, "info", "--json", "--quiet", "--content", content, path] + (["--from", fmt] if fmt else []))
+        figures = json.loads(out)
+        result = {"seconds": figures["seconds"], "nodes": figures["nodes"], "peakResidentBytes": figures["peakResidentBytes"],
+                  "arenaBytesPerNode": figures["treeBytes"] / max(1, figures["nodes"]), "processCPUSeconds": cpu}
+        if export:
+            report = json.loads(timed([bench, "--input", path, "--import-only", "--format", "json", "--import-content", content,
+                                       "--export-to", export])[0])
+            result["saveSeconds"] = report["export"]["seconds"]
+            result["savedBytes"] = report["export"]["bytes"]
+            result["benchPeakResidentBytes"] = report["import"]["peakResidentBytes"]
+        return result
     cmd = [bench, "--input", path, "--import-only", "--format", "json"] + (["--input-format", fmt] if fmt else [])
     if fmt != "directory":
         cmd += ["--import-content", content]
@@ -110,7 +129,7 @@ for fmt, name, _, path in programs:
            "peakResidentBytes": best["peakResidentBytes"], "secondsOfEachRun": [s["seconds"] for s in runs_of],
            # The whole process of the fastest run (start, read, parse, tear down), all threads.
            "processCPUSeconds": best["processCPUSeconds"]}
-    for key in ("arenaBytesPerNode", "kernel"):
+    for key in ("arenaBytesPerNode", "kernel", "benchPeakResidentBytes"):
         if key in best: row[key] = best[key]
     if "saveSeconds" in best:
         # The write back out, best of the runs on its own.

@@ -44,7 +44,7 @@ package final class _PageWarmer {
     /// about 20 ms of a builder's writes here, and mapping runs several times faster. What
     /// is mapped past the last write counts in the process's peak: 32 MiB was a fifth of a
     /// whole XML import's peak (the capacity is a bound the document seldom reaches).
-    package static let lookaheadBytes = 8 << 20
+    package static let lookaheadBytes = 4 << 20
 
     private final class Job: Sendable {
         package let ranges: [Range]

@@ -1,12 +1,20 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RelativeViewCore
 import RelativeViewImport
 import RelativeViewSnapshot
 
 /// `relative-view`: the user's tool for documents and snapshots. `convert` reads a
-/// document (XML, HTML, JSON) or a snapshot and writes it as another; the query
-/// subcommands come next.
+/// document (XML, HTML, JSON) or a snapshot and writes it as another; `info` reads one and
+/// says what it holds and what loading it took; the query subcommands come next.
+///
+/// It imports no Foundation (the libraries under it import none either): a process of
+/// this tool starts at a few megabytes, where one with Foundation starts past 20, and the
+/// peak memory `info` reports is the tree's, not the runtime's.
 @main
 struct RelativeViewTool: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +25,7 @@ struct RelativeViewTool: ParsableCommand {
             file, line and column, with exit status 1; a refused command line exits 64.
             """,
         version: "0.1.0",
-        subcommands: [Convert.self])
+        subcommands: [Convert.self, Info.self])
 }
 
 /// The formats `convert` reads and writes.
@@ -86,7 +94,8 @@ struct Convert: ParsableCommand {
             case .xml, .json:
                 let format: ExportFormat = target == .xml ? .xml : .json
                 if output == "-" {
-                    FileHandle.standardOutput.write(Data(try tree.bytes(as: format)))
+                    let bytes = try tree.bytes(as: format)
+                    guard Loading.writeAll(bytes, to: 1) else { Loading.fail("cannot write to standard output") }
                 } else {
                     try tree.write(to: output, format: format)
                 }
@@ -94,18 +103,82 @@ struct Convert: ParsableCommand {
                 preconditionFailure("refused by validate()")
             }
         } catch {
-            Self.fail("\(error)")
+            Loading.fail("\(error)")
         }
     }
 
     /// The input's tree.
     private func read(keeping kept: ImportContent) throws -> ViewTree {
+        Loading.read(input, from: from, keeping: kept, quiet: quiet)
+    }
+}
+
+/// `relative-view info FILE`: what a document or a snapshot holds, and what loading it took.
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read a document or a snapshot and say what it holds and what loading it took.",
+        discussion: """
+            Prints the input's format, its nodes by kind (elements, texts, comments...), the \
+            deepest node's depth, the seconds the load took (reading and parsing, or mapping \
+            and checking a snapshot), the tree's memory and the process's peak resident \
+            memory. --json prints one JSON object instead (the fields seconds, nodes, \
+            peakResidentBytes and more), which scripts/import-vs-peers.sh reads.
+            """)
+
+    @Argument(help: "The input: a document or a snapshot.")
+    var input: String
+
+    @Option(help: "The input's format: xml, html, json or snapshot (default: from its extension and first bytes).")
+    var from: FileFormat?
+
+    @Option(help: "What to keep of a document: whole or skeleton (see convert).")
+    var content: ImportContent = .whole
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(help: "No progress line on standard error.")
+    var quiet = false
+
+    mutating func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let tree = Loading.read(input, from: from, keeping: content, quiet: quiet)
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let peak = Loading.peakResidentBytes()
+        var kinds = [Int](repeating: 0, count: NodeKind.allCases.count)
+        for root in tree.roots {
+            kinds[tree.kind(of: root).rawValue] += 1
+            for node in tree.descendants(of: root) { kinds[tree.kind(of: node).rawValue] += 1 }
+        }
+        let depth = tree._maximumDepth()
+        let format = Loading.formatName(input, from: from)
+        if json {
+            var fields = ["\"format\": \"\(format)\"", "\"content\": \"\(format == "snapshot" ? "snapshot" : content.rawValue)\"",
+                          "\"seconds\": \(Loading.fixed(seconds, 6))", "\"nodes\": \(tree.count)", "\"maximumDepth\": \(depth)",
+                          "\"treeBytes\": \(tree.memoryFootprint)", "\"peakResidentBytes\": \(peak)"]
+            for kind in NodeKind.allCases where kinds[kind.rawValue] > 0 { fields.append("\"\(kind)Nodes\": \(kinds[kind.rawValue])") }
+            print("{" + fields.joined(separator: ", ") + "}")
+        } else {
+            print("\(input): \(format), \(tree.count) nodes, depth \(depth)")
+            for kind in NodeKind.allCases where kinds[kind.rawValue] > 0 { print("  \(kind): \(kinds[kind.rawValue])") }
+            print("loaded in \(Loading.fixed(seconds, 3)) s; tree \(Loading.megabytes(tree.memoryFootprint)), peak resident \(Loading.megabytes(peak))")
+        }
+    }
+}
+
+/// What the subcommands share: reading the input, messages, figures.
+enum Loading {
+    /// The tree of the document or snapshot at `input`; a message and exit 1 if it cannot
+    /// be read. A progress line on standard error for an import past a second.
+    static func read(_ input: String, from: FileFormat?, keeping kept: ImportContent, quiet: Bool) -> ViewTree {
         let format = from ?? FileFormat.detect(input)
         if format == .snapshot || (format == nil && ViewTree.isSnapshot(atPath: input)) {
             do {
                 return try ViewTree(contentsOfSnapshot: input)
             } catch {
-                Self.fail("\(error)")
+                fail("\(error)")
             }
         }
         let importFormat: ImportFormat? = switch format {
@@ -118,8 +191,6 @@ struct Convert: ParsableCommand {
         let start = clock.now
         var lastNote = start
         var noted = false
-        let label = input
-        let quiet = self.quiet
         do {
             let tree = try TreeImporter(content: kept).importTree(contentsOf: input, format: importFormat) { read, total in
                 // A progress line for an import that takes more than a second.
@@ -128,25 +199,74 @@ struct Convert: ParsableCommand {
                 guard now - start > .seconds(1), now - lastNote > .milliseconds(500) else { return }
                 lastNote = now
                 noted = true
-                let of = total.map { " of \(Self.megabytes($0)) (\(100 * read / max(1, $0))%)" } ?? ""
-                FileHandle.standardError.write(Data("\r\u{1B}[Kreading \(label): \(Self.megabytes(read))\(of)".utf8))
+                let of = total.map { " of \(megabytes($0)) (\(100 * read / max(1, $0))%)" } ?? ""
+                printError("\r\u{1B}[Kreading \(input): \(megabytes(read))\(of)")
             }
-            if noted { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if noted { printError("\r\u{1B}[K") }
             return tree
         } catch {
-            if noted { FileHandle.standardError.write(Data("\n".utf8)) }
-            Self.fail("\(error)")
+            if noted { printError("\n") }
+            fail("\(error)")
         }
     }
 
-    static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1e6)
+    /// The name of the input's format, as `info` reports it.
+    static func formatName(_ input: String, from: FileFormat?) -> String {
+        if let format = from ?? FileFormat.detect(input) { return format.rawValue }
+        return ViewTree.isSnapshot(atPath: input) ? "snapshot" : "detected from its first bytes"
+    }
+
+    /// `value` with `digits` digits after the point.
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0 ..< digits { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = String(scaled / Int(scale))
+        guard digits > 0 else { return whole }
+        let fraction = String(scaled % Int(scale))
+        return whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
+    static func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1e6, 1) + " MB" }
+
+    /// The most memory the process has had resident (`ru_maxrss`), in bytes.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        #else
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        #endif
+        #if canImport(Darwin)
+        return Int(usage.ru_maxrss)
+        #else
+        return Int(usage.ru_maxrss) * 1024
+        #endif
+    }
+
+    static func printError(_ text: String) {
+        _ = writeAll(Array(text.utf8), to: 2)
+    }
+
+    /// Writes `bytes` to the file descriptor `fd` whole (a pipe takes them in pieces);
+    /// false on an error.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
     }
 
     /// Prints `message` as an error and exits 1 (bad input, a file that cannot be written).
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        Foundation.exit(1)
+        printError("error: \(message)\n")
+        exit(1)
     }
 }
 

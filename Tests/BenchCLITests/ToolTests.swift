@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `relative-view convert` as a user runs it.
+/// `relative-view convert` and `info` as a user runs them.
 @Suite struct ToolTests {
     func run(_ arguments: [String]) throws -> BenchRun { try BenchRun(arguments, tool: "relative-view") }
 
@@ -38,6 +38,9 @@ import Testing
         (["convert", "BAD", "/tmp/out.html"], Int32(64), "HTML is read, not written"),
         (["convert", "BAD", "/tmp/out.unknown"], Int32(64), "cannot tell the output's format"),
         (["convert", "BAD", "/tmp/out.json", "--content", "most"], Int32(64), "--content"),
+        (["info", "BAD"], Int32(1), "bad.xml:2:"),
+        (["info", "/nonexistent/in.json"], Int32(1), "/nonexistent/in.json"),
+        (["info", "BAD", "--from", "yaml"], Int32(64), "--from"),
     ])
     func badInputIsAnErrorWithItsStatus(arguments: [String], status: Int32, words: String) throws {
         let bad = try temporaryFile("bad.xml", "<a>\n<b></a>")
@@ -53,5 +56,29 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("bad.xml:2:"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// `info`: the nodes by kind, the depth and what the load took, as text and as JSON,
+    /// for a document and for a snapshot of it.
+    @Test func infoSaysWhatADocumentHoldsAndWhatLoadingItTook() throws {
+        let xml = try temporaryFile("in.xml", "<a><b>t</b><!--c--><b x=\"1\"/>u</a>")
+        var r = try run(["info", xml])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("\(xml): xml, 6 nodes, depth 2\n  element: 3\n  text: 2\n  comment: 1\nloaded in "), "\(r.stdout)")
+        r = try run(["info", "--json", "--content", "skeleton", xml])
+        #expect(r.status == 0, "\(r.stderr)")
+        let skeleton = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(skeleton["nodes"] as? Int == 3)
+        #expect(skeleton["content"] as? String == "skeleton")
+        #expect((skeleton["seconds"] as? Double).map { $0 >= 0 } == true)
+        #expect((skeleton["peakResidentBytes"] as? Int).map { $0 > 0 } == true)
+        let dir = URL(fileURLWithPath: xml).deletingLastPathComponent().path
+        #expect(try run(["convert", xml, dir + "/tree.rvsnap"]).status == 0)
+        r = try run(["info", "--json", dir + "/tree.rvsnap"])
+        let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
+        #expect(snapshot["format"] as? String == "snapshot")
+        #expect(snapshot["nodes"] as? Int == 6)
+        #expect(snapshot["textNodes"] as? Int == 2)
+        #expect(snapshot["maximumDepth"] as? Int == 2)
     }
 }
