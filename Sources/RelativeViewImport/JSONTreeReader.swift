@@ -309,7 +309,13 @@ struct _JSONScanner: ~Copyable {
     @inline(__always)
     private mutating func skipWhitespace(_ progress: (Int) -> Void) {
         while true {
-            while _isJSONWhitespace(buffer[i]) { i += 1 }
+            // Most gaps are none or one byte (compact JSON, a space after ':'): byte by
+            // byte; from a second byte on (a pretty-printed line's indentation), eight
+            // bytes at a time.
+            if _isJSONWhitespace(buffer[i]) {
+                i &+= 1
+                if _isJSONWhitespace(buffer[i]) { i = endOfWhitespace(from: i &+ 1) }
+            }
             // Stopped at a byte that is not whitespace, or at the sentinel.
             if i < count || !refill(keep: i, progress: progress) { return }
         }
@@ -345,6 +351,19 @@ struct _JSONScanner: ~Copyable {
             let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
             let stops = _SWAR.bytesLess(than: 0x20, in: w) | _SWAR.bytesEqual(to: 0x22, in: w)
                 | _SWAR.bytesEqual(to: 0x5C, in: w) | (w & _SWAR.high)
+            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            j &+= 8
+        }
+    }
+
+    /// The first index from `j` (at most `count`) whose byte is not JSON whitespace, eight
+    /// bytes at a time (the sentinel is not whitespace).
+    @inline(__always)
+    private func endOfWhitespace(from j: Int) -> Int {
+        var j = j
+        while true {
+            let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
+            let stops = _SWAR.bytesNotJSONWhitespace(in: w)
             if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
             j &+= 8
         }
@@ -731,6 +750,20 @@ enum _SWAR {
     static func prefixWord(_ p: UnsafePointer<UInt8>, length: Int) -> UInt64 {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
+    }
+
+    /// The bytes that are not zero; exact for every byte (no carry crosses bytes).
+    @inline(__always)
+    static func bytesNonzero(in w: UInt64) -> UInt64 {
+        (((w & ~high) &+ ~high) | w) & high
+    }
+
+    /// The bytes that are not JSON whitespace (space, tab, line feed, carriage return);
+    /// exact for every byte.
+    @inline(__always)
+    static func bytesNotJSONWhitespace(in w: UInt64) -> UInt64 {
+        bytesNonzero(in: w ^ (ones &* 0x20)) & bytesNonzero(in: w ^ (ones &* 0x0A))
+            & bytesNonzero(in: w ^ (ones &* 0x0D)) & bytesNonzero(in: w ^ (ones &* 0x09))
     }
 
     /// The bytes that are not '0' ... '9'; exact for every byte (no carry crosses bytes).
