@@ -282,10 +282,17 @@ package struct _TextStartColumn {
             if !isWide && newValue < Int(UInt32.max) {
                 narrow[i] = newValue < 0 ? UInt32.max : UInt32(truncatingIfNeeded: newValue)
             } else {
-                widen()
-                wide[i] = newValue
+                setWide(i, newValue)
             }
         }
+    }
+
+    /// Slot `i`'s start as an `Int`, widening first. Out of line: the setter is inlined
+    /// into the builder's hottest path, which this rare case made too large to inline.
+    @usableFromInline @inline(never)
+    mutating func setWide(_ i: Int, _ start: Int) {
+        widen()
+        wide[i] = start
     }
 
     /// Makes every start an `Int` (once a start no longer fits four bytes).
@@ -299,6 +306,7 @@ package struct _TextStartColumn {
     }
 
     /// Appends `count` slots with no text.
+    @inline(never)
     package mutating func appendNone(_ count: Int) {
         if isWide { wide.append(contentsOf: repeatElement(-1, count: count)) } else { narrow.append(contentsOf: repeatElement(UInt32.max, count: count)) }
     }
@@ -307,11 +315,13 @@ package struct _TextStartColumn {
         if isWide { wide.removeLast(k) } else { narrow.removeLast(k) }
     }
 
+    @inline(never)
     package mutating func reserveCapacity(_ n: Int) {
         if isWide { wide.reserveCapacity(n) } else { narrow.reserveCapacity(n) }
     }
 
     /// The memory its capacity takes, for a page warmer.
+    @inline(never)
     package mutating func reservedRange() -> _PageWarmer.Range {
         isWide ? _PageWarmer.Range(capacityOf: &wide) : _PageWarmer.Range(capacityOf: &narrow)
     }
