@@ -32,13 +32,13 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         @usableFromInline var type: Int32
         @usableFromInline var parent: Int32
 
-        @inlinable @inline(__always)
+        @inlinable @inline(always)
         init(token: Int32, tag: Int32, type: Int32, parent: Int32) {
             (self.token, self.tag, self.type, self.parent) = (token, tag, type, parent)
         }
 
         /// The exit event of `node`.
-        @inlinable @inline(__always)
+        @inlinable @inline(always)
         static func exit(of node: Int32) -> Event {
             Event(token: ~node, tag: Int32.min, type: _TourBlocks.exitType, parent: 0)
         }
@@ -161,7 +161,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// Opens a node: the last child of the innermost open node, or a new root.
     ///
     /// - Complexity: O(1) amortized.
-    @discardableResult @inlinable @inline(__always)
+    @discardableResult @inlinable @inline(always)
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
         let enter = newNode(tag: tag, type: type)
         stage(enter)
@@ -173,7 +173,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
 
     /// Takes the next slot for a node of `tag` and `type`, the last child of the innermost
     /// open node or a new root, and returns its enter event (not staged yet).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     mutating func newNode(tag: Int, type: TypeID) -> Event {
         // The last slot's free mark, free - 1 - slot, must fit in an Int32.
         precondition(nodes < Int32.max - 2, "a ViewTree holds at most Int32.max - 2 nodes")
@@ -216,7 +216,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// Closes the innermost open node. Traps if none is open.
     ///
     /// - Complexity: O(1) amortized.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     public mutating func close() {
         guard openCount > 0 else { preconditionFailure("close() without a matching open()") }
         openCount &-= 1
@@ -227,7 +227,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// or a new root. The same as `open(tag:type:)` then `close()`, for less.
     ///
     /// - Complexity: O(1) amortized.
-    @discardableResult @inlinable @inline(__always)
+    @discardableResult @inlinable @inline(always)
     public mutating func appendLeaf(tag: Int = 0, type: TypeID) -> NodeID {
         // Room for both events first: a flush takes every node counted as staged.
         if stagedCount >= Self.batch &- 1 { flush() }
@@ -239,7 +239,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         return NodeID(index: enter.token, stamp: identity)
     }
 
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     mutating func stage(_ event: Event) {
         staged[stagedCount] = event
         stagedCount &+= 1
@@ -281,7 +281,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     }
 
     /// `setAttribute(_:utf8:)` with the text's ``prefixWords(_:)``.
-    @inline(__always)
+    @inline(always)
     private mutating func set(_ attribute: NodeAttribute, utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64)) {
         precondition(nodes > 0, "setAttribute(_:utf8:) before any open()")
         let slot = Int(nodes) - 1
@@ -322,7 +322,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// of the starts of recently stored texts by a hash of their first 16 bytes, `prefix`)
     /// if it holds the same bytes, else a new one. No table: always a new one (an `id`,
     /// meant to be unique). Returns the column's starts' memory if it was reserved just now, to be warmed.
-    @inline(__always)
+    @inline(always)
     private static func set(
         _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), at slot: Int, in column: inout _TextColumn,
         recent: UnsafeMutablePointer<RecentText>?, capacity: Int, stage: _TextStage? = nil
@@ -346,7 +346,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// Stores `utf8` in `column`'s bytes (through `stage`, if given), or finds it stored
     /// lately through `recent` (a table of the starts of recently stored texts by a hash of
     /// their first 16 bytes, `prefix`); where it starts. No table: always a new copy.
-    @inline(__always)
+    @inline(always)
     private static func store(
         _ utf8: UnsafeBufferPointer<UInt8>, prefix: (UInt64, UInt64), in column: inout _TextColumn, recent: UnsafeMutablePointer<RecentText>?,
         stage: _TextStage? = nil
@@ -472,7 +472,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// The slot of a text in a table of recent texts (``recentSlots`` of them): its first 16
     /// bytes as two words, multiplied so that every byte reaches the high bits, then
     /// MurmurHash3's final mix; the slot from the high bits.
-    @inline(__always)
+    @inline(always)
     private static func recentSlot(prefix: (UInt64, UInt64), count: Int) -> Int {
         var hash = (prefix.0 &* 0x9E37_79B9_7F4A_7C15) ^ (prefix.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: count)
         hash ^= hash >> 33
@@ -483,7 +483,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
 
     /// The first 16 bytes of `utf8` as two little-endian words, zero past its end, read
     /// without reading past its end.
-    @inline(__always)
+    @inline(always)
     static func prefixWords(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         guard let p = utf8.baseAddress else { return (0, 0) }
         let raw = UnsafeRawPointer(p)
@@ -721,7 +721,7 @@ struct _TextStage {
     }
 
     /// Stores `utf8` as `column` will hold it; where it starts in the column's bytes.
-    @inline(__always)
+    @inline(always)
     func append(_ utf8: UnsafeBufferPointer<UInt8>, to column: inout _TextColumn) -> Int {
         let n = utf8.count
         var header = 1
@@ -750,7 +750,7 @@ struct _TextStage {
     /// Writes a text of at most 16 bytes, given as two little-endian words zero past its
     /// `n` bytes, after what is staged, without staging it (``advance(by:)`` keeps it);
     /// where it starts in the column's bytes once kept.
-    @inline(__always)
+    @inline(always)
     func writeShort(_ words: (UInt64, UInt64), count n: Int, to column: inout _TextColumn) -> Int {
         if count.pointee &+ 17 > Self.capacity { unstage(into: &column) }
         let p = UnsafeMutableRawPointer(bytes + count.pointee)
@@ -761,11 +761,11 @@ struct _TextStage {
     }
 
     /// Keeps the `k` bytes written after what is staged.
-    @inline(__always)
+    @inline(always)
     func advance(by k: Int) { count.pointee &+= k }
 
     /// Whether the text stored at `at` (in `column` or staged) is `utf8`.
-    @inline(__always)
+    @inline(always)
     func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int, in column: _TextColumn) -> Bool {
         let inColumn = self.inColumn.pointee
         guard at >= inColumn else { return column.holds(utf8, at: at) }

@@ -92,7 +92,7 @@ struct _JSONSyntaxError: Error {
     var message: String
 }
 
-@inline(__always)
+@inline(always)
 func _isJSONWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
 }
@@ -276,14 +276,14 @@ struct _JSONScanner: ~Copyable {
     }
 
     /// Opens a node of `type`, giving it the pending member name.
-    @inline(__always)
+    @inline(always)
     private mutating func open(_ type: TypeID, _ builder: inout ViewTreeBuilder) {
         builder.open(type: type)
         if keyPending { giveKey(&builder) }
     }
 
     /// A value that is not a container: opened and closed at once.
-    @inline(__always)
+    @inline(always)
     private mutating func leaf(_ type: TypeID, _ builder: inout ViewTreeBuilder) {
         builder.appendLeaf(type: type)
         if keyPending { giveKey(&builder) }
@@ -305,12 +305,12 @@ struct _JSONScanner: ~Copyable {
     private static let nullWord: UInt32 = 0x6C6C_756E
 
     /// The four bytes at `j` (all in the buffer) as a little-endian word.
-    @inline(__always)
+    @inline(always)
     private func word(at j: Int) -> UInt32 {
         UInt32(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt32.self))
     }
 
-    @inline(__always)
+    @inline(always)
     private mutating func skipWhitespace(_ progress: (Int) -> Void) {
         while true {
             // Most gaps are none or one byte (compact JSON, a space after ':'): byte by
@@ -326,7 +326,7 @@ struct _JSONScanner: ~Copyable {
     }
 
     /// `"name"` then `:`, leaving `i` where the member's value starts and the name pending.
-    @inline(__always)
+    @inline(always)
     private mutating func scanMemberName(_ progress: (Int) -> Void) throws(_JSONSyntaxError) {
         guard i < count else { throw endOfInput("a member name (a string)") }
         guard buffer[i] == UInt8(ascii: "\"") else { throw unexpected("a member name (a string)") }
@@ -346,7 +346,7 @@ struct _JSONScanner: ~Copyable {
     /// string: `"`, `\`, a control byte, a byte from 0x80 (UTF-8 to check), or the
     /// sentinel. Eight bytes at a time, so that the end of a short string costs no branch
     /// that the length of the string decides (most of them are mispredicted, byte by byte).
-    @inline(__always)
+    @inline(always)
     private func endOfPlainRun(from j: Int) -> Int {
         var j = j
         while true {
@@ -378,7 +378,7 @@ struct _JSONScanner: ~Copyable {
 
     /// The first index from `j` (at most `count`) whose byte is not an ASCII digit, eight
     /// bytes at a time (see ``endOfPlainRun(from:)``).
-    @inline(__always)
+    @inline(always)
     private func endOfDigits(from j: Int) -> Int {
         var j = j
         while true {
@@ -392,7 +392,7 @@ struct _JSONScanner: ~Copyable {
     /// If the string at `i` (its opening quote) is at most 16 bytes of printable ASCII but
     /// `"` and `\`, closed in the buffer: makes it the pending key as two words, moves past
     /// it and returns true. Else false, with nothing changed (the general scan takes it).
-    @inline(__always)
+    @inline(always)
     private mutating func takeShortPlainKey() -> Bool {
         let from = i &+ 1
         let j = endOfPlainRun(from: from)
@@ -407,7 +407,7 @@ struct _JSONScanner: ~Copyable {
 
     /// The `length` (at most 16) bytes at `p` as two little-endian words, zero past the
     /// end. Reads 16 bytes: the caller knows they are in the buffer or its padding.
-    @inline(__always)
+    @inline(always)
     private static func words(at p: UnsafePointer<UInt8>, length: Int) -> (UInt64, UInt64) {
         let low = _SWAR.prefixWord(p, length: length)
         return length <= 8 ? (low, 0) : (low, _SWAR.prefixWord(p + 8, length: length &- 8))
@@ -537,7 +537,7 @@ struct _JSONScanner: ~Copyable {
 
     /// Copies `count` bytes a word at a time; reads and writes up to seven bytes past them
     /// (the callers' padding and room).
-    @inline(__always)
+    @inline(always)
     private static func copyWords(from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
         var k = 0
         while k < count {
@@ -549,7 +549,7 @@ struct _JSONScanner: ~Copyable {
     /// The byte a one-letter escape (`\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`)
     /// stands for, given its letter; 0 for any other letter. A look-up in a constant
     /// table: a `switch` over the letters was an indirect jump the predictor missed.
-    @inline(__always)
+    @inline(always)
     private static func unescaped(_ e: UInt8) -> UInt8 {
         guard e < 0x80 else { return 0 }
         return Self.escapeTable.utf8Start[Int(e)]
@@ -566,7 +566,7 @@ struct _JSONScanner: ~Copyable {
     /// The value of the four hexadecimal digits at `p`, or a value from 0x10000 on if one
     /// of them is not a digit. Branch-free: the four bytes are checked as one word (see
     /// ``_SWAR``), and each digit's value is its low four bits, plus 9 for a letter.
-    @inline(__always)
+    @inline(always)
     static func hexQuad(_ p: UnsafePointer<UInt8>) -> UInt32 {
         let w = UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
         let high: UInt32 = 0x8080_8080
@@ -711,7 +711,7 @@ extension UInt8 {
 /// Writes the UTF-8 of the scalar `value` (a valid Unicode scalar value) at `p`; its length,
 /// 1 to 4 bytes. What the readers use for escapes and references: a `String` per character
 /// made them allocate.
-@inline(__always)
+@inline(always)
 func _putUTF8(_ value: UInt32, at p: UnsafeMutablePointer<UInt8>) -> Int {
     switch value {
     case 0 ..< 0x80:
@@ -740,41 +740,41 @@ enum _SWAR {
     static let high: UInt64 = 0x8080_8080_8080_8080
 
     /// The bytes below `limit` (at most 0x80); exact for the lowest.
-    @inline(__always)
+    @inline(always)
     static func bytesLess(than limit: UInt8, in w: UInt64) -> UInt64 {
         (w &- ones &* UInt64(limit)) & ~w & high
     }
 
     /// The bytes equal to `byte`; exact for the lowest.
-    @inline(__always)
+    @inline(always)
     static func bytesEqual(to byte: UInt8, in w: UInt64) -> UInt64 {
         bytesLess(than: 1, in: w ^ (ones &* UInt64(byte)))
     }
 
     /// The first 8 of the `length` bytes at `p` as a little-endian word, zero past
     /// `length`. Reads 8 bytes: the caller knows they are in its buffer or the padding.
-    @inline(__always)
+    @inline(always)
     static func prefixWord(_ p: UnsafePointer<UInt8>, length: Int) -> UInt64 {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
     }
 
     /// The bytes that are not zero; exact for every byte (no carry crosses bytes).
-    @inline(__always)
+    @inline(always)
     static func bytesNonzero(in w: UInt64) -> UInt64 {
         (((w & ~high) &+ ~high) | w) & high
     }
 
     /// The bytes that are not JSON whitespace (space, tab, line feed, carriage return);
     /// exact for every byte.
-    @inline(__always)
+    @inline(always)
     static func bytesNotJSONWhitespace(in w: UInt64) -> UInt64 {
         bytesNonzero(in: w ^ (ones &* 0x20)) & bytesNonzero(in: w ^ (ones &* 0x0A))
             & bytesNonzero(in: w ^ (ones &* 0x0D)) & bytesNonzero(in: w ^ (ones &* 0x09))
     }
 
     /// The bytes that are not '0' ... '9'; exact for every byte (no carry crosses bytes).
-    @inline(__always)
+    @inline(always)
     static func bytesNotDigits(in w: UInt64) -> UInt64 {
         let t = w ^ (ones &* 0x30)
         return (((t & ~high) &+ ones &* 0x76) | t) & high

@@ -162,7 +162,7 @@ final class _OutputSink {
 
     /// Room for `n` more bytes: a file sink writes out what it holds; any sink grows when
     /// one piece is larger than its room.
-    @inline(__always)
+    @inline(always)
     func reserve(_ n: Int) {
         if count &+ n > capacity { makeRoom(n) }
     }
@@ -177,41 +177,41 @@ final class _OutputSink {
         (base, capacity) = (bigger, max(2 * capacity, count + n))
     }
 
-    @inline(__always)
+    @inline(always)
     func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count &+= 1
     }
 
-    @inline(__always)
+    @inline(always)
     func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
         reserve(n)
         (base + count).update(from: p, count: n)
         count &+= n
     }
 
-    @inline(__always)
+    @inline(always)
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let p = bytes.baseAddress else { return }
         append(p, bytes.count)
     }
 
-    @inline(__always)
+    @inline(always)
     func append(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
 
     /// Where the next byte goes: room for what ``reserve(_:)`` asked, written by the caller
     /// and then counted with ``didAppend(_:)``.
-    @inline(__always)
+    @inline(always)
     var end: UnsafeMutablePointer<UInt8> { base + count }
 
     /// Counts `n` bytes written at ``end``.
-    @inline(__always)
+    @inline(always)
     func didAppend(_ n: Int) { count &+= n }
 
     /// Appends a name of the writers' name table: one of at most 16 bytes as two words (the
     /// table has 16 readable bytes past each name), no call.
-    @inline(__always)
+    @inline(always)
     func appendName(_ name: UnsafeBufferPointer<UInt8>) {
         let n = name.count
         guard n <= 16, let p = name.baseAddress else { return append(name) }
@@ -224,7 +224,7 @@ final class _OutputSink {
     }
 
     /// Writes out what it holds, if it is a file sink holding a chunk's worth.
-    @inline(__always)
+    @inline(always)
     func spill() {
         if fd >= 0 && count >= Self.chunk { flush() }
     }
@@ -281,7 +281,7 @@ final class _NameTable {
         names.deallocate()
     }
 
-    @inline(__always)
+    @inline(always)
     func kind(_ t: Int32) -> NodeKind {
         let i = Int(t)
         precondition(i >= 0 && i < slots, "type \(t) registered after the write began")
@@ -289,7 +289,7 @@ final class _NameTable {
         return NodeKind(rawValue: Int(kinds[i]))!
     }
 
-    @inline(__always)
+    @inline(always)
     func name(_ t: Int32) -> UnsafeBufferPointer<UInt8> {
         let i = Int(t)
         if kinds[i] == 255 { fill(i) }
@@ -319,7 +319,7 @@ final class _NameTable {
 
     /// Whether type `t`'s name is an XML name (an ASCII-letter, `_` or `:` start, or any
     /// byte past ASCII; then those, digits, `-` and `.`).
-    @inline(__always)
+    @inline(always)
     func isXMLName(_ t: Int32) -> Bool {
         valid[Int(t)] == 1 || checkXMLName(t)
     }
@@ -349,7 +349,7 @@ private func _escapeTable() -> [UInt8] {
 
 /// The bytes of `w` that may need escaping (SWAR, exact for the lowest): `&`, `<`, `>` and
 /// CR, and in an attribute value `"`, tab and newline too.
-@inline(__always)
+@inline(always)
 private func _escapeStops(_ w: UInt64, attribute: Bool) -> UInt64 {
     var stops = _SWAR.bytesEqual(to: 0x26, in: w) | _SWAR.bytesEqual(to: 0x3C, in: w) | _SWAR.bytesEqual(to: 0x3E, in: w) | _SWAR.bytesEqual(to: 0x0D, in: w)
     if attribute { stops |= _SWAR.bytesEqual(to: 0x22, in: w) | _SWAR.bytesEqual(to: 0x09, in: w) | _SWAR.bytesEqual(to: 0x0A, in: w) }
@@ -357,7 +357,7 @@ private func _escapeStops(_ w: UInt64, attribute: Bool) -> UInt64 {
 }
 
 /// Writes `text`, each byte that `table` marks with a bit of `mask` written as a reference.
-@inline(__always)
+@inline(always)
 private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer<UInt8>, _ mask: UInt8, _ out: _OutputSink) {
     guard let p = text.baseAddress else { return }
     let n = text.count
@@ -493,7 +493,7 @@ struct _XMLWriter {
 
     /// `<name` and the attributes of slot `x`: its named ones, then its ``NodeAttribute``
     /// texts and its tag under names it has no named attribute of.
-    @inline(__always)
+    @inline(always)
     private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>) {
         out.append(UInt8(ascii: "<"))
         out.appendName(names.name(type))
@@ -570,7 +570,7 @@ struct _JSONWriter {
 
     /// Whether a node of `type` is written (not a comment or a processing instruction,
     /// which JsonML leaves out).
-    @inline(__always)
+    @inline(always)
     private func written(_ type: Int32) -> Bool {
         let kind = names.kind(type)
         return kind != .comment && kind != .processingInstruction
@@ -634,12 +634,12 @@ struct _JSONWriter {
         }
     }
 
-    @inline(__always)
+    @inline(always)
     private func isScalar(_ type: Int32) -> Bool {
         type == json.string || type == json.number || type == json.bool || type == json.null
     }
 
-    @inline(__always)
+    @inline(always)
     private func enter(_ x: Int32, _ type: Int32, _ v: _WriterView) {
         if type == json.object { return out.append(UInt8(ascii: "{")) }
         if type == json.array { return out.append(UInt8(ascii: "[")) }

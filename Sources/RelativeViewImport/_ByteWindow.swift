@@ -132,7 +132,7 @@ enum _UTF8Sequence {
 /// ``_utf8Sequence(in:at:count:)`` then tells apart. Reads three bytes: a cut sequence ends
 /// at the sentinel's zero padding, which is no continuation byte. The scanners' fast path
 /// for text past ASCII, with no call and no table.
-@inline(__always)
+@inline(always)
 func _shortUTF8Length(_ p: UnsafePointer<UInt8>) -> Int {
     let b0 = p[0]
     let b1 = p[1]
@@ -148,7 +148,7 @@ func _shortUTF8Length(_ p: UnsafePointer<UInt8>) -> Int {
 /// checked as Unicode's table 3-7 has it: no overlong form, no surrogate, nothing past
 /// U+10FFFF. Shared by the JSON and XML scanners, each of which says what a bad or cut
 /// sequence means to it.
-@inline(__always)
+@inline(always)
 func _utf8Sequence(in bytes: UnsafePointer<UInt8>, at k: Int, count: Int) -> _UTF8Sequence {
     let length: Int
     let second: ClosedRange<UInt8>

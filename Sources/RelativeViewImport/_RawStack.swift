@@ -15,7 +15,7 @@ struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
 
     deinit { base.deallocate() }
 
-    @inline(__always)
+    @inline(always)
     mutating func push(_ element: Element) {
         if count == capacity { grow() }
         base[count] = element
@@ -23,32 +23,32 @@ struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
     }
 
     /// Drops the top element. The stack must not be empty.
-    @inline(__always)
+    @inline(always)
     mutating func pop() {
         assert(count > 0, "pop() on an empty stack")
         count &-= 1
     }
 
     /// The top element. The stack must not be empty.
-    @inline(__always)
+    @inline(always)
     var top: Element {
         assert(count > 0, "top of an empty stack")
         return base[count &- 1]
     }
 
     /// The element at `i` (from the bottom). `i` must be below `count`.
-    @inline(__always)
+    @inline(always)
     subscript(i: Int) -> Element {
         assert(i >= 0 && i < count, "index \(i) of a stack of \(count)")
         return base[i]
     }
 
     /// Empties the stack, keeping its memory.
-    @inline(__always)
+    @inline(always)
     mutating func removeAll() { count = 0 }
 
     /// Pushes the `n` elements at `p`, in order.
-    @inline(__always)
+    @inline(always)
     mutating func append(_ p: UnsafePointer<Element>, count n: Int) {
         if count &+ n > capacity { grow(toHold: count &+ n) }
         (base + count).update(from: p, count: n)
@@ -57,18 +57,18 @@ struct _RawStack<Element: BitwiseCopyable>: ~Copyable {
 
     /// Room for `n` more elements, and where they go: the caller writes up to `n` of them
     /// there and then counts them with ``didAppend(_:)``.
-    @inline(__always)
+    @inline(always)
     mutating func reserveEnd(_ n: Int) -> UnsafeMutablePointer<Element> {
         if count &+ n > capacity { grow(toHold: count &+ n) }
         return base + count
     }
 
     /// Counts `n` elements written where ``reserveEnd(_:)`` said.
-    @inline(__always)
+    @inline(always)
     mutating func didAppend(_ n: Int) { count &+= n }
 
     /// The elements, bottom first (valid until the next push).
-    @inline(__always)
+    @inline(always)
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     @inline(never)
@@ -88,7 +88,7 @@ extension _RawStack where Element == UInt8 {
     /// Pushes the `n` bytes at `p`, eight at a time with no call: reads up to seven bytes
     /// past them (the caller's padding: a scanner's window has 16 zero bytes past its end)
     /// and writes as many past the new top (room kept, then overwritten or never read).
-    @inline(__always)
+    @inline(always)
     mutating func appendWords(_ p: UnsafePointer<UInt8>, count n: Int) {
         let to = reserveEnd(n &+ 8)
         var k = 0

@@ -368,13 +368,13 @@ struct _XMLScanner: ~Copyable {
 
     /// The end of an ASCII name starting at `j`: a colon only between two parts, at most
     /// one. `nil` if there is no name there or it is one the scanner leaves to libxml2.
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func name(at j: Int) -> Int? {
         nameAndColon(at: j)?.end
     }
 
     /// ``name(at:)``, and where its colon is (-1 for none).
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func nameAndColon(at j: Int) -> (end: Int, colon: Int)? {
         // Locals, so that the loop reads registers rather than the scanner.
         let buffer = self.buffer
@@ -503,7 +503,7 @@ struct _XMLScanner: ~Copyable {
     /// The bytes of `w` an attribute value's scan must look at: the quote, `<`, `&`,
     /// control characters (the zero sentinel among them) and bytes past ASCII. Exact for
     /// the lowest (SWAR: a flag above a true one may be false).
-    @inline(__always)
+    @inline(always)
     private static func attributeValueStops(_ w: UInt64, quote: UInt8) -> UInt64 {
         _SWAR.bytesEqual(to: quote, in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "<"), in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "&"), in: w)
             | _SWAR.bytesLess(than: 0x20, in: w) | (w & _SWAR.high)
@@ -512,7 +512,7 @@ struct _XMLScanner: ~Copyable {
     /// The bytes of `w` that text can hold only after a closer look, and more: `<`, `&`,
     /// `]`, control characters (tab, newline and the zero sentinel among them) and bytes
     /// past ASCII. The lowest is a byte `plainText` must be asked about.
-    @inline(__always)
+    @inline(always)
     private static func textStops(_ w: UInt64) -> UInt64 {
         _SWAR.bytesEqual(to: UInt8(ascii: "<"), in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "&"), in: w)
             | _SWAR.bytesEqual(to: UInt8(ascii: "]"), in: w) | _SWAR.bytesLess(than: 0x20, in: w) | (w & _SWAR.high)
@@ -521,14 +521,14 @@ struct _XMLScanner: ~Copyable {
     // MARK: Content (a whole scan)
 
     /// Whether the attribute name at `name` is `xmlns` or `xmlns:` and a prefix.
-    @inline(__always)
+    @inline(always)
     private func isNamespaceDeclaration(_ name: Range<Int>) -> Bool {
         name.count >= 5 && buffer[name.lowerBound] == UInt8(ascii: "x") && equal(name.prefix(5), "xmlns")
             && (name.count == 5 || buffer[name.lowerBound + 5] == UInt8(ascii: ":"))
     }
 
     /// Moves the raw text from `textStart` up to `end` into `gathered`.
-    @inline(__always)
+    @inline(always)
     private mutating func gather(upTo end: Int) {
         if textStart >= 0 && end > textStart { gathered.appendWords(buffer + textStart, count: end - textStart) }
     }
@@ -655,24 +655,24 @@ struct _XMLScanner: ~Copyable {
     }
 
     /// The part after the colon of a prefixed name, or `nil`.
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func localPart(_ name: Range<Int>) -> Range<Int>? {
         for k in name where buffer[k] == UInt8(ascii: ":") { return (k + 1) ..< name.upperBound }
         return nil
     }
 
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func equal(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         a.count == b.count && (0 ..< a.count).allSatisfy { buffer[a.lowerBound + $0] == buffer[b.lowerBound + $0] }
     }
 
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func equal(_ a: Range<Int>, _ text: StaticString) -> Bool {
         a.count == text.utf8CodeUnitCount && (0 ..< a.count).allSatisfy { buffer[a.lowerBound + $0] == text.utf8Start[$0] }
     }
 
     /// `</name S?>` at `j`, matching the innermost open element; the index after it.
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func endTag(at j: Int) -> Int? {
         guard open.count > 0 else { return nil }
         let innermost = open.top
@@ -724,7 +724,7 @@ struct _XMLScanner: ~Copyable {
     /// The index just after the first `terminator` from `k` on, every byte before it part
     /// of a character XML allows; `nil` if one is not; past `count` if the buffer ends
     /// first. The body of comments, CDATA sections and processing instructions.
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func characters(from k: Int, until terminator: StaticString) -> Int? {
         let t = terminator.utf8Start
         let n = terminator.utf8CodeUnitCount
@@ -744,7 +744,7 @@ struct _XMLScanner: ~Copyable {
 
     /// The index after the character at `k` if it is one XML allows (`nil` at the sentinel;
     /// past `count` if it is cut).
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func character(at k: Int) -> Int? {
         let b = buffer[k]
         if b >= 0x20 && b < 0x80 { return k + 1 }
@@ -757,7 +757,7 @@ struct _XMLScanner: ~Copyable {
     /// it is one XML allows; `nil` for anything else (a four-byte or an ill-formed sequence,
     /// one cut by the buffer's end: ``utf8(at:)`` tells them apart). Static, with no table:
     /// most text past ASCII takes it, and a method call would copy the scanner.
-    @inline(__always)
+    @inline(always)
     private static func shortCharacterEnd(_ buffer: UnsafeMutablePointer<UInt8>, at k: Int) -> Int? {
         let length = _shortUTF8Length(buffer + k)
         if length == 2 { return k &+ 2 }
@@ -769,7 +769,7 @@ struct _XMLScanner: ~Copyable {
     /// The index after the well-formed UTF-8 sequence at `k` (a byte from 0x80 on) of a
     /// character XML allows (not U+FFFE or U+FFFF); `nil` if it is not one; past `count`
     /// if it is cut.
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func utf8(at k: Int) -> Int? {
         switch _utf8Sequence(in: buffer, at: k, count: count) {
         case .wellFormed(let end):
@@ -783,7 +783,7 @@ struct _XMLScanner: ~Copyable {
 
     /// `&name;` at `k`: a character reference to a character XML allows, or one of the
     /// five predefined entities; the index after it. Past `count` when cut.
-    @inline(__always)  // a call would copy the scanner to borrow it
+    @inline(always)  // a call would copy the scanner to borrow it
     private func reference(at k: Int) -> Int? {
         var j = k + 1
         if buffer[j] == UInt8(ascii: "#") {
@@ -819,7 +819,7 @@ struct _XMLScanner: ~Copyable {
     /// for, if it is one whole in the buffer (a reference cut by the buffer's end, or any
     /// other, is `nil`: ``reference(at:)`` takes it). One word compared with five: what
     /// `reference(at:)` and `decodeReference(at:)` found in two passes and five compares.
-    @inline(__always)
+    @inline(always)
     private func predefinedEntity(at k: Int) -> (end: Int, byte: UInt8)? {
         // Eight bytes from `k`, in the buffer or its zero padding (which holds no `;`, so a
         // match lies whole in the buffer).
@@ -838,7 +838,7 @@ struct _XMLScanner: ~Copyable {
     /// of a character XML allows, whole before `count`; `nil` for anything else (what
     /// ``reference(at:)`` then reports, or reads again after a refill). Static: a method
     /// call would copy the scanner.
-    @inline(__always)
+    @inline(always)
     private static func characterReference(_ buffer: UnsafeMutablePointer<UInt8>, at k: Int, count: Int) -> (end: Int, value: UInt32)? {
         guard buffer[k &+ 1] == UInt8(ascii: "#") else { return nil }
         var j = k &+ 2
@@ -909,7 +909,7 @@ struct _XMLScanner: ~Copyable {
     /// in `cacheNames`; `nil` (give up) once 2 GiB of distinct names would not fit there.
     /// A name's first 8 bytes, read as one word (the buffer's padding makes that safe at
     /// its end), make its hash and settle most comparisons.
-    @inline(__always)
+    @inline(always)
     private mutating func typeID(at j: Int, length: Int) -> (TypeID, OpenElement)? {
         // The common case inlined where names are read: a short name in its home slot.
         if length <= 8 {
