@@ -411,6 +411,9 @@ struct _XMLScanner: ~Copyable {
         tag.nameLength = nameEnd - j - 1
         var k = nameEnd
         var attributeCount = 0
+        // One bit per attribute's local-name key, hashed: a key whose bit is clear is new,
+        // and only a set bit needs the compare with each attribute before it.
+        var keyBits: UInt64 = 0
         attributes.removeAll()
         while true {
             let spaced = Self.isSpace(buffer[k])
@@ -470,12 +473,16 @@ struct _XMLScanner: ~Copyable {
             let localName = prefixed ? (colon &+ 1) ..< attributeEnd : attribute
             let localKey = _SWAR.prefixWord(buffer + localName.lowerBound, length: min(localName.count, 7))
                 | UInt64(truncatingIfNeeded: localName.count) << 56
+            let keyBit: UInt64 = 1 &<< ((localKey &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+            if keyBits & keyBit != 0 {
             for n in 0 ..< attributeCount where attributes[n].localKey == localKey {
                 // Equal names have equal local parts, so equal keys: only these need a look.
                 let other = attributes[n]
                 if equal(other.name, attribute) { return nil }
                 if prefixed && other.prefixed, let a = localPart(other.name), equal(a, localName) { return nil }
             }
+            }
+            keyBits |= keyBit
             attributes.push(_Attribute(nameStart: attribute.lowerBound, nameEnd: attribute.upperBound, valueStart: value.lowerBound,
                                        valueEnd: value.upperBound, plain: plain, prefixed: prefixed, localKey: localKey))
             attributeCount += 1

@@ -147,11 +147,20 @@ struct Info: ParsableCommand {
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let peak = Loading.peakResidentBytes()
-        var kinds = [Int](repeating: 0, count: NodeKind.allCases.count)
+        // Nodes by type, then each type's kind once (a kind is looked up by name).
+        var byType: [TypeID: Int] = [:]
+        var kindOfType: [TypeID: NodeKind] = [:]
         for root in tree.roots {
-            kinds[tree.kind(of: root).rawValue] += 1
-            for node in tree.descendants(of: root) { kinds[tree.kind(of: node).rawValue] += 1 }
+            byType[tree.typeID(of: root), default: 0] += 1
+            kindOfType[tree.typeID(of: root)] = tree.kind(of: root)
+            for node in tree.descendants(of: root) {
+                let type = tree.typeID(of: node)
+                byType[type, default: 0] += 1
+                if kindOfType[type] == nil { kindOfType[type] = tree.kind(of: node) }
+            }
         }
+        var kinds = [Int](repeating: 0, count: NodeKind.allCases.count)
+        for (type, n) in byType { kinds[kindOfType[type]!.rawValue] += n }
         let depth = tree._maximumDepth()
         let format = Loading.formatName(input, from: from)
         if json {
