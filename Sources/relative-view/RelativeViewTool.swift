@@ -147,20 +147,21 @@ struct Info: ParsableCommand {
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let peak = Loading.peakResidentBytes()
-        // Nodes by type, then each type's kind once (a kind is looked up by name).
-        var byType: [TypeID: Int] = [:]
-        var kindOfType: [TypeID: NodeKind] = [:]
+        // Nodes by type (a type's raw value is its number in the registry), then each
+        // type's kind once: a kind is looked up by the type's name.
+        var byType = [Int](repeating: 0, count: TypeRegistry.shared.count)
+        var kindOfType = [NodeKind?](repeating: nil, count: byType.count)
+        func count(_ node: NodeID) {
+            let type = Int(tree.typeID(of: node).rawValue)
+            byType[type] += 1
+            if kindOfType[type] == nil { kindOfType[type] = tree.kind(of: node) }
+        }
         for root in tree.roots {
-            byType[tree.typeID(of: root), default: 0] += 1
-            kindOfType[tree.typeID(of: root)] = tree.kind(of: root)
-            for node in tree.descendants(of: root) {
-                let type = tree.typeID(of: node)
-                byType[type, default: 0] += 1
-                if kindOfType[type] == nil { kindOfType[type] = tree.kind(of: node) }
-            }
+            count(root)
+            for node in tree.descendants(of: root) { count(node) }
         }
         var kinds = [Int](repeating: 0, count: NodeKind.allCases.count)
-        for (type, n) in byType { kinds[kindOfType[type]!.rawValue] += n }
+        for (type, n) in byType.enumerated() where n > 0 { kinds[kindOfType[type]!.rawValue] += n }
         let depth = tree._maximumDepth()
         let format = Loading.formatName(input, from: from)
         if json {
