@@ -281,7 +281,13 @@ struct _XMLScanner: ~Copyable {
     private mutating func markup(_ builder: inout ViewTreeBuilder, _ progress: (Int) -> Void) -> Bool {
         let next = buffer[i + 1]
         if next == UInt8(ascii: "/") {
-            guard let end = withWhole(progress, { $0.endTag(at: $0.i) }) else { return false }
+            // Most end tags are whole in the buffer: read at once, with no closure, and
+            // again whole only when cut.
+            guard var end = endTag(at: i) else { return false }
+            if end > count {
+                guard let whole = withWhole(progress, { $0.endTag(at: $0.i) }) else { return false }
+                end = whole
+            }
             // The end tag matched the innermost open element.
             open.pop()
             builder.close()
