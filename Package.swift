@@ -98,7 +98,7 @@ let package = Package(
             // A snapshot written by an earlier run, read by RoundTripTests.aSnapshotFromAnotherRun.
             exclude: ["Resources"]
         ),
-        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewSnapshot", "RelativeViewFixtures"]),
+        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewSnapshot", "RelativeViewFixtures", "CByteCount"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
         .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "relative-view", "RelativeViewFixtures"]),
     ],

@@ -270,7 +270,8 @@ public struct MarkupTreeReader: Sendable {
     /// - Complexity: O(bytes.count)
     public static func wholeNodeBound(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let p = bytes.baseAddress else { return 4 }
-        return rv_count_open_tags(p, bytes.count, 0) + rv_count_bytes3(p, bytes.count, 0x3C, 0x3C, 0x3C) + 4
+        // The open tags and the `<` bytes in one pass (`rv_count_markup_nodes`).
+        return rv_count_markup_nodes(p, bytes.count, 0) + 4
     }
 }
 

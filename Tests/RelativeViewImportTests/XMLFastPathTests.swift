@@ -2,6 +2,7 @@ import Foundation
 import RelativeViewCore
 @testable import RelativeViewImport
 import RelativeViewFixtures
+import CByteCount
 import Testing
 
 /// The XML reader's own scanner against libxml2: every document it reads gives the tree
@@ -249,6 +250,30 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let fromFile = try TreeImporter(content: .skeleton).importTree(contentsOf: path)
             #expect(Self.lines(fromFile) == (try? Self.libxml2(bytes).get()))
+        }
+    }
+
+    /// The first pass's counts, vector paths (AVX2, where the processor has it) against the
+    /// plain loops, on random bytes rich in `<` and `/`: every length to 600, lengths past
+    /// the 255 steps after which the vector lanes are summed, either follower of the last
+    /// byte; and the whole import's bound in one pass against the two passes it replaced.
+    @Test func theFirstPassCountsAgreeWithThePlainLoops() {
+        var rng = SplitMix64(seed: 35)
+        let alphabet = Array("<</a/>,[{".utf8) + [0x00, 0xFF]
+        for length in Array(0 ..< 600) + [8_159, 8_160, 8_161, 8_193, 20_000, 70_001] {
+            let bytes = (0 ..< length).map { _ in alphabet.randomElement(using: &rng)! }
+            bytes.withUnsafeBufferPointer { b in
+                guard let p = b.baseAddress else { return }
+                #expect(rv_count_bytes3(p, b.count, 0x2C, 0x5B, 0x7B) == rv_count_bytes3_reference(p, b.count, 0x2C, 0x5B, 0x7B), "length \(length)")
+                for next in [UInt8(0), UInt8(ascii: "/")] {
+                    let markup = rv_count_markup_nodes(p, b.count, next)
+                    #expect(markup == rv_count_markup_nodes_reference(p, b.count, next), "length \(length), next \(next)")
+                    #expect(markup == rv_count_open_tags(p, b.count, next) + rv_count_bytes3(p, b.count, 0x3C, 0x3C, 0x3C), "length \(length)")
+                    let lt = bytes.filter { $0 == 0x3C }.count
+                    let closing = (0 ..< length).filter { bytes[$0] == 0x3C && ($0 + 1 < length ? bytes[$0 + 1] : next) == 0x2F }.count
+                    #expect(markup == 2 * lt - closing, "length \(length), next \(next)")
+                }
+            }
         }
     }
 }
