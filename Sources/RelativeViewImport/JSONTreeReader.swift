@@ -346,18 +346,10 @@ struct _JSONScanner: ~Copyable {
     /// string: `"`, `\`, a control byte, a byte from 0x80 (UTF-8 to check), or the
     /// sentinel. Eight bytes at a time, so that the end of a short string costs no branch
     /// that the length of the string decides (most of them are mispredicted, byte by byte).
+    /// (A zero byte is a control byte, so the run never goes past the sentinel.)
     @inline(always)
     private func endOfPlainRun(from j: Int) -> Int {
-        var j = j
-        while true {
-            // At most 8 bytes past `j` <= `count`: in the buffer or its zero padding (a zero
-            // byte is a control byte, so the run never goes past the sentinel).
-            let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
-            let stops = _SWAR.bytesLess(than: 0x20, in: w) | _SWAR.bytesEqual(to: 0x22, in: w)
-                | _SWAR.bytesEqual(to: 0x5C, in: w) | (w & _SWAR.high)
-            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
-            j &+= 8
-        }
+        _SWAR.firstStop(in: buffer, from: j, _SWAR.stringStops(in:))
     }
 
     /// The first index from `j` (at most `count`) whose byte is not JSON whitespace, eight
@@ -367,26 +359,14 @@ struct _JSONScanner: ~Copyable {
     /// since a method call copied the scanner.
     @inline(never)
     private static func endOfWhitespace(_ buffer: UnsafeMutablePointer<UInt8>, from j: Int) -> Int {
-        var j = j
-        while true {
-            let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
-            let stops = _SWAR.bytesNotJSONWhitespace(in: w)
-            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
-            j &+= 8
-        }
+        _SWAR.firstStop(in: buffer, from: j, _SWAR.bytesNotJSONWhitespace(in:))
     }
 
     /// The first index from `j` (at most `count`) whose byte is not an ASCII digit, eight
     /// bytes at a time (see ``endOfPlainRun(from:)``).
     @inline(always)
     private func endOfDigits(from j: Int) -> Int {
-        var j = j
-        while true {
-            let w = UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self))
-            let stops = _SWAR.bytesNotDigits(in: w)
-            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
-            j &+= 8
-        }
+        _SWAR.firstStop(in: buffer, from: j, _SWAR.bytesNotDigits(in:))
     }
 
     /// If the string at `i` (its opening quote) is at most 16 bytes of printable ASCII but
@@ -454,7 +434,7 @@ struct _JSONScanner: ~Copyable {
         var j = escape
         var n = j - (start + 1)
         if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: 0) }
-        Self.copyWords(from: buffer + start + 1, to: decoded, count: n)
+        _copyWords(from: buffer + start + 1, to: decoded, count: n)
         while true {
             // At a byte that stops a plain run.
             let byte = buffer[j]
@@ -516,9 +496,7 @@ struct _JSONScanner: ~Copyable {
                 if n + 16 > decodedCapacity { growDecoded(to: n + 16, keeping: n) }
                 let w = UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self)
                 UnsafeMutableRawPointer(decoded + n).storeBytes(of: w, as: UInt64.self)
-                let v = UInt64(littleEndian: w)
-                let stops = _SWAR.bytesLess(than: 0x20, in: v) | _SWAR.bytesEqual(to: 0x22, in: v)
-                    | _SWAR.bytesEqual(to: 0x5C, in: v) | (v & _SWAR.high)
+                let stops = _SWAR.stringStops(in: UInt64(littleEndian: w))
                 if stops != 0 {
                     let k = stops.trailingZeroBitCount &>> 3
                     j &+= k
@@ -533,17 +511,6 @@ struct _JSONScanner: ~Copyable {
         if asKey { setKey(from: start + 1, to: j, escaped: true) } else { lastString = (start + 1, j, true) }
         i = j + 1
         return true
-    }
-
-    /// Copies `count` bytes a word at a time; reads and writes up to seven bytes past them
-    /// (the callers' padding and room).
-    @inline(always)
-    private static func copyWords(from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
-        var k = 0
-        while k < count {
-            UnsafeMutableRawPointer(to + k).storeBytes(of: UnsafeRawPointer(from + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
-            k &+= 8
-        }
     }
 
     /// The byte a one-letter escape (`\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`)
@@ -757,6 +724,27 @@ enum _SWAR {
     static func prefixWord(_ p: UnsafePointer<UInt8>, length: Int) -> UInt64 {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
+    }
+
+    /// The index of the first byte from `j` that `stops` flags (the high bit of its byte in
+    /// the mask; the lowest flagged byte must be exact), eight bytes at a time. Reads up to
+    /// 7 bytes past the stop: the caller's buffer holds them (a window's padding), and
+    /// `stops` must flag its sentinel.
+    @inline(always)
+    static func firstStop(in buffer: UnsafePointer<UInt8>, from j: Int, _ stops: (_ word: UInt64) -> UInt64) -> Int {
+        var j = j
+        while true {
+            let found = stops(UInt64(littleEndian: UnsafeRawPointer(buffer + j).loadUnaligned(as: UInt64.self)))
+            if found != 0 { return j &+ found.trailingZeroBitCount &>> 3 }
+            j &+= 8
+        }
+    }
+
+    /// The bytes that do not stand for themselves in a JSON string: `"`, `\`, a control
+    /// byte, a byte from 0x80; exact for the lowest.
+    @inline(always)
+    static func stringStops(in w: UInt64) -> UInt64 {
+        bytesLess(than: 0x20, in: w) | bytesEqual(to: 0x22, in: w) | bytesEqual(to: 0x5C, in: w) | (w & high)
     }
 
     /// The bytes that are not zero; exact for every byte (no carry crosses bytes).

@@ -90,12 +90,19 @@ extension _RawStack where Element == UInt8 {
     /// and writes as many past the new top (room kept, then overwritten or never read).
     @inline(always)
     mutating func appendWords(_ p: UnsafePointer<UInt8>, count n: Int) {
-        let to = reserveEnd(n &+ 8)
-        var k = 0
-        while k < n {
-            UnsafeMutableRawPointer(to + k).storeBytes(of: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
-            k &+= 8
-        }
+        _copyWords(from: p, to: reserveEnd(n &+ 8), count: n)
         didAppend(n)
+    }
+}
+
+/// Copies `count` bytes from `from` to `to` a word at a time, with no call: reads and
+/// writes up to seven bytes past them (the callers' padding and room). How the scanners
+/// copy the runs of text they decode.
+@inline(always)
+func _copyWords(from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
+    var k = 0
+    while k < count {
+        UnsafeMutableRawPointer(to + k).storeBytes(of: UnsafeRawPointer(from + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        k &+= 8
     }
 }
