@@ -214,7 +214,7 @@ struct _XMLScanner: ~Copyable {
                     i = end
                     continue
                 }
-                if let (end, value) = Self.characterReference(buffer, at: i, count: count) {
+                if let (end, value) = Self.characterReference(buffer, at: i, count: count), end <= count {
                     // `&#...;` or `&#x...;` of a character XML allows, whole in the buffer.
                     if whole {
                         gather(upTo: i)
@@ -622,28 +622,14 @@ struct _XMLScanner: ~Copyable {
 
     /// Appends the UTF-8 of the reference at `k` (checked by `reference(at:)`) to `gathered`.
     private mutating func decodeReference(at k: Int) {
-        var j = k + 1
-        if buffer[j] == UInt8(ascii: "#") {
-            j += 1
-            let hex = buffer[j] == UInt8(ascii: "x")
-            if hex { j += 1 }
-            var value: UInt32 = 0
-            while buffer[j] != UInt8(ascii: ";") {
-                let b = buffer[j] | 0x20
-                value = value &* (hex ? 16 : 10) &+ UInt32(b >= 0x61 ? b - 0x61 + 10 : b - 0x30)
-                j += 1
-            }
-            gathered.didAppend(_putUTF8(Unicode.Scalar(value)?.value ?? 0xFFFD, at: gathered.reserveEnd(4)))
-            return
+        // Checked whole in the buffer already: one of the two readers below takes it.
+        if let (_, value) = Self.characterReference(buffer, at: k, count: count) {
+            gathered.didAppend(_putUTF8(value, at: gathered.reserveEnd(4)))
+        } else if let (_, byte) = predefinedEntity(at: k) {
+            gathered.push(byte)
+        } else {
+            preconditionFailure("decodeReference(at:) of a reference reference(at:) did not check")
         }
-        let byte: UInt8 = switch (buffer[j], buffer[j + 1]) {
-        case (UInt8(ascii: "a"), UInt8(ascii: "m")): UInt8(ascii: "&")
-        case (UInt8(ascii: "a"), UInt8(ascii: "p")): UInt8(ascii: "'")
-        case (UInt8(ascii: "l"), _): UInt8(ascii: "<")
-        case (UInt8(ascii: "g"), _): UInt8(ascii: ">")
-        default: UInt8(ascii: "\"")
-        }
-        gathered.push(byte)
     }
 
     /// The value of the attribute at `range` into `gathered`, normalized as XML does for
@@ -799,28 +785,7 @@ struct _XMLScanner: ~Copyable {
     @inline(always)  // a call would copy the scanner to borrow it
     private func reference(at k: Int) -> Int? {
         var j = k + 1
-        if buffer[j] == UInt8(ascii: "#") {
-            j += 1
-            var value: UInt32 = 0
-            let hex = buffer[j] == UInt8(ascii: "x")
-            if hex { j += 1 }
-            let digitsStart = j
-            while true {
-                let b = buffer[j]
-                let digit: UInt32
-                if b >= 0x30 && b <= 0x39 { digit = UInt32(b - 0x30) }
-                else if hex && (b | 0x20) >= 0x61 && (b | 0x20) <= 0x66 { digit = UInt32((b | 0x20) - 0x61 + 10) }
-                else { break }
-                value = value &* (hex ? 16 : 10) &+ digit
-                if value > 0x10FFFF { return nil }
-                j += 1
-            }
-            if j == count { return count + 1 }
-            guard j > digitsStart, buffer[j] == UInt8(ascii: ";") else { return nil }
-            let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20 ... 0xD7FF).contains(value)
-                || (0xE000 ... 0xFFFD).contains(value) || (0x10000 ... 0x10FFFF).contains(value)
-            return allowed ? j + 1 : nil
-        }
+        if buffer[j] == UInt8(ascii: "#") { return Self.characterReference(buffer, at: k, count: count)?.end }
         while nameByte[Int(buffer[j])] { j += 1 }
         if j == count { return count + 1 }
         guard buffer[j] == UInt8(ascii: ";") else { return nil }
@@ -830,8 +795,8 @@ struct _XMLScanner: ~Copyable {
 
     /// The end of the predefined entity reference at `k` (its `&`) and the byte it stands
     /// for, if it is one whole in the buffer (a reference cut by the buffer's end, or any
-    /// other, is `nil`: ``reference(at:)`` takes it). One word compared with five: what
-    /// `reference(at:)` and `decodeReference(at:)` found in two passes and five compares.
+    /// other, is `nil`: ``reference(at:)`` takes it). One word compared with five: how the
+    /// text's fast path and ``decodeReference(at:)`` read one.
     @inline(always)
     private func predefinedEntity(at k: Int) -> (end: Int, byte: UInt8)? {
         // Eight bytes from `k`, in the buffer or its zero padding (which holds no `;`, so a
@@ -848,8 +813,9 @@ struct _XMLScanner: ~Copyable {
     }
 
     /// The end of the character reference at `k` (its `&`) and the character, if it is one
-    /// of a character XML allows, whole before `count`; `nil` for anything else (what
-    /// ``reference(at:)`` then reports, or reads again after a refill). Static: a method
+    /// of a character XML allows; past `count` if the buffer ends inside it (read it again
+    /// after a refill); `nil` if it is none (or `k` is not `&#`). What ``reference(at:)``
+    /// checks, the text's fast path and ``decodeReference(at:)`` decode. Static: a method
     /// call would copy the scanner.
     @inline(always)
     private static func characterReference(_ buffer: UnsafeMutablePointer<UInt8>, at k: Int, count: Int) -> (end: Int, value: UInt32)? {
@@ -869,7 +835,8 @@ struct _XMLScanner: ~Copyable {
             if value > 0x10FFFF { return nil }
             j &+= 1
         }
-        guard j > digitsStart, j < count, buffer[j] == UInt8(ascii: ";") else { return nil }
+        if j == count { return (count &+ 1, 0) }
+        guard j > digitsStart, buffer[j] == UInt8(ascii: ";") else { return nil }
         let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20 ... 0xD7FF).contains(value)
             || (0xE000 ... 0xFFFD).contains(value) || (0x10000 ... 0x10FFFF).contains(value)
         return allowed ? (j &+ 1, value) : nil
