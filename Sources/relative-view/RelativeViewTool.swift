@@ -57,23 +57,13 @@ struct Convert: ParsableCommand {
             of markup written as JSON is JsonML; JSON written as XML has an element per value.
             """)
 
-    @Argument(help: "The input: a document or a snapshot (a pipe is read whole).")
-    var input: String
+    @OptionGroup var source: InputOptions
 
     @Argument(help: "The output file, or - for standard output.")
     var output: String
 
-    @Option(help: "The input's format: xml, html, json or snapshot (default: from its extension and first bytes).")
-    var from: FileFormat?
-
     @Option(help: "The output's format: xml, json or snapshot (default: from its extension).")
     var to: FileFormat?
-
-    @Option(help: "What to keep of a document: whole (text, comments, every attribute, JSON values) or skeleton (names, id, class, tag, member names).")
-    var content: ImportContent = .whole
-
-    @Flag(help: "No progress line on standard error.")
-    var quiet = false
 
     func validate() throws {
         let target = to ?? FileFormat.detect(output)
@@ -86,7 +76,7 @@ struct Convert: ParsableCommand {
 
     mutating func run() throws {
         let target = (to ?? FileFormat.detect(output))!
-        let tree = try read(keeping: content)
+        let tree = source.tree()
         do {
             switch target {
             case .snapshot:
@@ -107,9 +97,26 @@ struct Convert: ParsableCommand {
         }
     }
 
-    /// The input's tree.
-    private func read(keeping kept: ImportContent) throws -> ViewTree {
-        Loading.read(input, from: from, keeping: kept, quiet: quiet)
+}
+
+/// The input a subcommand reads, and how: its path, its format, what to keep of it, and
+/// whether to show progress.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "The input: a document or a snapshot (a pipe is read whole).")
+    var input: String
+
+    @Option(help: "The input's format: xml, html, json or snapshot (default: from its extension and first bytes).")
+    var from: FileFormat?
+
+    @Option(help: "What to keep of a document: whole (text, comments, every attribute, JSON values) or skeleton (names, id, class, tag, member names).")
+    var content: ImportContent = .whole
+
+    @Flag(help: "No progress line on standard error.")
+    var quiet = false
+
+    /// The input's tree; a message and exit 1 if it cannot be read.
+    func tree() -> ViewTree {
+        Loading.read(input, from: from, keeping: content, quiet: quiet)
     }
 }
 
@@ -125,25 +132,15 @@ struct Info: ParsableCommand {
             peakResidentBytes and more), which scripts/import-vs-peers.sh reads.
             """)
 
-    @Argument(help: "The input: a document or a snapshot.")
-    var input: String
-
-    @Option(help: "The input's format: xml, html, json or snapshot (default: from its extension and first bytes).")
-    var from: FileFormat?
-
-    @Option(help: "What to keep of a document: whole or skeleton (see convert).")
-    var content: ImportContent = .whole
+    @OptionGroup var source: InputOptions
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @Flag(help: "No progress line on standard error.")
-    var quiet = false
-
     mutating func run() throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let tree = Loading.read(input, from: from, keeping: content, quiet: quiet)
+        let tree = source.tree()
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let peak = Loading.peakResidentBytes()
@@ -163,15 +160,15 @@ struct Info: ParsableCommand {
         var kinds = [Int](repeating: 0, count: NodeKind.allCases.count)
         for (type, n) in byType.enumerated() where n > 0 { kinds[kindOfType[type]!.rawValue] += n }
         let depth = tree._maximumDepth()
-        let format = Loading.formatName(input, from: from)
+        let format = Loading.formatName(source.input, from: source.from)
         if json {
-            var fields = ["\"format\": \"\(format)\"", "\"content\": \"\(format == "snapshot" ? "snapshot" : content.rawValue)\"",
+            var fields = ["\"format\": \"\(format)\"", "\"content\": \"\(format == "snapshot" ? "snapshot" : source.content.rawValue)\"",
                           "\"seconds\": \(Loading.fixed(seconds, 6))", "\"nodes\": \(tree.count)", "\"maximumDepth\": \(depth)",
                           "\"treeBytes\": \(tree.memoryFootprint)", "\"peakResidentBytes\": \(peak)"]
             for kind in NodeKind.allCases where kinds[kind.rawValue] > 0 { fields.append("\"\(kind)Nodes\": \(kinds[kind.rawValue])") }
             print("{" + fields.joined(separator: ", ") + "}")
         } else {
-            print("\(input): \(format), \(tree.count) nodes, depth \(depth)")
+            print("\(source.input): \(format), \(tree.count) nodes, depth \(depth)")
             for kind in NodeKind.allCases where kinds[kind.rawValue] > 0 { print("  \(kind): \(kinds[kind.rawValue])") }
             print("loaded in \(Loading.fixed(seconds, 3)) s; tree \(Loading.megabytes(tree.memoryFootprint)), peak resident \(Loading.megabytes(peak))")
         }
