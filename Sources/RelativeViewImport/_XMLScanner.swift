@@ -894,13 +894,25 @@ struct _XMLScanner: ~Copyable {
         // The common case inlined where names are read: a short name in its home slot.
         if length <= 8 {
             let prefix = _SWAR.prefixWord(buffer + j, length: length)
-            let hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
-            let entry = cache[Int(truncatingIfNeeded: hash >> 54) & (Self.cacheSize - 1)]
+            let entry = cache[Self.home(Self.nameHash(prefix: prefix, length: length))]
             if Int(entry.length) == length && entry.prefix == prefix {
                 return (entry.type, OpenElement(start: entry.start, length: entry.length, prefix: prefix))
             }
         }
         return lookUpTypeID(at: j, length: length)
+    }
+
+    /// A name's hash, as far as its first 8 bytes (`prefix`, zero past the name) and its
+    /// length go: all of it for a name of at most 8 bytes, the start for a longer one.
+    @inline(always)
+    private static func nameHash(prefix: UInt64, length: Int) -> UInt64 {
+        (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// The cache slot a name of hash `hash` is looked for in first.
+    @inline(always)
+    private static func home(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> 54) & (cacheSize - 1)
     }
 
     /// ``typeID(at:length:)`` in full: both ways of the cache, names of any length, and a
@@ -909,11 +921,11 @@ struct _XMLScanner: ~Copyable {
     private mutating func lookUpTypeID(at j: Int, length: Int) -> (TypeID, OpenElement)? {
         let buffer = self.buffer
         let prefix = _SWAR.prefixWord(buffer + j, length: length)
-        var hash = (prefix ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
+        var hash = Self.nameHash(prefix: prefix, length: length)
         for n in min(length, 8) ..< length { hash = (hash ^ UInt64(buffer[j + n])) &* 0x100_0000_01B3 }
         // Two ways: a name is looked for in its slot and the one next to it, so that two
         // frequent names whose hashes collide do not evict each other in turn.
-        let home = Int(truncatingIfNeeded: hash >> 54) & (Self.cacheSize - 1)
+        let home = Self.home(hash)
         for way in 0 ..< 2 {
             let entry = cache[home ^ way]
             guard Int(entry.length) == length, entry.prefix == prefix else { continue }
