@@ -210,13 +210,17 @@ package struct _TextColumn {
 
     /// Whether the text stored at `at` is `utf8`.
     package func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
-        bytes.withUnsafeBufferPointer { b in
-            let (count, from) = Self.length(in: b, at: at)
-            guard count == utf8.count else { return false }
-            guard let p = utf8.baseAddress, let q = b.baseAddress else { return true }
-            for k in 0 ..< count where p[k] != q[from &+ k] { return false }
-            return true
-        }
+        bytes.withUnsafeBufferPointer { Self.holds(utf8, at: at, in: $0) }
+    }
+
+    /// Whether the text stored at `at` in `b` (a column's bytes, or a stage of them) is `utf8`.
+    @inline(always)
+    static func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int, in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let (count, from) = length(in: b, at: at)
+        guard count == utf8.count else { return false }
+        guard let p = utf8.baseAddress, let q = b.baseAddress else { return true }
+        for k in 0 ..< count where p[k] != q[from &+ k] { return false }
+        return true
     }
 
     /// Appends `utf8` to `bytes` (its length first); where it starts.

@@ -775,12 +775,7 @@ struct _TextStage {
     func holds(_ utf8: UnsafeBufferPointer<UInt8>, at: Int, in column: _TextColumn) -> Bool {
         let inColumn = self.inColumn.pointee
         guard at >= inColumn else { return column.holds(utf8, at: at) }
-        let staged = UnsafeBufferPointer(start: bytes, count: count.pointee)
-        let (n, from) = _TextColumn.length(in: staged, at: at - inColumn)
-        guard n == utf8.count else { return false }
-        guard let p = utf8.baseAddress else { return true }
-        for k in 0 ..< n where p[k] != bytes[from &+ k] { return false }
-        return true
+        return _TextColumn.holds(utf8, at: at - inColumn, in: UnsafeBufferPointer(start: bytes, count: count.pointee))
     }
 
     /// Appends what is staged to `column`'s bytes.
