@@ -13,12 +13,15 @@ import RelativeViewEngine
 /// let tree = builder.finish()
 /// ```
 ///
-/// Events are staged in a small buffer and copied into the tree's columns a few thousand at
-/// a time, one column after another, so a node costs a few nanoseconds, not one array
-/// append per column. A builder given the number of nodes to expect
-/// (`init(minimumCapacity:)`, an upper bound is fine) never grows a column, and its tree
-/// takes no more memory than that many nodes need; one that is not grows its columns by
-/// doubling, as arrays do.
+/// A builder given the number of nodes to expect (`init(minimumCapacity:)`, an upper bound
+/// is fine) reserves every column for that many nodes and writes each event straight into
+/// the reserved memory, the columns' counts brought up to date when read: it never grows a
+/// column, and its tree takes no more memory than that many nodes need. Past that many, or
+/// given none, events are staged in a small buffer and copied into the columns a few
+/// thousand at a time, one column after another, and the columns grow by doubling, as
+/// arrays do. Either way a node costs a few nanoseconds, not one array append per column.
+/// (Writing directly made the project's JSON import 9% faster than staging every event,
+/// for the same instruction count: the stage's loads and stores were what it saved.)
 ///
 /// A builder is noncopyable: it owns its staging memory, and a stream has one consumer.
 public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
@@ -59,6 +62,20 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     @usableFromInline var stagedCount = 0
     /// The slot of the next node opened: the nodes so far, flushed or staged.
     @usableFromInline var nodes: Int32 = 0
+    /// While `nodes` is below this, events are written straight into the columns' reserved
+    /// memory (see ``_DirectColumns``), not staged and copied: a builder given a capacity
+    /// starts so, and leaves it for good (``leaveDirect()``) at its first node past the
+    /// capacity. 0 when events are staged.
+    @usableFromInline var directLimit: Int32 = 0
+    /// The columns' memory, written directly while ``directLimit`` allows.
+    @usableFromInline var direct = _DirectColumns()
+    /// The tokens written directly so far (the next one's slot), and the roots among the
+    /// nodes written directly since the columns' counts were last brought up to date.
+    @usableFromInline var directTokens = 0
+    @usableFromInline var directRoots = 0
+    /// The token count at which `directCheckpoint()` next tells the warmers how far the
+    /// writes are (every ``batch`` tokens, as a flush did).
+    @usableFromInline var nextCheckpoint = 0
     /// The tree's identity, the stamp of every id the builder hands out (its nodes are all
     /// at generation 0; see ``NodeID``).
     @usableFromInline let identity: UInt32
@@ -119,6 +136,11 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         capacity = max(0, minimumCapacity)
         tree._storage.reserveStreamed(nodes: capacity)
         warmers = [_PageWarmer(ranges: Self.nodeColumnRanges(tree._storage), units: capacity)]
+        if capacity > 0 {
+            direct = _DirectColumns(tree._storage)
+            directLimit = Int32(clamping: min(capacity, Int(Int32.max) - 2))
+            nextCheckpoint = Self.batch
+        }
         staged = .allocate(capacity: Self.batch)
         open = .allocate(capacity: openCapacity)
         recent = .allocate(capacity: Self.tables * Self.recentSlots)
@@ -169,6 +191,15 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1) amortized.
     @discardableResult @inlinable @inline(always)
     public mutating func open(tag: Int = 0, type: TypeID) -> NodeID {
+        if nodes < directLimit {
+            let x = writeEnter(tag: tag, type: type)
+            if openCount == openCapacity { growOpenNodes() }
+            open[openCount] = x
+            openCount &+= 1
+            if directTokens >= nextCheckpoint { directCheckpoint() }
+            return NodeID(index: x, stamp: identity)
+        }
+        if directLimit > 0 { leaveDirect() }
         let enter = newNode(tag: tag, type: type)
         stage(enter)
         if openCount == openCapacity { growOpenNodes() }
@@ -188,6 +219,81 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
         if narrow == _TreeStorage.wideTagSentinel { keepWideTag(tag, of: i) }
         return Event(token: i, tag: narrow, type: type.rawValue, parent: openCount > 0 ? open[openCount &- 1] : _TreeStorage.none)
+    }
+
+    /// Writes a new node's enter token straight into the columns (direct mode: `nodes` is
+    /// below ``directLimit``): the node's parent, type, tag and enter position, and the
+    /// token with its tag and type at the next slot. Returns the node.
+    @inlinable @inline(always)
+    mutating func writeEnter(tag: Int, type: TypeID) -> Int32 {
+        let x = nodes
+        nodes &+= 1
+        let narrow = _TreeStorage.narrow(tag) ?? _TreeStorage.wideTagSentinel
+        if narrow == _TreeStorage.wideTagSentinel { keepWideTag(tag, of: x) }
+        let parent = openCount > 0 ? open[openCount &- 1] : _TreeStorage.none
+        directRoots &+= openCount > 0 ? 0 : 1
+        let i = Int(x)
+        let slot = directTokens
+        directTokens &+= 1
+        direct.parent[i] = parent
+        direct.typeID[i] = type.rawValue
+        direct.narrowTag[i] = narrow
+        direct.span[i] = _TourBlocks.Span(enter: UInt32(truncatingIfNeeded: slot), exit: 0)
+        direct.token[slot] = x
+        direct.tag[slot] = narrow
+        direct.type[slot] = type.rawValue
+        return x
+    }
+
+    /// Writes node `x`'s exit token straight into the columns (direct mode).
+    @inlinable @inline(always)
+    mutating func writeExit(of x: Int32) {
+        let slot = directTokens
+        directTokens &+= 1
+        direct.token[slot] = ~x
+        direct.tag[slot] = Int32.min
+        direct.type[slot] = _TourBlocks.exitType
+        direct.span[Int(x)].exit = UInt32(truncatingIfNeeded: slot)
+    }
+
+    /// Brings the columns' counts up to what was written directly (the nodes, their
+    /// tokens, the live and root counts), so that they can be read or cut.
+    ///
+    /// - Complexity: O(1)
+    @usableFromInline @inline(never)
+    mutating func syncDirect() {
+        guard directLimit > 0 else { return }
+        let s = tree._storage
+        let newNodes = Int(nodes) - s.parent.count
+        let newTokens = directTokens - s.tour.token.count
+        guard newNodes > 0 || newTokens > 0 else { return }
+        // Within the capacity reserved: no column moves, so the direct pointers stay valid.
+        s.parent.appendUnwritten(newNodes)
+        s.typeID.appendUnwritten(newNodes)
+        s.narrowTag.appendUnwritten(newNodes)
+        s.tour.span.appendUnwritten(newNodes)
+        s.tour.token.appendUnwritten(newTokens)
+        s.tour.tag.appendUnwritten(newTokens)
+        s.tour.type.appendUnwritten(newTokens)
+        s.liveCount += newNodes
+        s.rootCount += directRoots
+        directRoots = 0
+    }
+
+    /// Every ``batch`` tokens written directly: tells the warmers how far the writes are.
+    @usableFromInline @inline(never)
+    mutating func directCheckpoint() {
+        nextCheckpoint = directTokens &+ Self.batch
+        for w in warmers { w.advance(to: Int(nodes)) }
+    }
+
+    /// Leaves direct mode for good (the first node past the capacity): the counts brought
+    /// up to date, then events are staged and flushed, and the columns grow.
+    @usableFromInline @inline(never)
+    mutating func leaveDirect() {
+        syncDirect()
+        directLimit = 0
+        direct = _DirectColumns()
     }
 
     /// Keeps a tag that does not fit the narrow column.
@@ -226,6 +332,11 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     public mutating func close() {
         guard openCount > 0 else { preconditionFailure("close() without a matching open()") }
         openCount &-= 1
+        if directLimit > 0 {
+            writeExit(of: open[openCount])
+            if directTokens >= nextCheckpoint { directCheckpoint() }
+            return
+        }
         stage(.exit(of: open[openCount]))
     }
 
@@ -235,6 +346,13 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1) amortized.
     @discardableResult @inlinable @inline(always)
     public mutating func appendLeaf(tag: Int = 0, type: TypeID) -> NodeID {
+        if nodes < directLimit {
+            let x = writeEnter(tag: tag, type: type)
+            writeExit(of: x)
+            if directTokens >= nextCheckpoint { directCheckpoint() }
+            return NodeID(index: x, stamp: identity)
+        }
+        if directLimit > 0 { leaveDirect() }
         // Room for both events first: a flush takes every node counted as staged.
         if stagedCount >= Self.batch &- 1 { flush() }
         let enter = newNode(tag: tag, type: type)
@@ -556,8 +674,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     ///
     /// - Complexity: O(1)
     package var mark: Mark {
-        Mark(nodes: nodes, tokens: tree._storage.tour.token.count + stagedCount, depth: openCount,
-             attributeEntries: attributeEntries)
+        Mark(nodes: nodes, tokens: directLimit > 0 ? directTokens : tree._storage.tour.token.count + stagedCount,
+             depth: openCount, attributeEntries: attributeEntries)
     }
 
     /// Forgets every event since `mark` was taken: the nodes opened since, and the closes
@@ -566,6 +684,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     ///
     /// - Complexity: O(events since the mark)
     package mutating func rollBack(to mark: Mark) {
+        syncDirect()
         unstageAttributes()
         attributeEntries = mark.attributeEntries
         let s = tree._storage
@@ -599,6 +718,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         // last node opened before it (it was open when that node opened), so the stack is
         // the first `depth` nodes of that node's path from its root.
         nodes = mark.nodes
+        if directLimit > 0 { directTokens = s.tour.token.count }
         var path: [Int32] = []
         if mark.depth > 0 {
             var y = mark.nodes - 1
@@ -624,6 +744,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1) amortized over the nodes built (the last staged events are copied).
     public consuming func finish() -> ViewTree {
         precondition(openCount == 0, "finish() with \(openCount) node(s) still open")
+        syncDirect()
         flush()
         for w in warmers { w.stop() }
         valueStage.unstage(into: &content.text)
@@ -785,5 +906,27 @@ struct _TextStage {
         column.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count.pointee))
         count.pointee = 0
         inColumn.pointee = column.bytes.count
+    }
+}
+
+/// The memory of a streamed build's node and tour columns, reserved for its capacity, which
+/// a ``ViewTreeBuilder`` writes directly (past the columns' counts, brought up to date
+/// later). Valid while no column grows: the builder leaves direct mode before any does.
+@usableFromInline
+struct _DirectColumns {
+    @usableFromInline var parent, typeID, narrowTag, token, tag, type: UnsafeMutablePointer<Int32>
+    @usableFromInline var span: UnsafeMutablePointer<_TourBlocks.Span>
+
+    /// No memory: placeholders never written.
+    init() {
+        let none = UnsafeMutablePointer<Int32>(bitPattern: MemoryLayout<Int32>.alignment)!
+        (parent, typeID, narrowTag, token, tag, type) = (none, none, none, none, none, none)
+        span = UnsafeMutablePointer(bitPattern: MemoryLayout<_TourBlocks.Span>.alignment)!
+    }
+
+    /// The memory of `s`'s columns, as reserved now.
+    init(_ s: _TreeStorage) {
+        (parent, typeID, narrowTag) = (s.parent.base, s.typeID.base, s.narrowTag.base)
+        (token, tag, type, span) = (s.tour.token.base, s.tour.tag.base, s.tour.type.base, s.tour.span.base)
     }
 }

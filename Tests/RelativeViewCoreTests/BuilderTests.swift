@@ -328,13 +328,15 @@ import RelativeViewFixtures
     }
 }
 
-/// `rollBack(to:)`: events after a mark vanish, whether still staged or already copied
-/// into the columns, with marks taken at any depth.
+/// `rollBack(to:)`: events after a mark vanish, whether still staged, already copied
+/// into the columns or written there directly (a builder given a capacity, the mark
+/// before or after the capacity is passed), with marks taken at any depth.
 @Suite struct BuilderRollBackTests {
-    @Test(arguments: [(1, 10), (2, 3_000), (3, 9_000), (4, 20_000)] as [(UInt64, Int)])
-    func abandonedEventsLeaveNoTrace(seed: UInt64, abandoned: Int) {
+    @Test(arguments: [(1, 10, 0), (2, 3_000, 0), (3, 9_000, 0), (4, 20_000, 0), (5, 3_000, 100_000),
+                      (6, 20_000, 100_000), (7, 9_000, 6_000), (8, 9_000, 2_000)] as [(UInt64, Int, Int)])
+    func abandonedEventsLeaveNoTrace(seed: UInt64, abandoned: Int, capacity: Int) {
         var rng = SplitMix64(seed: seed)
-        var builder = ViewTreeBuilder()
+        var builder = ViewTreeBuilder(minimumCapacity: capacity)
         var reference = ViewTreeBuilder()
         var depth = 0
         /// One random event on both builders (or only on `builder`, when abandoning).
