@@ -111,7 +111,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// columns: written here with no array call, appended to the column a stage at a time
     /// (in `finish()`). An array append per text, with its uniqueness checks, was most of
     /// what storing a JSON value cost.
-    private let valueStage = _TextStage()
+    @usableFromInline let valueStage = _TextStage()
     private let attributeValueStage = _TextStage()
     /// Named attribute entries on their way to the attribute runs (a name with
     /// `_AttributeRuns.lastBit` on a run's last entry, and where its value starts), appended
@@ -294,6 +294,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         syncDirect()
         directLimit = 0
         direct = _DirectColumns()
+        directValueSlots = 0
     }
 
     /// Keeps a tag that does not fit the narrow column.
@@ -512,7 +513,66 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// markup, whose indentation texts repeat; a JSON import turns it off: its values are
     /// numbers and short strings the look-up seldom finds, and without it the project's
     /// JSON imported 10% faster for 3% more peak memory.
-    package var sharesRecentValues = true
+    package var sharesRecentValues = true {
+        didSet { refreshDirectValues() }
+    }
+
+    /// While a value's slot is below `directValueSlots`, ``setValue(words:count:)`` writes
+    /// its start straight into `directValueStarts`, the memory of the values' narrow starts
+    /// (reserved for the capacity, so that it does not move), with no array call: a builder
+    /// in direct mode that stores every value anew. 0 otherwise.
+    @usableFromInline var directValueStarts = UnsafeMutablePointer<UInt32>(bitPattern: MemoryLayout<UInt32>.alignment)!
+    @usableFromInline var directValueSlots = 0
+
+    /// Sets ``directValueStarts`` and ``directValueSlots`` from the values' starts as they
+    /// are now (after any change to their count, capacity or width).
+    private mutating func refreshDirectValues() {
+        // Read in place, not copied: a copy would make the array shared, and the pointer
+        // taken below that of a fresh copy.
+        guard directLimit > 0 && !sharesRecentValues && !content.text.start.isWide
+            && content.text.start.capacity >= capacity && content.text.start.count > 0 else {
+            directValueSlots = 0
+            return
+        }
+        // The array is this builder's alone and does not move while it stays within the
+        // capacity reserved: its memory is written in place until the next refresh.
+        directValueStarts = content.text.start.narrow.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        directValueSlots = content.text.start.count
+    }
+
+    /// Gives the node opened last its own text, of at most 16 bytes (well-formed UTF-8,
+    /// which is not checked), given as two little-endian words, zero past its `count`
+    /// bytes: what a scanner that reads values as words has. The same as
+    /// ``setValue(utf8:)``; inlined, and with no array call, in direct mode.
+    ///
+    /// - Complexity: O(1)
+    @inlinable @inline(always)
+    package mutating func setValue(words: (UInt64, UInt64), count n: Int) {
+        let slot = Int(nodes) &- 1
+        let staged = valueStage.count.pointee
+        let at = valueStage.inColumn.pointee &+ staged
+        if UInt(bitPattern: slot) < UInt(bitPattern: directValueSlots) && staged <= _TextStage.capacity &- 17
+            && at < Int(UInt32.max) && UInt(bitPattern: n) <= 16 {
+            let p = UnsafeMutableRawPointer(valueStage.bytes + staged)
+            p.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
+            p.storeBytes(of: words.0.littleEndian, toByteOffset: 1, as: UInt64.self)
+            p.storeBytes(of: words.1.littleEndian, toByteOffset: 9, as: UInt64.self)
+            directValueStarts[slot] = UInt32(truncatingIfNeeded: at)
+            valueStage.count.pointee = staged &+ 1 &+ n
+            return
+        }
+        setValueSlowly(words: words, count: n)
+    }
+
+    /// ``setValue(words:count:)`` through ``setValue(utf8:)``.
+    @usableFromInline @inline(never)
+    mutating func setValueSlowly(words: (UInt64, UInt64), count n: Int) {
+        precondition(n >= 0 && n <= 16, "a text of \(n) bytes given as two words")
+        var bytes = (words.0.littleEndian, words.1.littleEndian)
+        withUnsafeBytes(of: &bytes) { raw in
+            setValue(utf8: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
+        }
+    }
 
     /// Gives the node opened last its own text `utf8` (well-formed UTF-8, which is not
     /// checked): what ``ViewTree/value(of:)`` returns for it. Traps if no node was opened yet.
@@ -527,6 +587,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
                                    capacity: capacity, stage: valueStage) {
             warm(reserved)
         }
+        // More slots, or starts made wide: the direct writes' memory may have changed.
+        refreshDirectValues()
     }
 
     /// Gives the node opened last its own text `text`. Traps if no node was opened yet.
@@ -729,6 +791,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         }
         for (k, x) in path.reversed().prefix(mark.depth).enumerated() { open[k] = x }
         openCount = mark.depth
+        refreshDirectValues()
     }
 
     /// The parent of node `x`, staged or flushed.
@@ -823,15 +886,16 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
 /// once the stage is appended to the column, so that its start is final at once. A text
 /// longer than the stage's room goes to the column directly, after what is staged.
 /// The owner deallocates it.
+@usableFromInline
 struct _TextStage {
-    private let bytes: UnsafeMutablePointer<UInt8>
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
     /// The bytes staged (pointers, so that the stage is used by value).
-    private let count: UnsafeMutablePointer<Int>
+    @usableFromInline let count: UnsafeMutablePointer<Int>
     /// The column's bytes when the stage was last appended to it (the column, empty when
     /// the build starts, is written only through the stage): where the first staged byte
     /// will be, without reading the array's count on every text.
-    private let inColumn: UnsafeMutablePointer<Int>
-    private static let capacity = 1 << 16
+    @usableFromInline let inColumn: UnsafeMutablePointer<Int>
+    @usableFromInline static var capacity: Int { 1 << 16 }
 
     init() {
         bytes = .allocate(capacity: Self.capacity)

@@ -226,18 +226,18 @@ struct _JSONScanner: ~Copyable {
                 if whole {
                     // As written (a refill keeps the number's bytes, from its start on).
                     let length = base &+ i &- start
-                    builder.setValue(utf8: UnsafeBufferPointer(start: buffer + i - length, count: length))
+                    giveValue(from: i &- length, to: i, &builder)
                 }
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 while count - i < 5 && refill(keep: i, progress: progress) {}
                 if count - i >= 4 && word(at: i) == Self.trueWord {
                     i += 4
                     leaf(t.bool, &builder)
-                    if whole { builder.setValue(utf8: UnsafeBufferPointer(start: buffer + i - 4, count: 4)) }
+                    if whole { builder.setValue(words: (UInt64(Self.trueWord), 0), count: 4) }
                 } else if count - i >= 5 && c == UInt8(ascii: "f") && word(at: i + 1) == Self.alseWord {
                     i += 5
                     leaf(t.bool, &builder)
-                    if whole { builder.setValue(utf8: UnsafeBufferPointer(start: buffer + i - 5, count: 5)) }
+                    if whole { builder.setValue(words: (UInt64(Self.alseWord) << 8 | UInt64(UInt8(ascii: "f")), 0), count: 5) }
                 } else if count - i >= 4 && word(at: i) == Self.nullWord {
                     i += 4
                     leaf(t.null, &builder)
@@ -565,8 +565,18 @@ struct _JSONScanner: ~Copyable {
     /// Gives the node made last the value of the string scanned last, escapes decoded.
     private mutating func giveStringValue(_ builder: inout ViewTreeBuilder) {
         let (from, to, escaped) = lastString
-        guard escaped else { return builder.setValue(utf8: UnsafeBufferPointer(start: buffer + from, count: to - from)) }
+        guard escaped else { return giveValue(from: from, to: to, &builder) }
         builder.setValue(utf8: UnsafeBufferPointer(start: decoded, count: decodedCount))
+    }
+
+    /// Gives the node made last the value `buffer[from ..< to]` as it is written: up to 16
+    /// bytes as two words (16 bytes from `from` are in the buffer: the value ends by
+    /// `count`, and the window's padding follows), longer ones as bytes.
+    @inline(always)
+    private func giveValue(from: Int, to: Int, _ builder: inout ViewTreeBuilder) {
+        let length = to &- from
+        if length <= 16 { return builder.setValue(words: Self.words(at: buffer + from, length: length), count: length) }
+        builder.setValue(utf8: UnsafeBufferPointer(start: buffer + from, count: length))
     }
 
     /// Copies the member name in `buffer[from ..< to]` into `key`, decoding its escapes, or

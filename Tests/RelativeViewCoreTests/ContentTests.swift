@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewFixtures
 
 /// A node's own text (`value`), its named attributes, text content, and their life
 /// through edits, removals, copies and grafts.
@@ -129,6 +130,65 @@ import Testing
         let tree = builder.finish()
         #expect(tree.count == 1)
         #expect(tree.namedAttributes(of: tree.roots[0]).map(\.name) == ["a"])
+    }
+
+    /// `setValue(words:count:)` (a JSON scanner's values as two words, written straight into
+    /// a builder's reserved memory when it has a capacity and shares no values) gives the
+    /// same values as `setValue(utf8:)`: with a capacity too small, exact and large, with
+    /// more than a stage (64 KiB) of texts, values of 0 to 16 bytes and longer ones mixed
+    /// in, nodes without values, and a roll-back in the middle.
+    @Test(arguments: [0, 5_000, 30_000, 100_000])
+    func valuesGivenAsWordsAreTheValuesGivenAsBytes(capacity: Int) {
+        var rng = SplitMix64(seed: 9)
+        var words = ViewTreeBuilder(minimumCapacity: capacity)
+        words.sharesRecentValues = false
+        var bytes = ViewTreeBuilder()
+        var expected: [String?] = []
+        func value() -> String? {
+            switch Int.random(in: 0 ..< 10, using: &rng) {
+            case 0: return nil
+            case 1: return String(repeating: "é", count: Int.random(in: 9 ..< 40, using: &rng))
+            default: return String((0 ..< Int.random(in: 0 ... 16, using: &rng)).map { _ in "abc019\"-.".randomElement(using: &rng)! })
+            }
+        }
+        func give(_ v: String, to builder: inout ViewTreeBuilder, asWords: Bool) {
+            var v = v
+            v.withUTF8 { utf8 in
+                guard asWords && utf8.count <= 16 else { return builder.setValue(utf8: utf8) }
+                var padded = Array(utf8) + Array(repeating: 0, count: 16 - utf8.count)
+                let w = padded.withUnsafeMutableBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+                builder.setValue(words: (UInt64(littleEndian: w.0), UInt64(littleEndian: w.1)), count: utf8.count)
+            }
+        }
+        words.open(type: Self.div)
+        bytes.open(type: Self.div)
+        expected.append(nil)
+        for k in 0 ..< 25_000 {
+            if k == 12_000 {
+                // Abandoned: 500 leaves on `words` only, rolled back.
+                let mark = words.mark
+                for _ in 0 ..< 500 {
+                    words.appendLeaf(type: Self.div)
+                    give("abandoned", to: &words, asWords: true)
+                }
+                words.rollBack(to: mark)
+            }
+            words.appendLeaf(type: Self.div)
+            bytes.appendLeaf(type: Self.div)
+            let v = value()
+            if let v {
+                give(v, to: &words, asWords: true)
+                give(v, to: &bytes, asWords: false)
+            }
+            expected.append(v)
+        }
+        words.close()
+        bytes.close()
+        let a = words.finish(), b = bytes.finish()
+        a._checkInvariants()
+        let got = [a.value(of: a.roots[0])] + a.descendants(of: a.roots[0]).map { a.value(of: $0) }
+        #expect(got == [b.value(of: b.roots[0])] + b.descendants(of: b.roots[0]).map { b.value(of: $0) })
+        #expect(got == expected)
     }
 
     @Test func descriptionsShowContent() {
