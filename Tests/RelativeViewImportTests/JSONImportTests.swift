@@ -39,6 +39,29 @@ import Testing
         #expect(error.message.contains(words), "\(error)")
     }
 
+    /// Whitespace of every kind and length between tokens (indentation of spaces with line
+    /// feeds, carriage returns and tabs among them, runs across eight-byte words) changes
+    /// nothing; a control byte or NUL after a run of spaces is an error at its column.
+    @Test func whitespaceRunsOfEveryKindAndLength() throws {
+        var rng = SplitMix64(seed: 31)
+        let tokens = ["{", "\"a\"", ":", "[", "1", ",", "\"b\"", ",", "true", ",", "[", "]", ",", "{", "}", "]", ",", "\"c\"", ":", "-2.5", "}"]
+        let compact = tokens.joined()
+        for _ in 0 ..< 200 {
+            let gaps = tokens.indices.map { _ in
+                String((0 ..< Int.random(in: 0 ..< 30, using: &rng)).map { _ in
+                    Int.random(in: 0 ..< 10, using: &rng) < 7 ? " " : ["\n", "\r", "\t"].randomElement(using: &rng)!
+                })
+            }
+            let spaced = zip(gaps, tokens).map { $0 + $1 }.joined() + gaps[0]
+            #expect(outline(try importing(spaced, as: .json)) == outline(try importing(compact, as: .json)), "\(spaced.debugDescription)")
+        }
+        for (k, bad) in ["\u{01}", "\u{0B}", "\u{0C}", "\u{1F}", "\u{00}"].enumerated() {
+            let spaces = String(repeating: " ", count: 3 + 5 * k)
+            let error = try #require(importError("[1," + spaces + bad + "2]", as: .json))
+            #expect(error.line == 1 && error.column == 4 + spaces.count, "\(error)")
+        }
+    }
+
     /// `["` + bytes + `"]`: a string holding raw bytes.
     static func stringHolding(_ bytes: [UInt8]) -> [UInt8] { Array("[\"".utf8) + bytes + Array("\"]".utf8) }
 
