@@ -175,7 +175,10 @@ struct _XMLScanner: ~Copyable {
                     let b = buffer[k]
                     if plainText[Int(b)] {
                         k &+= 1
-                    } else if b >= 0x80, let next = Self.shortCharacterEnd(buffer, at: k) {
+                    } else if b >= 0x80, var next = Self.shortCharacterEnd(buffer, at: k) {
+                        // A word of Cyrillic, Greek or CJK is a run of such characters: the
+                        // next ones checked here, with no word of stops computed for each.
+                        while buffer[next] >= 0x80, let after = Self.shortCharacterEnd(buffer, at: next) { next = after }
                         k = next
                     } else if b >= 0x80 && count &- k >= 4, let next = utf8(at: k), next <= count {
                         k = next
