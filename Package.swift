@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "RelativeViewImport", targets: ["RelativeViewImport"]),
         // Seeded trees and the stock-class catalog shared by the CLI, the tests and Benchmarks/.
         .library(name: "RelativeViewFixtures", targets: ["RelativeViewFixtures"]),
+        // Questions over a tree: XPath 1.0 (and CSS selectors next), evaluated set at a time
+        // over the tree's document order.
+        .library(name: "RelativeViewQuery", targets: ["RelativeViewQuery"]),
         .executable(name: "relative-view-bench", targets: ["relative-view-bench"]),
         // The user's tool: converts documents and snapshots (`relative-view convert IN OUT`).
         .executable(name: "relative-view", targets: ["relative-view"]),
@@ -51,6 +54,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CLibXML2", "CByteCount"]),
         .target(name: "CByteCount"),
+        .target(name: "RelativeViewQuery", dependencies: ["RelativeViewCore", "RelativeViewEngine"], swiftSettings: checkedSettings),
         // Bytes allocated, for bytes per node in the CLI: glibc's mallinfo2() (which Swift's Glibc
         // module does not export) or jemalloc's statistics. jemalloc's header and library come
         // with the Jemalloc trait in release builds only. Release only, because SwiftPM 6.x
@@ -84,6 +88,7 @@ let package = Package(
             name: "relative-view",
             dependencies: [
                 "RelativeViewImport",
+                "RelativeViewQuery",
                 "RelativeViewSnapshot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -99,6 +104,8 @@ let package = Package(
             exclude: ["Resources"]
         ),
         .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewSnapshot", "RelativeViewFixtures", "CByteCount"]),
+        // XPath against libxml2's own (the oracle: the same documents and expressions, the same nodes).
+        .testTarget(name: "RelativeViewQueryTests", dependencies: ["RelativeViewQuery", "RelativeViewImport", "RelativeViewCore", "RelativeViewFixtures", "CLibXML2"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
         .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "relative-view", "RelativeViewFixtures"]),
     ],

@@ -9,7 +9,7 @@ public struct TypeID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
 
     @inlinable @inline(__always)
-    init(rawValue: Int32) {
+    package init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 

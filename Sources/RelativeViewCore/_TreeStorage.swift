@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// The live index is ``tour`` (a ``_TourBlocks``): the forest's Euler tour in blocks with
 /// order labels, which every mutation keeps up to date, so there is no stale state and
-/// nothing is built lazily. The columns and the tour only change through `mutating`
+/// the index itself is never built lazily (a query engine's document order, derived from
+/// one version, is: see ``derived``). The columns and the tour only change through `mutating`
 /// methods of a uniquely referenced `ViewTree`, which is why this class can be
 /// `@unchecked Sendable` (a finished tree is immutable while shared, and queries from many
 /// threads only read), and why its columns opt out of dynamic exclusivity checks
@@ -66,6 +67,9 @@ package final class _TreeStorage: @unchecked Sendable {
     /// created, from its first version (distinct for every storage made), mixed so that
     /// two trees' identities differ in every bit at random; a copy keeps it.
     @usableFromInline @exclusivity(unchecked) package var identity: UInt32
+    /// What a query engine derives from the current version (its document-order index),
+    /// built on first use and never returned for another version; a copy starts without.
+    package let derived = _DerivedCache()
 
     /// Hands out versions, from 1, for the process's life.
     package static let versions = Atomic<UInt64>(0)

@@ -1,0 +1,156 @@
+import RelativeViewCore
+
+/// A compiled XPath 1.0 expression: parse once, evaluate on any number of trees, from any
+/// number of threads (it is `Sendable`).
+///
+/// ```swift
+/// let titles = try XPath("//book[@lang = 'en']/title")
+/// let nodes = try tree.select(titles)
+/// ```
+///
+/// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:)``).
+/// Names are matched as written: an unprefixed name test matches the elements of that name
+/// with no prefix; prefixes other than `xml` are not bound yet, and the namespace axis is
+/// not supported yet (both are errors). Variables are not bound (an error).
+public struct XPath: Sendable, CustomStringConvertible {
+    /// The expression as given.
+    public let expression: String
+    let root: _XPathExpr
+
+    /// Compiles `expression`.
+    ///
+    /// - Throws: ``QueryError`` naming the character where the expression is wrong.
+    /// - Complexity: O(expression's length)
+    public init(_ expression: String) throws(QueryError) {
+        var parser = try _XPathParser(expression)
+        self.expression = expression
+        root = Self.optimized(try parser.parse())
+    }
+
+    public var description: String { expression }
+
+    /// `e` with each `//name` (`descendant-or-self::node()/child::name`, its predicates
+    /// not positional) as one `descendant::name` step: one scan of each subtree rather than
+    /// a child step from every node in it.
+    static func optimized(_ e: _XPathExpr) -> _XPathExpr {
+        switch e {
+        case .number, .literal, .variable: return e
+        case .function(let name, let arguments, let offset): return .function(name, arguments.map(optimized), offset: offset)
+        case .binary(let op, let a, let b): return .binary(op, optimized(a), optimized(b))
+        case .negate(let a): return .negate(optimized(a))
+        case .union(let a, let b, let offset): return .union(optimized(a), optimized(b), offset: offset)
+        case .path(let absolute, let steps): return .path(absolute: absolute, optimized(steps))
+        case .filter(let primary, let predicates, let steps, let offset):
+            return .filter(optimized(primary), predicates: predicates.map(optimized), steps: optimized(steps), offset: offset)
+        }
+    }
+
+    static func optimized(_ steps: [_Step]) -> [_Step] {
+        var out: [_Step] = []
+        for var s in steps {
+            s.predicates = s.predicates.map(optimized)
+            if s.axis == .child, let last = out.last, last.axis == .descendantOrSelf, last.test == .node, last.predicates.isEmpty,
+               !s.predicates.contains(where: _XPathEvaluator.isPositional) {
+                out.removeLast()
+                s.axis = .descendant
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// The work an evaluation may do unless told otherwise: 200 units (about a node
+    /// visited or a value compared) per node of the tree, and at least 10^9.
+    ///
+    /// - Complexity: O(1)
+    public static func defaultBudget(nodes: Int) -> Int { max(1_000_000_000, 200 * nodes) }
+}
+
+/// A node an XPath expression selects: a node of the tree, one of its attributes, or the
+/// document (the root node, parent of the tree's roots).
+public struct XPathNode: Sendable, Hashable {
+    /// The tree's node; for an attribute, its element; `nil` for the document.
+    public let node: NodeID?
+    /// An attribute's name and value (`nil` for any other node).
+    public let attributeName: String?
+    public let attributeValue: String?
+
+    /// Whether this is the document (the root node).
+    public var isDocument: Bool { node == nil }
+}
+
+/// The value of an XPath expression: one of XPath 1.0's four types.
+public enum XPathValue: Sendable, Equatable {
+    case nodes([XPathNode])
+    case boolean(Bool)
+    case number(Double)
+    case string(String)
+}
+
+extension ViewTree {
+    /// The value of `query` with `context` as its context node (the document if `nil`).
+    ///
+    /// Steps are evaluated set at a time over the tree's nodes in document order: a step
+    /// from a set of context nodes reads each subtree once however many of them lie in it,
+    /// and a name test reads only the nodes of that name (from a list per name built on
+    /// the first query of this version of the tree). Results come in document order.
+    ///
+    /// - Parameters:
+    ///   - query: the compiled expression.
+    ///   - context: the context node; `nil` for the document.
+    ///   - budget: the work allowed (about a node visited or a value compared each);
+    ///     ``XPath/defaultBudget(nodes:)`` if `nil`.
+    /// - Throws: ``QueryError`` if the expression calls an unknown function, uses an
+    ///   unbound prefix or variable, or needs more work than `budget`.
+    /// - Complexity: O(nodes visited), after an O(n) index on the first query of a version.
+    public func evaluate(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> XPathValue {
+        if let context { _storage.check(context) }
+        let index = _DocumentIndex.of(self)
+        let result = _withWriterView { view -> Result<_Value, QueryError> in
+            var evaluator = _XPathEvaluator(tree: self, index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count), query: query.expression)
+            let start = context.map { _Key(rank: evaluator.rank(ofSlot: $0.index)) } ?? .root
+            return Result { () throws(QueryError) -> _Value in try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1)) }
+        }
+        let value = try result.get()
+        switch value {
+        case .boolean(let b): return .boolean(b)
+        case .number(let n): return .number(n)
+        case .string(let s): return .string(s)
+        case .nodes(let keys): return .nodes(xpathNodes(keys, index))
+        }
+    }
+
+    /// The tree nodes `query` selects from `context` (the document if `nil`), in document
+    /// order.
+    ///
+    /// - Throws: ``QueryError`` as ``evaluate(_:from:budget:)`` does, and if the value is
+    ///   not a node-set or holds attributes or the document (ask ``evaluate(_:from:budget:)``).
+    /// - Complexity: as ``evaluate(_:from:budget:)``.
+    public func select(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> [NodeID] {
+        guard case .nodes(let nodes) = try evaluate(query, from: context, budget: budget) else {
+            throw QueryError(language: "XPath", offset: 0, message: "the expression's value is not a node-set")
+        }
+        var out: [NodeID] = []
+        out.reserveCapacity(nodes.count)
+        for n in nodes {
+            guard let node = n.node, n.attributeName == nil else {
+                throw QueryError(language: "XPath", offset: 0, message: "the expression selects \(n.isDocument ? "the document" : "attributes"), not only nodes of the tree: use evaluate(_:) for them")
+            }
+            out.append(node)
+        }
+        return out
+    }
+
+    private func xpathNodes(_ keys: [_Key], _ index: _DocumentIndex) -> [XPathNode] {
+        let s = _storage
+        return keys.map { k in
+            if k == .root { return XPathNode(node: nil, attributeName: nil, attributeValue: nil) }
+            let x = index.order?[Int(k.rank)] ?? k.rank
+            let id = s.nodeID(x)
+            guard k.isAttribute else { return XPathNode(node: id, attributeName: nil, attributeValue: nil) }
+            let e = s.content.attributes.run(of: Int(x)).lowerBound + k.attributeIndex
+            return XPathNode(node: id, attributeName: TypeRegistry.shared.name(of: s.content.attributes.name(at: e)),
+                             attributeValue: s.content.attributes.value(at: e))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import RelativeViewCore
+import RelativeViewEngine
+import Synchronization
+
+/// A tree's nodes numbered in document order (a node's **rank**: its place in a pre-order
+/// walk of the forest, the first root's first), with what a query engine asks of a rank in
+/// O(1): the rank past its subtree (`end`: its descendants are the ranks between), its
+/// parent's rank and its type. Derived once per version of a tree (``_DerivedCache``) and
+/// shared by every query of that version.
+///
+/// A tree built by streaming (an import, a loaded snapshot of one) and never moved since
+/// has its slots in document order already: the rank of a node is its slot, and the tree's
+/// own `parent` and `typeID` columns serve as they are, so the index is the `end` column
+/// alone (4 bytes a node, one pass over the tour). Any other tree gets the rank of each
+/// slot, the slot of each rank, and parent and type by rank (20 bytes a node).
+///
+/// Per type, the ranks of the nodes of that type (``postings(of:)``, in document order)
+/// are built on the first name test that needs them, all types in one pass: a step
+/// `descendant::b` over a few context nodes reads only the `b`s inside their subtrees.
+final class _DocumentIndex: Sendable {
+    /// Nodes in document order (the live nodes).
+    let count: Int
+    /// Per rank, the rank after its subtree.
+    let end: [Int32]
+    /// `nil` when ranks are slots; else per rank its slot, per slot its rank (-1 for a free
+    /// slot), and per rank its parent's rank (-1 for a root) and its type's raw value.
+    let order: [Int32]?
+    let rank: [Int32]?
+    let parentByRank: [Int32]?
+    let typeByRank: [Int32]?
+    /// Built on first use (see ``postings(of:)``).
+    private let lazyPostings = Mutex<_Postings?>(nil)
+
+    init(_ tree: ViewTree) {
+        let slots = tree.slotCount
+        var end = [Int32](repeating: 0, count: tree.count)
+        var order = [Int32](repeating: 0, count: tree.count)
+        var rank = [Int32](repeating: -1, count: slots)
+        var inOrder = true
+        end.withUnsafeMutableBufferPointer { end in
+            order.withUnsafeMutableBufferPointer { order in
+                rank.withUnsafeMutableBufferPointer { rank in
+                    var r: Int32 = 0
+                    tree._forEachTokenRun(of: nil) { tokens in
+                        for t in tokens {
+                            if t >= 0 {
+                                order[Int(r)] = t
+                                rank[Int(t)] = r
+                                inOrder = inOrder && t == r
+                                r &+= 1
+                            } else {
+                                end[Int(rank[Int(~t)])] = r
+                            }
+                        }
+                    }
+                    precondition(Int(r) == order.count, "the index's tour holds \(r) nodes, the tree \(order.count)")
+                }
+            }
+        }
+        count = tree.count
+        self.end = end
+        if inOrder && slots == tree.count {
+            (self.order, self.rank, parentByRank, typeByRank) = (nil, nil, nil, nil)
+        } else {
+            self.order = order
+            self.rank = rank
+            var parents = [Int32](repeating: -1, count: order.count)
+            var types = [Int32](repeating: 0, count: order.count)
+            tree._withWriterView { view in
+                for (r, x) in order.enumerated() {
+                    let p = view.parent[Int(x)]
+                    parents[r] = p >= 0 ? rank[Int(p)] : -1
+                    types[r] = view.typeID[Int(x)]
+                }
+            }
+            parentByRank = parents
+            typeByRank = types
+        }
+    }
+
+    /// The index of `tree`'s current version: the one its storage keeps, or a new one.
+    static func of(_ tree: ViewTree) -> _DocumentIndex {
+        tree._storage.derived.value(for: tree._storage.version) { _DocumentIndex(tree) }
+    }
+
+    /// The ranks of the nodes of each type, in document order.
+    struct _Postings: Sendable {
+        /// Per type's raw value (below `start.count - 1`): its ranks are
+        /// `ranks[start[type] ..< start[type + 1]]`.
+        let start: [Int32]
+        let ranks: [Int32]
+    }
+
+    /// The postings of every type, built on first use: one counting pass and one filling
+    /// pass over the types in document order.
+    func postings(_ type: (Int32) -> Int32) -> _Postings {
+        lazyPostings.withLock { kept in
+            if let kept { return kept }
+            var types = [Int32](repeating: 0, count: count)
+            for r in 0 ..< count { types[r] = type(Int32(r)) }
+            let most = types.max() ?? 0
+            var start = [Int32](repeating: 0, count: Int(most) + 2)
+            for r in 0 ..< count where types[r] >= 0 { start[Int(types[r]) + 1] += 1 }
+            for t in 1 ..< start.count { start[t] += start[t - 1] }
+            var next = start
+            var ranks = [Int32](repeating: 0, count: Int(start[start.count - 1]))
+            for r in 0 ..< count where types[r] >= 0 {
+                let t = Int(types[r])
+                ranks[Int(next[t])] = Int32(r)
+                next[t] += 1
+            }
+            let made = _Postings(start: start, ranks: ranks)
+            kept = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,464 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import RelativeViewCore
+import RelativeViewEngine
+
+/// An XPath node, as the evaluator handles it: one 64-bit key whose order is document
+/// order. The high half is the rank of the node (or of the element that owns an attribute)
+/// plus one, 0 for the root node (the document, parent of the tree's roots); the low half
+/// is 0 for the node itself and ``attributeBase`` plus k for its k-th attribute entry (a
+/// node's attributes come after it and before its children, as XPath orders them).
+typealias _Key = UInt64
+
+extension _Key {
+    static let attributeBase: UInt64 = 0x1_0000
+    static let root: _Key = 0
+
+    @inline(__always) init(rank: Int32) { self = UInt64(UInt32(bitPattern: rank &+ 1)) << 32 }
+    @inline(__always) init(rank: Int32, attribute k: Int) { self = UInt64(UInt32(bitPattern: rank &+ 1)) << 32 | (Self.attributeBase &+ UInt64(k)) }
+
+    /// The rank of the node, or of an attribute's element; -1 for the root node.
+    @inline(__always) var rank: Int32 { Int32(truncatingIfNeeded: self >> 32) &- 1 }
+    /// Whether the key is an attribute's.
+    @inline(__always) var isAttribute: Bool { self & 0xFFFF_FFFF >= Self.attributeBase }
+    /// The attribute's index in its element's run.
+    @inline(__always) var attributeIndex: Int { Int(self & 0xFFFF_FFFF &- Self.attributeBase) }
+}
+
+/// A value of XPath 1.0's four types.
+enum _Value {
+    case nodes([_Key])
+    case boolean(Bool)
+    case number(Double)
+    case string(String)
+}
+
+/// What a type is, to a node test: its kind, and for an element or an attribute name its
+/// qualified name's parts.
+struct _TypeInfo {
+    var kind: NodeKind
+    var name: String
+    var prefix: Substring?
+    var local: Substring
+    /// An attribute named `xmlns` or `xmlns:...`: a namespace declaration, which XPath's
+    /// attribute axis does not hold.
+    var isNamespaceDeclaration: Bool
+}
+
+/// Evaluates compiled XPath over one tree, set at a time: each location step takes the
+/// whole set of context nodes and gives the whole set of results, in document order
+/// without a sort where the step allows (the staircase join's pruning: a descendant step
+/// reads each subtree once, however many context nodes lie inside it), over the ranks of
+/// the tree's ``_DocumentIndex``.
+struct _XPathEvaluator: ~Copyable {
+    let tree: ViewTree
+    let index: _DocumentIndex
+    let view: _WriterView
+    let count: Int32
+    /// Work units left (nodes visited, values compared): at 0 the evaluation ends with an error.
+    var budget: Int
+    let textType: Int32, cdataType: Int32, commentType: Int32
+    private var infos: [Int32: _TypeInfo] = [:]
+    let query: String
+
+    init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String) {
+        self.tree = tree
+        self.index = index
+        self.view = view
+        count = Int32(index.count)
+        self.budget = budget
+        let types = _ContentTypes.shared
+        (textType, cdataType, commentType) = (types.text.rawValue, types.cdata.rawValue, types.comment.rawValue)
+        self.query = query
+    }
+
+    // MARK: The tree by rank
+
+    @inline(__always) func end(_ r: Int32) -> Int32 { index.end[Int(r)] }
+    @inline(__always) func type(_ r: Int32) -> Int32 { index.typeByRank?[Int(r)] ?? view.typeID[Int(r)] }
+    @inline(__always) func parent(_ r: Int32) -> Int32 { index.parentByRank?[Int(r)] ?? view.parent[Int(r)] }
+    @inline(__always) func slot(_ r: Int32) -> Int32 { index.order?[Int(r)] ?? r }
+    /// The rank of slot `x`.
+    @inline(__always) func rank(ofSlot x: Int32) -> Int32 { index.rank?[Int(x)] ?? x }
+
+    mutating func info(_ type: Int32) -> _TypeInfo {
+        if let known = infos[type] { return known }
+        let name = TypeRegistry.shared.name(of: TypeID(rawValue: type))
+        let kind = type == textType ? .text : type == cdataType ? .cdata : type == commentType ? .comment : NodeKind(typeName: name)
+        var prefix: Substring?
+        var local = Substring(name)
+        if kind == .element, let colon = name.firstIndex(of: ":") {
+            prefix = name[..<colon]
+            local = name[name.index(after: colon)...]
+        }
+        let made = _TypeInfo(kind: kind, name: name, prefix: prefix, local: local,
+                             isNamespaceDeclaration: name == "xmlns" || name.hasPrefix("xmlns:"))
+        infos[type] = made
+        return made
+    }
+
+    /// Whether rank `r` is an element (not text, a comment or an instruction).
+    @inline(__always) mutating func isElement(_ r: Int32) -> Bool {
+        let t = type(r)
+        if t == textType || t == cdataType || t == commentType { return false }
+        return info(t).kind == .element
+    }
+
+    /// The attribute entries of rank `r`'s element.
+    @inline(__always) func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
+
+    mutating func spend(_ units: Int, at offset: Int) throws(QueryError) {
+        budget -= units
+        if budget < 0 {
+            throw QueryError(language: "XPath", offset: offset, message: "the query needs more work than its budget allows (see XPath.evaluate's budget)")
+        }
+    }
+
+    // MARK: Node tests
+
+    /// A node test resolved against the tree's types.
+    enum Test {
+        case none
+        /// Every node of the principal type (elements, or attributes on the attribute axis).
+        case principal
+        /// Nodes of this type (an element name; an attribute's name on the attribute axis).
+        case type(Int32)
+        case anyNode
+        case text
+        case comment
+        case processingInstruction(String?)
+    }
+
+    func resolve(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
+        switch test {
+        case .anyName: return .principal
+        case .anyLocalName(let prefix):
+            throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)'")
+        case .name(let prefix, let local):
+            if let prefix, prefix != "xml" {
+                throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)'")
+            }
+            let name = prefix.map { $0 + ":" + local } ?? local
+            guard let id = TypeRegistry.shared.existingTypeID(named: name) else { return .none }
+            return .type(id.rawValue)
+        case .node: return .anyNode
+        case .text: return axis == .attribute || axis == .namespace ? .none : .text
+        case .comment: return axis == .attribute || axis == .namespace ? .none : .comment
+        case .processingInstruction(let target): return axis == .attribute || axis == .namespace ? .none : .processingInstruction(target)
+        }
+    }
+
+    /// Whether tree node `r` (not an attribute, not the root) passes `test` on an axis whose
+    /// principal type is element.
+    @inline(__always)
+    mutating func passes(_ r: Int32, _ test: Test) -> Bool {
+        switch test {
+        case .none: return false
+        case .anyNode: return true
+        case .type(let t): return type(r) == t && isElement(r)
+        case .principal: return isElement(r)
+        case .text:
+            let t = type(r)
+            return t == textType || t == cdataType
+        case .comment: return type(r) == commentType
+        case .processingInstruction(let target):
+            let i = info(type(r))
+            guard i.kind == .processingInstruction else { return false }
+            return target.map { i.name.dropFirst() == $0 } ?? true
+        }
+    }
+
+    /// Whether a key (a node, an attribute or the root) passes `test` on `axis`.
+    mutating func passes(key k: _Key, _ test: Test, axis: _Axis) -> Bool {
+        if k == .root { if case .anyNode = test { return true } else { return false } }
+        if k.isAttribute {
+            switch test {
+            case .anyNode: return true
+            case .principal: return axis == .attribute
+            case .type(let t): return axis == .attribute && view.name(attributeRun(k.rank).lowerBound + k.attributeIndex) == t
+            default: return false
+            }
+        }
+        if axis == .attribute { return false }
+        return passes(k.rank, test)
+    }
+
+    // MARK: Steps
+
+    /// One location step over a whole set of context nodes.
+    mutating func step(_ context: [_Key], _ step: _Step) throws(QueryError) -> [_Key] {
+        let test = try resolve(step.test, axis: step.axis, offset: step.offset)
+        if step.predicates.contains(where: { Self.isPositional($0) }) {
+            return try stepPerContext(context, step, test)
+        }
+        var out = try axis(context, step.axis, test, offset: step.offset)
+        for predicate in step.predicates {
+            var kept: [_Key] = []
+            kept.reserveCapacity(out.count)
+            for (i, k) in out.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: out.count)) {
+                kept.append(k)
+            }
+            out = kept
+        }
+        return out
+    }
+
+    /// Whether a predicate's truth may depend on the position or size of its context: a
+    /// number (compared with the position), or a call of `position()` or `last()` outside
+    /// a step of its own.
+    static func isPositional(_ e: _XPathExpr) -> Bool {
+        switch e {
+        case .number: return true
+        case .literal, .path: return false
+        case .variable: return true
+        case .function(let name, let arguments, _):
+            if ["position", "last", "count", "sum", "number", "string-length", "floor", "ceiling", "round"].contains(name) { return true }
+            return arguments.contains(where: usesPosition)
+        case .binary(let op, let a, let b):
+            switch op {
+            case .plus, .minus, .times, .div, .mod: return true
+            default: return usesPosition(a) || usesPosition(b)
+            }
+        case .negate: return true
+        case .union: return false
+        case .filter(let primary, _, _, _): return isPositional(primary)
+        }
+    }
+
+    /// Whether `position()` or `last()` is called in `e` outside a step's own predicates.
+    static func usesPosition(_ e: _XPathExpr) -> Bool {
+        switch e {
+        case .number, .literal, .path: return false
+        case .variable: return false
+        case .function(let name, let arguments, _): return name == "position" || name == "last" || arguments.contains(where: usesPosition)
+        case .binary(_, let a, let b): return usesPosition(a) || usesPosition(b)
+        case .negate(let a): return usesPosition(a)
+        case .union(let a, let b, _): return usesPosition(a) || usesPosition(b)
+        case .filter(let primary, _, _, _): return usesPosition(primary)
+        }
+    }
+
+    /// A step with positional predicates: each context node's axis in the axis's order,
+    /// the predicates applied in turn with positions in it, the results merged.
+    mutating func stepPerContext(_ context: [_Key], _ step: _Step, _ test: Test) throws(QueryError) -> [_Key] {
+        var out: [_Key] = []
+        var sorted = true
+        for c in context {
+            var nodes = try axis([c], step.axis, test, offset: step.offset)
+            if step.axis.isReverse { nodes.reverse() }
+            for predicate in step.predicates {
+                var kept: [_Key] = []
+                for (i, k) in nodes.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: nodes.count)) {
+                    kept.append(k)
+                }
+                nodes = kept
+            }
+            if step.axis.isReverse { nodes.reverse() }
+            if let first = nodes.first, let last = out.last, first <= last { sorted = false }
+            out.append(contentsOf: nodes)
+        }
+        return sorted ? out : Self.sortedUnique(out)
+    }
+
+    static func sortedUnique(_ keys: [_Key]) -> [_Key] {
+        var keys = keys
+        keys.sort()
+        var w = 0
+        for k in keys where w == 0 || keys[w - 1] != k {
+            keys[w] = k
+            w += 1
+        }
+        keys.removeLast(keys.count - w)
+        return keys
+    }
+
+    /// The nodes on `axis` from any of `context` (sorted) that pass `test`, in document order.
+    mutating func axis(_ context: [_Key], _ axis: _Axis, _ test: Test, offset: Int) throws(QueryError) -> [_Key] {
+        if case .none = test { return [] }
+        var out: [_Key] = []
+        switch axis {
+        case .self:
+            for k in context where passes(key: k, test, axis: .self) { out.append(k) }
+        case .child:
+            var sorted = true
+            var lastEnd: Int32 = -1
+            for c in context where !c.isAttribute {
+                let r = c.rank
+                var ch = r + 1
+                let stop = r < 0 ? count : end(r)
+                if ch < lastEnd { sorted = false }
+                lastEnd = max(lastEnd, stop)
+                try spend(Int(stop - ch) / 8 + 1, at: offset)
+                while ch < stop {
+                    if passes(ch, test) { out.append(_Key(rank: ch)) }
+                    ch = end(ch)
+                }
+            }
+            if !sorted { out.sort() }
+        case .descendant, .descendantOrSelf:
+            let orSelf = axis == .descendantOrSelf
+            var covered: Int32 = -1  // ranks below this are inside a subtree already read
+            var attributesToo = false
+            for c in context {
+                if c.isAttribute {
+                    if orSelf && passes(key: c, test, axis: axis) { attributesToo = true }
+                    continue
+                }
+                let r = c.rank
+                if r < 0 {
+                    if orSelf, case .anyNode = test { out.append(.root) }
+                    try descendants(from: 0, to: count, test, into: &out, offset: offset)
+                    covered = count
+                    continue
+                }
+                if r < covered { continue }
+                try descendants(from: orSelf ? r : r + 1, to: end(r), test, into: &out, offset: offset)
+                covered = end(r)
+            }
+            if attributesToo {
+                for c in context where c.isAttribute && passes(key: c, test, axis: axis) { out.append(c) }
+                out = Self.sortedUnique(out)
+            }
+        case .parent:
+            for c in context {
+                if c.isAttribute {
+                    let k = _Key(rank: c.rank)
+                    if passes(key: k, test, axis: .parent) { out.append(k) }
+                } else if c != .root {
+                    let p = parent(c.rank)
+                    let k = p < 0 ? _Key.root : _Key(rank: p)
+                    if passes(key: k, test, axis: .parent) { out.append(k) }
+                }
+            }
+            out = Self.sortedUnique(out)
+        case .ancestor, .ancestorOrSelf:
+            var seen = Set<Int32>()
+            var sawRoot = false
+            for c in context {
+                if axis == .ancestorOrSelf && passes(key: c, test, axis: axis) { out.append(c) }
+                if c == .root { continue }
+                // An attribute's ancestors start at its element.
+                var r = c.isAttribute ? c.rank : parent(c.rank)
+                while r >= 0 && !seen.contains(r) {
+                    try spend(1, at: offset)
+                    seen.insert(r)
+                    if passes(r, test) { out.append(_Key(rank: r)) }
+                    r = parent(r)
+                }
+                if r < 0 && !sawRoot {
+                    sawRoot = true
+                    if case .anyNode = test { out.append(.root) }
+                }
+            }
+            out = Self.sortedUnique(out)
+        case .followingSibling, .precedingSibling:
+            // Of the context nodes that share a parent, the first has every following
+            // sibling any of them has, the last every preceding one.
+            var widest: [Int32: Int32] = [:]
+            for c in context where c != .root && !c.isAttribute {
+                let r = c.rank
+                let p = parent(r)
+                if axis == .followingSibling { if widest[p] == nil { widest[p] = r } } else { widest[p] = r }
+            }
+            for (p, r) in widest {
+                let stop = p < 0 ? count : end(p)
+                if axis == .followingSibling {
+                    var s = end(r)
+                    while s < stop {
+                        try spend(1, at: offset)
+                        if passes(s, test) { out.append(_Key(rank: s)) }
+                        s = end(s)
+                    }
+                } else {
+                    var s = p < 0 ? 0 : p + 1
+                    while s < r {
+                        try spend(1, at: offset)
+                        if passes(s, test) { out.append(_Key(rank: s)) }
+                        s = end(s)
+                    }
+                }
+            }
+            out = Self.sortedUnique(out)
+        case .following:
+            // An attribute's following nodes are its element's, as libxml2 has them (not its
+            // element's children too, which come after it in document order).
+            var from = count
+            for c in context where c != .root { from = min(from, end(c.rank)) }
+            try descendants(from: from, to: count, test, into: &out, offset: offset)
+        case .preceding:
+            var last: Int32 = -1
+            for c in context where c != .root { last = max(last, c.rank) }
+            if last >= 0 {
+                try spend(Int(last) / 8 + 1, at: offset)
+                var r: Int32 = 0
+                while r < last {
+                    if end(r) <= last {
+                        if passes(r, test) { out.append(_Key(rank: r)) }
+                        r += 1
+                    } else {
+                        r += 1  // an ancestor of the last context node: not preceding it
+                    }
+                }
+            }
+        case .attribute:
+            for c in context where c != .root && !c.isAttribute {
+                let r = c.rank
+                let run = attributeRun(r)
+                for (k, e) in run.enumerated() {
+                    let name = view.name(e)
+                    if info(name).isNamespaceDeclaration { continue }
+                    switch test {
+                    case .principal, .anyNode: out.append(_Key(rank: r, attribute: k))
+                    case .type(let t): if name == t { out.append(_Key(rank: r, attribute: k)) }
+                    default: break
+                    }
+                }
+            }
+        case .namespace:
+            throw QueryError(language: "XPath", offset: offset, message: "the namespace axis is not supported yet")
+        }
+        return out
+    }
+
+    /// Appends the ranks in `from ..< to` that pass `test`; through the type's postings
+    /// when the test is a name and the range is larger than a few of its nodes.
+    mutating func descendants(from: Int32, to: Int32, _ test: Test, into out: inout [_Key], offset: Int) throws(QueryError) {
+        guard from < to else { return }
+        if case .type(let t) = test, to - from > 64 {
+            let postings = index.postings { type($0) }
+            guard Int(t) + 1 < postings.start.count else { return }
+            let lo = Int(postings.start[Int(t)]), hi = Int(postings.start[Int(t) + 1])
+            // The first of the type's ranks at or after `from`.
+            var a = lo, b = hi
+            while a < b {
+                let m = (a + b) / 2
+                if postings.ranks[m] < from { a = m + 1 } else { b = m }
+            }
+            var i = a
+            while i < hi && postings.ranks[i] < to {
+                let r = postings.ranks[i]
+                if isElement(r) { out.append(_Key(rank: r)) }
+                i += 1
+            }
+            try spend((i - a) + 16, at: offset)
+            return
+        }
+        try spend(Int(to - from), at: offset)
+        var r = from
+        while r < to {
+            if passes(r, test) { out.append(_Key(rank: r)) }
+            r += 1
+        }
+    }
+}
+
+/// The context of an expression: its node, and the node's position in its context set of
+/// `size` nodes.
+struct _Context {
+    var node: _Key
+    var position: Int
+    var size: Int
+}

@@ -1,0 +1,525 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import RelativeViewCore
+
+/// Expressions, comparisons, conversions and the core function library (XPath 1.0 sections
+/// 3 and 4), with libxml2's choices where the specification leaves room (numbers written
+/// in exponent notation past 10^9 and below 10^-5; `number()` reading an exponent).
+extension _XPathEvaluator {
+    func error(_ offset: Int, _ message: String) -> QueryError {
+        QueryError(language: "XPath", offset: offset, message: message)
+    }
+
+    /// The value of `e` in `context`.
+    mutating func evaluate(_ e: _XPathExpr, _ context: _Context) throws(QueryError) -> _Value {
+        switch e {
+        case .number(let n): return .number(n)
+        case .literal(let s): return .string(s)
+        case .variable(let name, let offset): throw error(offset, "undefined variable '$\(name)'")
+        case .negate(let a): return .number(-(try number(evaluate(a, context))))
+        case .binary(let op, let a, let b): return try binary(op, a, b, context)
+        case .union(let a, let b, let offset):
+            guard case .nodes(let x) = try evaluate(a, context), case .nodes(let y) = try evaluate(b, context) else {
+                throw error(offset, "'|' joins node-sets only")
+            }
+            return .nodes(Self.merged(x, y))
+        case .path(let absolute, let steps):
+            var set: [_Key] = [absolute ? .root : context.node]
+            for s in steps {
+                set = try step(set, s)
+                if set.isEmpty { break }
+            }
+            return .nodes(set)
+        case .filter(let primary, let predicates, let steps, let offset):
+            let value = try evaluate(primary, context)
+            guard case .nodes(var set) = value else {
+                throw error(offset, "a predicate or a step applied to a \(Self.typeName(value)), not a node-set")
+            }
+            for predicate in predicates {
+                var kept: [_Key] = []
+                for (i, k) in set.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: set.count)) {
+                    kept.append(k)
+                }
+                set = kept
+            }
+            for s in steps {
+                set = try step(set, s)
+                if set.isEmpty { break }
+            }
+            return .nodes(set)
+        case .function(let name, let arguments, let offset):
+            return try function(name, arguments, context, offset: offset)
+        }
+    }
+
+    static func typeName(_ v: _Value) -> String {
+        switch v {
+        case .nodes: "node-set"
+        case .boolean: "boolean"
+        case .number: "number"
+        case .string: "string"
+        }
+    }
+
+    /// Two sorted key lists merged, each key once.
+    static func merged(_ x: [_Key], _ y: [_Key]) -> [_Key] {
+        var out: [_Key] = []
+        out.reserveCapacity(x.count + y.count)
+        var i = 0, j = 0
+        while i < x.count && j < y.count {
+            if x[i] < y[j] {
+                out.append(x[i]); i += 1
+            } else if y[j] < x[i] {
+                out.append(y[j]); j += 1
+            } else {
+                out.append(x[i]); i += 1; j += 1
+            }
+        }
+        out.append(contentsOf: x[i...])
+        out.append(contentsOf: y[j...])
+        return out
+    }
+
+    /// A predicate's truth: a number is compared with the context position.
+    mutating func truth(_ e: _XPathExpr, _ context: _Context) throws(QueryError) -> Bool {
+        let v = try evaluate(e, context)
+        if case .number(let n) = v { return n == Double(context.position) }
+        return try boolean(v)
+    }
+
+    mutating func binary(_ op: _BinaryOperator, _ a: _XPathExpr, _ b: _XPathExpr, _ context: _Context) throws(QueryError) -> _Value {
+        switch op {
+        case .or:
+            if try boolean(evaluate(a, context)) { return .boolean(true) }
+            return .boolean(try boolean(evaluate(b, context)))
+        case .and:
+            if !(try boolean(evaluate(a, context))) { return .boolean(false) }
+            return .boolean(try boolean(evaluate(b, context)))
+        case .plus, .minus, .times, .div, .mod:
+            let x = try number(evaluate(a, context)), y = try number(evaluate(b, context))
+            switch op {
+            case .plus: return .number(x + y)
+            case .minus: return .number(x - y)
+            case .times: return .number(x * y)
+            case .div: return .number(x / y)
+            default: return .number(fmod(x, y))
+            }
+        default:
+            return .boolean(try compare(op, evaluate(a, context), evaluate(b, context)))
+        }
+    }
+
+    // MARK: Comparisons (section 3.4)
+
+    mutating func compare(_ op: _BinaryOperator, _ a: _Value, _ b: _Value) throws(QueryError) -> Bool {
+        switch (a, b) {
+        case (.nodes(let x), .nodes(let y)):
+            if op == .equal || op == .notEqual {
+                let right = Set(try y.map { (k) throws(QueryError) in try stringValue(k) })
+                for k in x {
+                    let s = try stringValue(k)
+                    if op == .equal ? right.contains(s) : (right.count > 1 || (right.count == 1 && !right.contains(s))) { return true }
+                }
+                return false
+            }
+            let right = try y.map { (k) throws(QueryError) in Self.number(try stringValue(k)) }
+            for k in x {
+                let n = Self.number(try stringValue(k))
+                if right.contains(where: { Self.relation(op, n, $0) }) { return true }
+            }
+            return false
+        case (.nodes(let x), _):
+            return try compareNodes(x, op, b, nodesFirst: true)
+        case (_, .nodes(let y)):
+            return try compareNodes(y, op, a, nodesFirst: false)
+        default:
+            if op == .equal || op == .notEqual {
+                let same: Bool
+                if case .boolean = a {
+                    same = try boolean(a) == boolean(b)
+                } else if case .boolean = b {
+                    same = try boolean(a) == boolean(b)
+                } else if case .number = a {
+                    same = try number(a) == number(b)
+                } else if case .number = b {
+                    same = try number(a) == number(b)
+                } else {
+                    same = try string(a) == string(b)
+                }
+                return op == .equal ? same : !same
+            }
+            return Self.relation(op, try number(a), try number(b))
+        }
+    }
+
+    /// A node-set compared with a value that is not one: true if some node's string value
+    /// (or number) compares so; against a boolean, the set's own truth.
+    mutating func compareNodes(_ nodes: [_Key], _ op: _BinaryOperator, _ v: _Value, nodesFirst: Bool) throws(QueryError) -> Bool {
+        switch v {
+        case .boolean(let b):
+            let x = !nodes.isEmpty
+            return nodesFirst ? Self.relation(op, x ? 1 : 0, b ? 1 : 0, booleans: true) : Self.relation(op, b ? 1 : 0, x ? 1 : 0, booleans: true)
+        case .number(let n):
+            for k in nodes {
+                let m = Self.number(try stringValue(k))
+                if nodesFirst ? Self.relation(op, m, n) : Self.relation(op, n, m) { return true }
+            }
+            return false
+        case .string(let s):
+            if op == .equal || op == .notEqual {
+                for k in nodes where (try stringValue(k) == s) == (op == .equal) { return true }
+                return false
+            }
+            let n = Self.number(s)
+            for k in nodes {
+                let m = Self.number(try stringValue(k))
+                if nodesFirst ? Self.relation(op, m, n) : Self.relation(op, n, m) { return true }
+            }
+            return false
+        case .nodes: preconditionFailure("two node-sets are compared by compare(_:_:_:)")
+        }
+    }
+
+    static func relation(_ op: _BinaryOperator, _ x: Double, _ y: Double, booleans: Bool = false) -> Bool {
+        switch op {
+        case .equal: return x == y
+        case .notEqual: return x != y
+        case .less: return x < y
+        case .lessOrEqual: return x <= y
+        case .greater: return x > y
+        case .greaterOrEqual: return x >= y
+        default: return false
+        }
+    }
+
+    // MARK: Conversions (section 4)
+
+    mutating func boolean(_ v: _Value) throws(QueryError) -> Bool {
+        switch v {
+        case .boolean(let b): return b
+        case .number(let n): return n != 0 && !n.isNaN
+        case .string(let s): return !s.isEmpty
+        case .nodes(let k): return !k.isEmpty
+        }
+    }
+
+    mutating func number(_ v: _Value) throws(QueryError) -> Double {
+        switch v {
+        case .boolean(let b): return b ? 1 : 0
+        case .number(let n): return n
+        case .string(let s): return Self.number(s)
+        case .nodes(let k): return k.isEmpty ? .nan : Self.number(try stringValue(k[0]))
+        }
+    }
+
+    mutating func string(_ v: _Value) throws(QueryError) -> String {
+        switch v {
+        case .boolean(let b): return b ? "true" : "false"
+        case .number(let n): return Self.string(n)
+        case .string(let s): return s
+        case .nodes(let k): return k.isEmpty ? "" : try stringValue(k[0])
+        }
+    }
+
+    /// XPath's whitespace: space, tab, carriage return, line feed.
+    static func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+
+    /// A string's number: optional whitespace, an optional minus, digits with an optional
+    /// fraction (libxml2 also reads an exponent), optional whitespace; else NaN.
+    static func number(_ s: String) -> Double {
+        let u = Array(s.utf8)
+        var i = 0
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while i < u.count && isBlank(u[i]) { i += 1 }
+        let start = i
+        if i < u.count && u[i] == UInt8(ascii: "-") { i += 1 }
+        var digits = 0
+        while i < u.count && u[i] >= 0x30 && u[i] <= 0x39 { i += 1; digits += 1 }
+        if i < u.count && u[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < u.count && u[i] >= 0x30 && u[i] <= 0x39 { i += 1; digits += 1 }
+        }
+        guard digits > 0 else { return .nan }
+        if i < u.count && (u[i] == UInt8(ascii: "e") || u[i] == UInt8(ascii: "E")) {
+            var j = i + 1
+            if j < u.count && (u[j] == UInt8(ascii: "-") || u[j] == UInt8(ascii: "+")) { j += 1 }
+            while j < u.count && u[j] >= 0x30 && u[j] <= 0x39 { j += 1 }
+            i = j
+        }
+        let end = i
+        while i < u.count && isBlank(u[i]) { i += 1 }
+        guard i == u.count else { return .nan }
+        var text = String(decoding: u[start ..< end], as: UTF8.self)
+        if text.hasSuffix("e") || text.hasSuffix("E") || text.hasSuffix("-") || text.hasSuffix("+") { text += "0" }
+        if text.hasPrefix(".") { text = "0" + text } else if text.hasPrefix("-.") { text = "-0" + text.dropFirst() }
+        return Double(text) ?? .nan
+    }
+
+    /// A number as XPath writes it, as libxml2 does: NaN, Infinity, -Infinity, an integer
+    /// with no point, else the decimal form with up to 15 significant digits and no
+    /// trailing zeros, in exponent notation past 10^9 or below 10^-5.
+    static func string(_ n: Double) -> String {
+        if n.isNaN { return "NaN" }
+        if n.isInfinite { return n > 0 ? "Infinity" : "-Infinity" }
+        if n == 0 { return "0" }
+        if n > Double(Int32.min) && n < Double(Int32.max) && n == n.rounded(.towardZero) { return String(Int(n)) }
+        let magnitude = abs(n)
+        var buffer = [CChar](repeating: 0, count: 128)
+        let written: Int32
+        if magnitude > 1e9 || magnitude < 1e-5 {
+            written = withVaList([Int32(15 + 5 + 1), Int32(15 - 1), n]) { vsnprintf(&buffer, buffer.count, "%*.*e", $0) }
+        } else {
+            let integerPlace = Int32(log10(magnitude))
+            let fraction = integerPlace > 0 ? 15 - integerPlace - 1 : 15 - integerPlace
+            written = withVaList([fraction, n]) { vsnprintf(&buffer, buffer.count, "%0.*f", $0) }
+        }
+        var text = String(decoding: buffer.prefix(Int(max(0, written))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        text = String(text.drop(while: { $0 == " " }))
+        // Trailing zeros of the fraction go (before an exponent, if any).
+        let mantissaEnd = text.firstIndex(where: { $0 == "e" }) ?? text.endIndex
+        var mantissa = text[..<mantissaEnd]
+        let exponent = text[mantissaEnd...]
+        if mantissa.contains(".") {
+            while mantissa.hasSuffix("0") { mantissa = mantissa.dropLast() }
+            if mantissa.hasSuffix(".") { mantissa = mantissa.dropLast() }
+        }
+        return String(mantissa) + exponent
+    }
+
+    // MARK: String values (section 5)
+
+    /// The string value of a node: an element's (or the root's) text descendants joined,
+    /// a text's, comment's, instruction's or attribute's own text.
+    mutating func stringValue(_ k: _Key) throws(QueryError) -> String {
+        String(decoding: try stringBytes(k), as: UTF8.self)
+    }
+
+    mutating func stringBytes(_ k: _Key) throws(QueryError) -> [UInt8] {
+        if k.isAttribute {
+            return Array(view.attributeValue(attributeRun(k.rank).lowerBound + k.attributeIndex))
+        }
+        let r = k.rank
+        let from = r < 0 ? 0 : r, to = r < 0 ? count : end(r)
+        if r >= 0 {
+            let t = type(r)
+            if t == textType || t == cdataType || t == commentType || info(t).kind == .processingInstruction {
+                return view.value(slot(r)).map(Array.init) ?? []
+            }
+        }
+        try spend(Int(to - from) / 4 + 1, at: 0)
+        var out: [UInt8] = []
+        var x = from
+        while x < to {
+            let t = type(x)
+            if t == textType || t == cdataType, let v = view.value(slot(x)) { out.append(contentsOf: v) }
+            x += 1
+        }
+        return out
+    }
+
+    // MARK: Functions (section 4)
+
+    mutating func function(_ name: String, _ arguments: [_XPathExpr], _ context: _Context, offset: Int) throws(QueryError) -> _Value {
+        func arity(_ range: ClosedRange<Int>) throws(QueryError) {
+            guard range.contains(arguments.count) else {
+                let wanted = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                throw error(offset, "\(name)() takes \(wanted) argument(s), not \(arguments.count)")
+            }
+        }
+        func argument(_ i: Int) throws(QueryError) -> _Value { try evaluate(arguments[i], context) }
+        func stringArgument(_ i: Int) throws(QueryError) -> String { try string(argument(i)) }
+        func numberArgument(_ i: Int) throws(QueryError) -> Double { try number(argument(i)) }
+        func nodesArgument(_ i: Int) throws(QueryError) -> [_Key] {
+            guard case .nodes(let k) = try argument(i) else { throw error(offset, "\(name)() takes a node-set") }
+            return k
+        }
+        /// The node a name function asks about: the context node, or the argument's first.
+        func subject() throws(QueryError) -> _Key? {
+            try arity(0 ... 1)
+            return arguments.isEmpty ? context.node : try nodesArgument(0).first
+        }
+        switch name {
+        case "last":
+            try arity(0 ... 0)
+            return .number(Double(context.size))
+        case "position":
+            try arity(0 ... 0)
+            return .number(Double(context.position))
+        case "count":
+            try arity(1 ... 1)
+            return .number(Double(try nodesArgument(0).count))
+        case "id":
+            try arity(1 ... 1)
+            var tokens = Set<String>()
+            let v = try argument(0)
+            if case .nodes(let k) = v {
+                for n in k { for t in try stringValue(n).split(whereSeparator: { Self.isSpace($0.unicodeScalars.first!) }) { tokens.insert(String(t)) } }
+            } else {
+                for t in try string(v).split(whereSeparator: { Self.isSpace($0.unicodeScalars.first!) }) { tokens.insert(String(t)) }
+            }
+            return .nodes(try elements(withXMLID: tokens))
+        case "local-name", "name", "namespace-uri":
+            guard let k = try subject() else { return .string("") }
+            let (qualified, local, uri) = names(of: k)
+            return .string(name == "name" ? qualified : name == "local-name" ? local : uri)
+        case "string":
+            try arity(0 ... 1)
+            return .string(arguments.isEmpty ? try stringValue(context.node) : try stringArgument(0))
+        case "concat":
+            guard arguments.count >= 2 else { throw error(offset, "concat() takes 2 or more arguments, not \(arguments.count)") }
+            var out = ""
+            for i in arguments.indices { out += try stringArgument(i) }
+            return .string(out)
+        case "starts-with":
+            try arity(2 ... 2)
+            return .boolean(try stringArgument(0).utf8.starts(with: try stringArgument(1).utf8))
+        case "contains":
+            try arity(2 ... 2)
+            let needle = try stringArgument(1)
+            let haystack = try stringArgument(0)
+            return .boolean(needle.isEmpty || Self.range(of: needle, in: haystack) != nil)
+        case "substring-before", "substring-after":
+            try arity(2 ... 2)
+            let s = try stringArgument(0), t = try stringArgument(1)
+            guard let r = Self.range(of: t, in: s) else { return .string("") }
+            let u = Array(s.utf8)
+            return .string(String(decoding: name == "substring-before" ? u[..<r.lowerBound] : u[r.upperBound...], as: UTF8.self))
+        case "substring":
+            try arity(2 ... 3)
+            let scalars = Array(try stringArgument(0).unicodeScalars)
+            let start = Self.round(try numberArgument(1))
+            let stop = arguments.count == 3 ? start + Self.round(try numberArgument(2)) : .infinity
+            var out = String.UnicodeScalarView()
+            for (i, c) in scalars.enumerated() {
+                let p = Double(i + 1)
+                if p >= start && p < stop { out.append(c) }
+            }
+            return .string(String(out))
+        case "string-length":
+            try arity(0 ... 1)
+            let s = arguments.isEmpty ? try stringValue(context.node) : try stringArgument(0)
+            return .number(Double(s.unicodeScalars.count))
+        case "normalize-space":
+            try arity(0 ... 1)
+            let s = arguments.isEmpty ? try stringValue(context.node) : try stringArgument(0)
+            return .string(s.unicodeScalars.split(whereSeparator: Self.isSpace).map { String(String.UnicodeScalarView($0)) }.joined(separator: " "))
+        case "translate":
+            try arity(3 ... 3)
+            let s = try stringArgument(0)
+            let from = Array(try stringArgument(1).unicodeScalars), to = Array(try stringArgument(2).unicodeScalars)
+            var map: [Unicode.Scalar: Unicode.Scalar?] = [:]
+            for (i, c) in from.enumerated() where map[c] == nil { map[c] = i < to.count ? to[i] : .some(nil) }
+            var out = String.UnicodeScalarView()
+            for c in s.unicodeScalars {
+                if let m = map[c] {
+                    if let m { out.append(m) }
+                } else {
+                    out.append(c)
+                }
+            }
+            return .string(String(out))
+        case "boolean":
+            try arity(1 ... 1)
+            return .boolean(try boolean(argument(0)))
+        case "not":
+            try arity(1 ... 1)
+            return .boolean(!(try boolean(argument(0))))
+        case "true", "false":
+            try arity(0 ... 0)
+            return .boolean(name == "true")
+        case "lang":
+            try arity(1 ... 1)
+            let wanted = try stringArgument(0).lowercased()
+            guard let lang = xmlLang(of: context.node)?.lowercased() else { return .boolean(false) }
+            return .boolean(lang == wanted || lang.hasPrefix(wanted + "-"))
+        case "number":
+            try arity(0 ... 1)
+            return .number(arguments.isEmpty ? Self.number(try stringValue(context.node)) : try numberArgument(0))
+        case "sum":
+            try arity(1 ... 1)
+            var total = 0.0
+            for k in try nodesArgument(0) { total += Self.number(try stringValue(k)) }
+            return .number(total)
+        case "floor":
+            try arity(1 ... 1)
+            return .number(floorValue(try numberArgument(0)))
+        case "ceiling":
+            try arity(1 ... 1)
+            return .number(ceilingValue(try numberArgument(0)))
+        case "round":
+            try arity(1 ... 1)
+            return .number(Self.round(try numberArgument(0)))
+        default:
+            throw error(offset, "unknown function \(name)()")
+        }
+    }
+
+    /// XPath's round(): the nearest integer, halves up; NaN, infinities and zeros as they
+    /// are; -0.5 ... -0 rounds to -0.
+    static func round(_ x: Double) -> Double {
+        if x.isNaN || x.isInfinite || x == 0 { return x }
+        if x < 0 && x >= -0.5 { return -0.0 }
+        return floorValue(x + 0.5)
+    }
+
+    /// Where `needle`'s bytes first occur in `haystack`'s, as a byte range.
+    static func range(of needle: String, in haystack: String) -> Range<Int>? {
+        let n = Array(needle.utf8), h = Array(haystack.utf8)
+        if n.isEmpty { return 0 ..< 0 }
+        guard n.count <= h.count else { return nil }
+        for i in 0 ... h.count - n.count where h[i] == n[0] && h[i ..< i + n.count].elementsEqual(n) { return i ..< i + n.count }
+        return nil
+    }
+
+    /// A node's qualified name, local name and namespace URI (the `xml` prefix's only:
+    /// other prefixes are not resolved yet).
+    mutating func names(of k: _Key) -> (String, String, String) {
+        if k == .root { return ("", "", "") }
+        let name: String
+        if k.isAttribute {
+            name = info(view.name(attributeRun(k.rank).lowerBound + k.attributeIndex)).name
+        } else {
+            let i = info(type(k.rank))
+            switch i.kind {
+            case .element: name = i.name
+            case .processingInstruction: return (String(i.name.dropFirst()), String(i.name.dropFirst()), "")
+            default: return ("", "", "")
+            }
+        }
+        guard let colon = name.firstIndex(of: ":") else { return (name, name, "") }
+        let prefix = name[..<colon]
+        return (name, String(name[name.index(after: colon)...]), prefix == "xml" ? "http://www.w3.org/XML/1998/namespace" : "")
+    }
+
+    /// The `xml:lang` of a node: its own or its nearest ancestor's.
+    mutating func xmlLang(of k: _Key) -> String? {
+        guard let lang = TypeRegistry.shared.existingTypeID(named: "xml:lang")?.rawValue, k != .root else { return nil }
+        var r = k.rank
+        while r >= 0 {
+            for e in attributeRun(r) where view.name(e) == lang {
+                return String(decoding: view.attributeValue(e), as: UTF8.self)
+            }
+            r = parent(r)
+        }
+        return nil
+    }
+
+    /// The elements whose `xml:id` is one of `tokens`, in document order.
+    mutating func elements(withXMLID tokens: Set<String>) throws(QueryError) -> [_Key] {
+        guard let id = TypeRegistry.shared.existingTypeID(named: "xml:id")?.rawValue, !tokens.isEmpty else { return [] }
+        try spend(Int(count), at: 0)
+        var out: [_Key] = []
+        for r in 0 ..< count {
+            for e in attributeRun(r) where view.name(e) == id {
+                if tokens.contains(String(decoding: view.attributeValue(e), as: UTF8.self)) { out.append(_Key(rank: r)) }
+            }
+        }
+        return out
+    }
+}
+
+@inline(__always) private func floorValue(_ x: Double) -> Double { x.rounded(.down) }
+@inline(__always) private func ceilingValue(_ x: Double) -> Double { x.rounded(.up) }
