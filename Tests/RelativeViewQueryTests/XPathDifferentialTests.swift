@@ -34,3 +34,38 @@ import RelativeViewImport
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
     }
 }
+
+/// The same after random subtree moves: the tree's slots are no longer in document order,
+/// so the index numbers them anew (ranks, parents and types by rank); libxml2 reads the
+/// moved tree written back out.
+@Suite struct XPathOnMovedTreesTests {
+    @Test(arguments: 11 ... 14 as ClosedRange<UInt64>)
+    func generatedExpressionsAfterMoves(seed: UInt64) throws {
+        var fuzz = XPathFuzz(seed: seed)
+        var mismatches: [String] = []
+        for _ in 0 ..< 4 {
+            var tree = try TreeImporter().importTree(Array(fuzz.document(elements: 60, mixed: false).utf8), format: .xml, path: "doc.xml")
+            let root = try #require(tree.documentElement)
+            // Move elements (never the root, never under themselves) to new parents.
+            let elements = [root] + tree.descendants(of: root).filter { tree.kind(of: $0) == .element }
+            var moved = 0
+            for _ in 0 ..< 40 {
+                let node = fuzz.pick(Array(elements.dropFirst())), target = fuzz.pick(elements)
+                guard node != target && !tree.isDescendant(target, of: node) else { continue }
+                if fuzz.chance(50) { tree.append(node, to: target) } else { tree.insert(node, into: target, at: 0) }
+                moved += 1
+            }
+            #expect(moved > 10)
+            let index = _DocumentIndex.of(tree)
+            #expect(index.order != nil, "after moves the slots are not in document order")
+            let text = try tree.string(as: .xml)
+            let oracle = try #require(LibXML2Document(text))
+            for _ in 0 ..< 100 {
+                let e = fuzz.expression()
+                let theirs = oracle.answer(e), ours = ourAnswer(tree, e)
+                if theirs != ours && mismatches.count < 8 { mismatches.append("\(e)\n  libxml2: \(theirs)\n  ours:    \(ours)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
+    }
+}
