@@ -59,6 +59,13 @@ public struct XPath: Sendable, CustomStringConvertible {
         return out
     }
 
+    /// A number as XPath's `string()` writes it (and libxml2: `NaN`, `Infinity`, an
+    /// integer with no point, 15 significant digits at most, exponent notation past 10^9 and
+    /// below 10^-5).
+    ///
+    /// - Complexity: O(1)
+    public static func string(_ number: Double) -> String { _XPathEvaluator.string(number) }
+
     /// The work an evaluation may do unless told otherwise: 200 units (about a node
     /// visited or a value compared) per node of the tree, and at least 10^9.
     ///

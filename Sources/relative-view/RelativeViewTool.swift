@@ -10,7 +10,7 @@ import RelativeViewSnapshot
 
 /// `relative-view`: the user's tool for documents and snapshots. `convert` reads a
 /// document (XML, HTML, JSON) or a snapshot and writes it as another; `info` reads one and
-/// says what it holds and what loading it took; the query subcommands come next.
+/// says what it holds and what loading it took; `query` asks it an XPath question.
 ///
 /// It imports no Foundation (the libraries under it import none either): a process of
 /// this tool starts at a few megabytes, where one with Foundation starts past 20, and the
@@ -19,13 +19,13 @@ import RelativeViewSnapshot
 struct RelativeViewTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relative-view",
-        abstract: "Convert documents and snapshots of RelativeView trees.",
+        abstract: "Convert, describe and query documents and snapshots of RelativeView trees.",
         discussion: """
             Bad input (a file that cannot be read or is malformed) is an error naming the \
             file, line and column, with exit status 1; a refused command line exits 64.
             """,
         version: "0.1.0",
-        subcommands: [Convert.self, Info.self])
+        subcommands: [Convert.self, Info.self, Query.self])
 }
 
 /// The formats `convert` reads and writes.

@@ -1,0 +1,161 @@
+import ArgumentParser
+import RelativeViewCore
+import RelativeViewImport
+import RelativeViewQuery
+
+/// `relative-view query FILE --xpath EXPR`: the nodes (or the value) an expression selects.
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Ask a document or a snapshot a question: an XPath 1.0 expression.",
+        discussion: """
+            --print preorder (the default) prints each selected element's number in document \
+            order among all the elements (the root element is 0), one a line; paths prints \
+            each selected node's path (/a[1]/b[2], /a[1]/@id, /a[1]/text()[1]); xml prints \
+            each selected node written as XML; count prints how many nodes were selected. An \
+            expression whose value is a number, a string or a boolean prints that value. \
+            With --repeat N the expression is evaluated N times on the loaded tree and the \
+            last line on standard error is best_ns=<integer> median_ns=<integer> \
+            matches=<integer> (the evaluation alone, the load excluded). A wrong expression \
+            is an error naming its place, exit status 1.
+            """)
+
+    @OptionGroup var source: InputOptions
+
+    @Option(help: "The XPath 1.0 expression.")
+    var xpath: String
+
+    enum Output: String, ExpressibleByArgument, CaseIterable { case preorder, paths, xml, count }
+
+    @Option(name: .customLong("print"), help: "What to print: preorder, paths, xml or count.")
+    var output: Output = .preorder
+
+    @Option(help: "Evaluate this many times and report the times on standard error.")
+    var `repeat`: Int = 1
+
+    func validate() throws {
+        guard `repeat` >= 1 else { throw ValidationError("--repeat takes a count of 1 or more, not \(`repeat`)") }
+    }
+
+    mutating func run() throws {
+        let query: XPath
+        do {
+            query = try XPath(xpath)
+        } catch {
+            Loading.fail("\(error)\n  \(xpath)\n  \(String(repeating: " ", count: error.offset))^")
+        }
+        let tree = source.tree()
+        let clock = ContinuousClock()
+        var times: [Int] = []
+        var value: XPathValue = .nodes([])
+        for _ in 0 ..< `repeat` {
+            let start = clock.now
+            do {
+                value = try tree.evaluate(query)
+            } catch {
+                Loading.fail("\(error)")
+            }
+            let elapsed = clock.now - start
+            times.append(Int(elapsed.components.seconds) * 1_000_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000))
+        }
+        var lines: [String] = []
+        var matches = 1
+        switch value {
+        case .boolean(let b): lines.append(b ? "true" : "false")
+        case .number(let n): lines.append(XPath.string(n))
+        case .string(let s): lines.append(s)
+        case .nodes(let nodes):
+            matches = nodes.count
+            switch output {
+            case .count: lines.append(String(nodes.count))
+            case .preorder: lines = Self.preorderNumbers(of: nodes, in: tree).map(String.init)
+            case .paths: lines = nodes.map { Self.path(of: $0, in: tree) }
+            case .xml: lines = nodes.map { Self.xml(of: $0, in: tree) }
+            }
+        }
+        var out: [UInt8] = []
+        for line in lines {
+            out.append(contentsOf: line.utf8)
+            out.append(0x0A)
+        }
+        guard Loading.writeAll(out, to: 1) else { Loading.fail("cannot write to standard output") }
+        if `repeat` > 1 || times.count > 1 {
+            let sorted = times.sorted()
+            Loading.printError("best_ns=\(sorted[0]) median_ns=\(sorted[sorted.count / 2]) matches=\(matches)\n")
+        }
+    }
+
+    /// Each selected element's number among all the elements in document order (the root
+    /// element is 0); nodes that are not elements have none and are left out.
+    static func preorderNumbers(of nodes: [XPathNode], in tree: ViewTree) -> [Int] {
+        var wanted = Set<NodeID>()
+        for n in nodes where n.attributeName == nil { if let node = n.node { wanted.insert(node) } }
+        var numbers: [NodeID: Int] = [:]
+        var element = 0
+        func visit(_ node: NodeID) {
+            guard tree.kind(of: node) == .element else { return }
+            if wanted.contains(node) { numbers[node] = element }
+            element += 1
+        }
+        for root in tree.roots {
+            visit(root)
+            for node in tree.descendants(of: root) { visit(node) }
+        }
+        return nodes.compactMap { n in n.attributeName == nil ? n.node.flatMap { numbers[$0] } : nil }
+    }
+
+    /// A node's path from the document: each step its name and its place among its
+    /// parent's children of that name (`/a[1]/b[2]`), `text()`, `comment()` or
+    /// `processing-instruction()` likewise, an attribute as `@name`.
+    static func path(of n: XPathNode, in tree: ViewTree) -> String {
+        guard let node = n.node else { return "/" }
+        var steps: [String] = []
+        var x: NodeID? = node
+        while let y = x {
+            let kind = tree.kind(of: y)
+            let name = kind == .element ? tree.typeName(of: y)
+                : kind == .processingInstruction ? "processing-instruction(\(String(tree.typeName(of: y).dropFirst())))"
+                : kind == .comment ? "comment()" : "text()"
+            func same(_ z: NodeID) -> Bool {
+                let k = tree.kind(of: z)
+                if kind == .text || kind == .cdata { return k == .text || k == .cdata }
+                return k == kind && tree.typeID(of: z) == tree.typeID(of: y)
+            }
+            var place = 1
+            var s = tree.previousSibling(of: y)
+            while let t = s {
+                if same(t) { place += 1 }
+                s = tree.previousSibling(of: t)
+            }
+            if tree.parent(of: y) == nil {
+                // A root: its place among the roots.
+                place = 1
+                for r in tree.roots {
+                    if r == y { break }
+                    if same(r) { place += 1 }
+                }
+            }
+            steps.append("\(name)[\(place)]")
+            x = tree.parent(of: y)
+        }
+        let path = "/" + steps.reversed().joined(separator: "/")
+        return n.attributeName.map { path + "/@" + $0 } ?? path
+    }
+
+    /// A node written as XML: an element's subtree, a text's escaped text, an attribute as
+    /// `name="value"`.
+    static func xml(of n: XPathNode, in tree: ViewTree) -> String {
+        guard let node = n.node else { return (try? tree.string(as: .xml)) ?? "" }
+        if let name = n.attributeName {
+            let value = (n.attributeValue ?? "").replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll("\"", "&quot;")
+            return "\(name)=\"\(value)\""
+        }
+        return (try? tree.string(as: .xml, subtree: node)) ?? ""
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement`.
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
