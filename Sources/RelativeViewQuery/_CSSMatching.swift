@@ -1,0 +1,289 @@
+import RelativeViewCore
+
+/// CSS selectors over the same ranks as XPath: a complex selector's combinators are axis
+/// steps over whole sets (a descendant combinator is a descendant step, pruned as XPath's
+/// is), each compound's type a name test (through the per-type postings), its other
+/// conditions checked on each candidate; `:not()`, `:is()` and `:has()` match their
+/// arguments from right to left from the candidate.
+extension _XPathEvaluator {
+    /// The elements that match any selector of `list`, in document order.
+    mutating func select(_ list: [_ComplexSelector]) throws(QueryError) -> [_Key] {
+        var out: [_Key] = []
+        for (i, complex) in list.enumerated() {
+            let matched = try select(complex)
+            out = i == 0 ? matched : Self.merged(out, matched)
+        }
+        return out
+    }
+
+    mutating func select(_ complex: _ComplexSelector) throws(QueryError) -> [_Key] {
+        var set: [_Key] = [.root]
+        for (i, compound) in complex.compounds.enumerated() {
+            let test = typeTest(compound.name)
+            switch i == 0 ? .descendant : complex.combinators[i - 1] {
+            case .descendant: set = try axis(set, .descendant, test, offset: 0)
+            case .child: set = try axis(set, .child, test, offset: 0)
+            case .subsequentSibling: set = try axis(set, .followingSibling, test, offset: 0)
+            case .nextSibling:
+                var next: [_Key] = []
+                for k in set {
+                    if let s = nextElementSibling(k.rank), passes(s, test) { next.append(_Key(rank: s)) }
+                }
+                // Distinct nodes (each has one previous element sibling), but the next
+                // siblings of nested nodes interleave: sorted.
+                set = next.sorted()
+            }
+            if !compound.conditions.isEmpty {
+                var kept: [_Key] = []
+                for k in set where try matchesConditions(k.rank, compound.conditions) { kept.append(k) }
+                set = kept
+            }
+            if set.isEmpty { break }
+        }
+        return set
+    }
+
+    func typeTest(_ name: String?) -> Test {
+        guard let name else { return .principal }
+        return TypeRegistry.shared.existingTypeID(named: name).map { .type($0.rawValue) } ?? .none
+    }
+
+    // MARK: One element
+
+    mutating func matchesCompound(_ r: Int32, _ compound: _CompoundSelector) throws(QueryError) -> Bool {
+        guard passes(r, typeTest(compound.name)) else { return false }
+        return try matchesConditions(r, compound.conditions)
+    }
+
+    mutating func matchesConditions(_ r: Int32, _ conditions: [_Condition]) throws(QueryError) -> Bool {
+        for condition in conditions where !(try matches(r, condition)) { return false }
+        return true
+    }
+
+    /// The UTF-8 of rank `r`'s attribute `name`, if it has one.
+    func attributeValue(_ r: Int32, _ name: String) -> UnsafeBufferPointer<UInt8>? {
+        guard let id = TypeRegistry.shared.existingTypeID(named: name)?.rawValue else { return nil }
+        for e in attributeRun(r) where view.name(e) == id { return view.attributeValue(e) }
+        return nil
+    }
+
+    static func isCSSSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+
+    /// Whether `value` holds `word` as one of its whitespace-separated words.
+    static func includes(_ value: UnsafeBufferPointer<UInt8>, _ word: [UInt8], ignoreCase: Bool) -> Bool {
+        guard !word.isEmpty, !word.contains(where: isCSSSpace) else { return false }
+        var i = 0
+        while i < value.count {
+            while i < value.count && isCSSSpace(value[i]) { i += 1 }
+            let start = i
+            while i < value.count && !isCSSSpace(value[i]) { i += 1 }
+            if i > start && equal(value[start ..< i], word[...], ignoreCase: ignoreCase) { return true }
+        }
+        return false
+    }
+
+    static func equal(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: ArraySlice<UInt8>, ignoreCase: Bool) -> Bool {
+        guard a.count == b.count else { return false }
+        if !ignoreCase { return a.elementsEqual(b) }
+        return zip(a, b).allSatisfy { lower($0) == lower($1) }
+    }
+
+    static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+
+    mutating func matches(_ r: Int32, _ condition: _Condition) throws(QueryError) -> Bool {
+        switch condition {
+        case .id(let id):
+            guard let v = attributeValue(r, "id") else { return false }
+            return v.elementsEqual(id.utf8)
+        case .className(let name):
+            guard let v = attributeValue(r, "class") else { return false }
+            return Self.includes(v, Array(name.utf8), ignoreCase: false)
+        case .attribute(let name, let op, let value, let ignoreCase):
+            guard let v = attributeValue(r, name) else { return false }
+            guard let op else { return true }
+            let want = Array(value.utf8)
+            let all = v[...]
+            switch op {
+            case .equal: return Self.equal(all, want[...], ignoreCase: ignoreCase)
+            case .includes: return Self.includes(v, want, ignoreCase: ignoreCase)
+            case .dashMatch:
+                return Self.equal(all, want[...], ignoreCase: ignoreCase)
+                    || (v.count > want.count && v[want.count] == UInt8(ascii: "-") && Self.equal(v[..<want.count], want[...], ignoreCase: ignoreCase))
+            case .prefix: return !want.isEmpty && v.count >= want.count && Self.equal(v[..<want.count], want[...], ignoreCase: ignoreCase)
+            case .suffix: return !want.isEmpty && v.count >= want.count && Self.equal(v[(v.count - want.count)...], want[...], ignoreCase: ignoreCase)
+            case .substring:
+                guard !want.isEmpty, v.count >= want.count else { return false }
+                for i in 0 ... v.count - want.count where Self.equal(v[i ..< i + want.count], want[...], ignoreCase: ignoreCase) { return true }
+                return false
+            }
+        case .nth(let a, let b, let fromEnd, let ofType):
+            let i = try siblingIndex(r, fromEnd: fromEnd, ofType: ofType)
+            if a == 0 { return i == b }
+            let d = i - b
+            return d % a == 0 && d / a >= 0
+        case .empty:
+            var c = r + 1
+            let stop = end(r)
+            while c < stop {
+                let t = type(c)
+                if t == textType || t == cdataType || isElement(c) { return false }
+                c = end(c)
+            }
+            return true
+        case .root:
+            return parent(r) < 0
+        case .not(let list):
+            for complex in list where try matches(r, complex, complex.compounds.count - 1) { return false }
+            return true
+        case .is(let list):
+            for complex in list where try matches(r, complex, complex.compounds.count - 1) { return true }
+            return false
+        case .has(let list):
+            for relative in list where try has(r, relative) { return true }
+            return false
+        }
+    }
+
+    /// Rank `r`'s place (from 1) among its parent's element children (of its own type,
+    /// with `ofType`), from the first or the last.
+    mutating func siblingIndex(_ r: Int32, fromEnd: Bool, ofType: Bool) throws(QueryError) -> Int {
+        let p = parent(r)
+        var s = p < 0 ? 0 : p + 1
+        let stop = p < 0 ? count : end(p)
+        let own = type(r)
+        var before = 0, after = 0, seen = 0
+        while s < stop {
+            if isElement(s) && (!ofType || type(s) == own) {
+                if s < r { before += 1 } else if s > r { after += 1 }
+            }
+            seen += 1
+            s = end(s)
+        }
+        try spend(seen, at: 0)
+        return (fromEnd ? after : before) + 1
+    }
+
+    mutating func nextElementSibling(_ r: Int32) -> Int32? {
+        let p = parent(r)
+        let stop = p < 0 ? count : end(p)
+        var s = end(r)
+        while s < stop {
+            if isElement(s) { return s }
+            s = end(s)
+        }
+        return nil
+    }
+
+    mutating func previousElementSiblings(_ r: Int32) -> [Int32] {
+        let p = parent(r)
+        var s = p < 0 ? 0 : p + 1
+        var out: [Int32] = []
+        while s < r {
+            if isElement(s) { out.append(s) }
+            s = end(s)
+        }
+        return out
+    }
+
+    /// Whether rank `r` matches `complex` up to its compound `i`, read from right to left.
+    mutating func matches(_ r: Int32, _ complex: _ComplexSelector, _ i: Int) throws(QueryError) -> Bool {
+        try spend(1, at: 0)
+        guard try matchesCompound(r, complex.compounds[i]) else { return false }
+        if i == 0 { return true }
+        switch complex.combinators[i - 1] {
+        case .child:
+            let p = parent(r)
+            return p >= 0 && isElement(p) ? try matches(p, complex, i - 1) : false
+        case .descendant:
+            var p = parent(r)
+            while p >= 0 {
+                if isElement(p), try matches(p, complex, i - 1) { return true }
+                p = parent(p)
+            }
+            return false
+        case .nextSibling:
+            guard let s = previousElementSiblings(r).last else { return false }
+            return try matches(s, complex, i - 1)
+        case .subsequentSibling:
+            for s in previousElementSiblings(r) where try matches(s, complex, i - 1) { return true }
+            return false
+        }
+    }
+
+    /// `:has(relative)` on rank `x`: some element after it matches the relative selector
+    /// with its first compound related to `x` by the relative combinator.
+    mutating func has(_ x: Int32, _ relative: _RelativeSelector) throws(QueryError) -> Bool {
+        let siblingsToo = relative.combinator == .nextSibling || relative.combinator == .subsequentSibling
+            || relative.complex.combinators.contains { $0 == .nextSibling || $0 == .subsequentSibling }
+        let p = parent(x)
+        let stop = siblingsToo ? (p < 0 ? count : end(p)) : end(x)
+        var y = x + 1
+        try spend(Int(stop - y), at: 0)
+        while y < stop {
+            if isElement(y), try matchesAnchored(y, relative, relative.complex.compounds.count - 1, anchor: x) { return true }
+            y += 1
+        }
+        return false
+    }
+
+    mutating func matchesAnchored(_ r: Int32, _ relative: _RelativeSelector, _ i: Int, anchor x: Int32) throws(QueryError) -> Bool {
+        let complex = relative.complex
+        try spend(1, at: 0)
+        guard try matchesCompound(r, complex.compounds[i]) else { return false }
+        if i == 0 {
+            switch relative.combinator {
+            case .child: return parent(r) == x
+            case .descendant: return r > x && r < end(x)
+            case .nextSibling: return previousElementSiblings(r).last == x
+            case .subsequentSibling: return parent(r) == parent(x) && r > x
+            }
+        }
+        switch complex.combinators[i - 1] {
+        case .child:
+            let p = parent(r)
+            return p >= 0 && isElement(p) ? try matchesAnchored(p, relative, i - 1, anchor: x) : false
+        case .descendant:
+            var p = parent(r)
+            while p >= 0 {
+                if isElement(p), try matchesAnchored(p, relative, i - 1, anchor: x) { return true }
+                p = parent(p)
+            }
+            return false
+        case .nextSibling:
+            guard let s = previousElementSiblings(r).last else { return false }
+            return try matchesAnchored(s, relative, i - 1, anchor: x)
+        case .subsequentSibling:
+            for s in previousElementSiblings(r) where try matchesAnchored(s, relative, i - 1, anchor: x) { return true }
+            return false
+        }
+    }
+}
+
+extension ViewTree {
+    /// The elements that match `selector`, in document order, each once: what
+    /// `document.querySelectorAll` returns; with `context`, those of them inside its
+    /// subtree (as `element.querySelectorAll`: the selector matched against the whole
+    /// document, its results kept below `context`).
+    ///
+    /// - Throws: ``QueryError`` if matching needs more work than `budget` (about a node
+    ///   visited each; ``XPath/defaultBudget(nodes:)`` if `nil`).
+    /// - Complexity: O(nodes visited), after an O(n) index on the first query of a version.
+    public func select(_ selector: CSSSelector, from context: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> [NodeID] {
+        if let context { _storage.check(context) }
+        let index = _DocumentIndex.of(self)
+        let result = _withWriterView { view -> Result<[_Key], QueryError> in
+            var evaluator = _XPathEvaluator(tree: self, index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count), query: selector.text)
+            return Result { () throws(QueryError) -> [_Key] in
+                var keys = try evaluator.select(selector.list)
+                if let context {
+                    let r = evaluator.rank(ofSlot: context.index)
+                    let stop = evaluator.end(r)
+                    keys = keys.filter { $0.rank > r && $0.rank < stop }
+                }
+                return keys
+            }
+        }
+        let s = _storage
+        return try result.get().map { s.nodeID(index.order?[Int($0.rank)] ?? $0.rank) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import RelativeViewCore
+import RelativeViewImport
+@testable import RelativeViewQuery
+
+/// CSS selectors: the cases lxml with cssselect answered (`scripts/make-css-cases.py`), and
+/// the rules they do not reach.
+@Suite struct CSSSelectorTests {
+    struct Cases: Decodable {
+        struct Case: Decodable {
+            struct Selector: Decodable {
+                let selector: String
+                let elements: [Int]
+            }
+            let document: String
+            let selectors: [Selector]
+        }
+        let cases: [Case]
+    }
+
+    /// Each matched element's number among all the elements in document order.
+    static func numbers(_ tree: ViewTree, _ nodes: [NodeID]) -> [Int] {
+        var number: [NodeID: Int] = [:]
+        var n = 0
+        for root in tree.roots {
+            for node in [root] + tree.descendants(of: root) where tree.kind(of: node) == .element {
+                number[node] = n
+                n += 1
+            }
+        }
+        return nodes.map { number[$0] ?? -1 }
+    }
+
+    @Test func theCasesOfLXMLAndCSSSelect() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/css-cases.json")
+        let cases = try JSONDecoder().decode(Cases.self, from: Data(contentsOf: url))
+        var mismatches: [String] = []
+        var compared = 0
+        for c in cases.cases {
+            let tree = try TreeImporter().importTree(Array(c.document.utf8), format: .xml, path: "doc.xml")
+            for s in c.selectors {
+                compared += 1
+                let ours = try Self.numbers(tree, tree.select(CSSSelector(s.selector)))
+                let theirs = s.elements
+                if ours != theirs && mismatches.count < 10 {
+                    mismatches.append("\(s.selector)\n  cssselect: \(theirs.prefix(20))\n  ours:      \(ours.prefix(20))")
+                }
+            }
+        }
+        #expect(compared == 720)
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    static let page = """
+        <html><body><div id="a" class="x y"><p lang="en-US">1</p><p>2</p><span/>  <p class="y">3</p></div>\
+        <ul><li>a</li><li class="x">b</li><li><a href="https://e.org">c</a></li></ul><p/></body></html>
+        """
+
+    func names(_ selector: String) throws -> [String] {
+        let tree = try TreeImporter().importTree(Array(Self.page.utf8), format: .xml, path: "page.xml")
+        return try tree.select(CSSSelector(selector)).map { node in
+            tree.typeName(of: node) + (tree.attribute(named: "id", of: node).map { "#" + $0 } ?? "")
+                + (tree.value(of: tree.firstChild(of: node) ?? node).map { ":" + $0 } ?? "")
+        }
+    }
+
+    @Test func selectorsAndTheirElements() throws {
+        #expect(try names("div > p") == ["p:1", "p:2", "p:3"])
+        #expect(try names("p + span") == ["span"])
+        #expect(try names("span ~ p") == ["p:3"])
+        #expect(try names("li:nth-child(2n+1)") == ["li:a", "li"])
+        #expect(try names("p:only-of-type, p:empty") == ["p"])
+        #expect(try names("[lang|=en]") == ["p:1"])
+        #expect(try names("a[href^='https' i]") == ["a:c"])
+        #expect(try names("div:has(> span)") == ["div#a"])
+        #expect(try names("li:has(a)") == ["li"])
+        #expect(try names("p:has(+ span)") == ["p:2"])
+        #expect(try names(":is(ul, div) > :not(p, li.x)") == ["span", "li:a", "li"])
+        #expect(try names("body > :last-child") == ["p"])
+        #expect(try names(":root") == ["html"])
+        #expect(try names("span:empty") == ["span"])
+        #expect(try names(".x.y") == ["div#a"])
+        #expect(try names("#a p.y") == ["p:3"])
+    }
+
+    @Test(arguments: ["", "div >", "p,", "[a", "a[b=]", ":hover", "p::before", "ns|p", ":nth-child(x)", "#", "a..b", ":not(", "div >> p"])
+    func badSelectorsAreErrors(selector: String) {
+        #expect(throws: QueryError.self) { try CSSSelector(selector) }
+    }
+}
