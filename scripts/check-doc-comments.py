@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-MODULES = ["RelativeViewCore", "RelativeView", "RelativeLayout", "RelativeViewNaive", "RelativeViewImport", "RelativeViewFixtures"]
+MODULES = ["RelativeViewCore", "RelativeView", "RelativeLayout", "RelativeViewNaive", "RelativeViewImport", "RelativeViewFixtures", "RelativeViewQuery"]
 # Kinds that are declarations of types or cases: a doc comment is enough.
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.enum.case", "swift.extension"}
 

@@ -16,6 +16,8 @@ import RelativeViewCore
 /// errors.
 public struct CSSSelector: Sendable, CustomStringConvertible {
     /// The selector list as given.
+    ///
+    /// - Complexity: O(1)
     public let text: String
     let list: [_ComplexSelector]
 
@@ -30,6 +32,9 @@ public struct CSSSelector: Sendable, CustomStringConvertible {
         guard parser.atEnd else { throw parser.error("unexpected '\(parser.current)'") }
     }
 
+    /// The selector list as given.
+    ///
+    /// - Complexity: O(1)
     public var description: String { text }
 }
 

@@ -5,11 +5,17 @@
 /// never a trap.
 public struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of query it was: `"XPath"`, `"CSS"`.
+    ///
+    /// - Complexity: O(1)
     public let language: String
     /// The offset in the query (Unicode scalars from 0) where the error was found; for an
     /// evaluation error, where the expression that failed starts.
+    ///
+    /// - Complexity: O(1)
     public let offset: Int
     /// What was wrong.
+    ///
+    /// - Complexity: O(1)
     public let message: String
 
     /// An error at `offset` of a `language` query.

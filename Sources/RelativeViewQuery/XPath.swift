@@ -14,6 +14,8 @@ import RelativeViewCore
 /// not supported yet (both are errors). Variables are not bound (an error).
 public struct XPath: Sendable, CustomStringConvertible {
     /// The expression as given.
+    ///
+    /// - Complexity: O(1)
     public let expression: String
     let root: _XPathExpr
 
@@ -27,6 +29,9 @@ public struct XPath: Sendable, CustomStringConvertible {
         root = Self.optimized(try parser.parse())
     }
 
+    /// The expression as given.
+    ///
+    /// - Complexity: O(1)
     public var description: String { expression }
 
     /// `e` with each `//name` (`descendant-or-self::node()/child::name`, its predicates
@@ -77,20 +82,45 @@ public struct XPath: Sendable, CustomStringConvertible {
 /// document (the root node, parent of the tree's roots).
 public struct XPathNode: Sendable, Hashable {
     /// The tree's node; for an attribute, its element; `nil` for the document.
+    ///
+    /// - Complexity: O(1)
     public let node: NodeID?
-    /// An attribute's name and value (`nil` for any other node).
+    /// An attribute's name (`nil` for any other node).
+    ///
+    /// - Complexity: O(1)
     public let attributeName: String?
+    /// An attribute's value (`nil` for any other node).
+    ///
+    /// - Complexity: O(1)
     public let attributeValue: String?
 
     /// Whether this is the document (the root node).
+    ///
+    /// - Complexity: O(1)
     public var isDocument: Bool { node == nil }
+
+    /// The tree's node `node` (not an attribute).
+    ///
+    /// - Complexity: O(1)
+    public init(node: NodeID) {
+        self.node = node
+        (attributeName, attributeValue) = (nil, nil)
+    }
+
+    init(node: NodeID?, attributeName: String?, attributeValue: String?) {
+        (self.node, self.attributeName, self.attributeValue) = (node, attributeName, attributeValue)
+    }
 }
 
 /// The value of an XPath expression: one of XPath 1.0's four types.
 public enum XPathValue: Sendable, Equatable {
+    /// A node-set, in document order, each node once.
     case nodes([XPathNode])
+    /// A boolean.
     case boolean(Bool)
+    /// A number (IEEE 754 double).
     case number(Double)
+    /// A string.
     case string(String)
 }
 

@@ -62,6 +62,13 @@ struct _XPathEvaluator: ~Copyable {
     var budget: Int
     let textType: Int32, cdataType: Int32, commentType: Int32
     private var infos: [Int32: _TypeInfo] = [:]
+    /// Per type's raw value: 1 if its nodes are elements, 0 if not, -1 not known yet.
+    private var elementTypes: [Int8]
+    /// The node tests resolved so far, by the offset of their step in the query (a name is
+    /// looked up in the type registry once per evaluation, not once per context node).
+    private var resolved: [Int: Test] = [:]
+    /// Type ids of names, looked up once per evaluation.
+    private var typeIDs: [String: Int32] = [:]
     let query: String
 
     init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String) {
@@ -72,7 +79,16 @@ struct _XPathEvaluator: ~Copyable {
         self.budget = budget
         let types = _ContentTypes.shared
         (textType, cdataType, commentType) = (types.text.rawValue, types.cdata.rawValue, types.comment.rawValue)
+        elementTypes = [Int8](repeating: -1, count: TypeRegistry.shared.count)
         self.query = query
+    }
+
+    /// The raw type id of `name`, or -1 if no node can have it (the name was never registered).
+    mutating func typeID(named name: String) -> Int32 {
+        if let known = typeIDs[name] { return known }
+        let id = TypeRegistry.shared.existingTypeID(named: name)?.rawValue ?? -1
+        typeIDs[name] = id
+        return id
     }
 
     // MARK: The tree by rank
@@ -103,8 +119,18 @@ struct _XPathEvaluator: ~Copyable {
     /// Whether rank `r` is an element (not text, a comment or an instruction).
     @inline(__always) mutating func isElement(_ r: Int32) -> Bool {
         let t = type(r)
-        if t == textType || t == cdataType || t == commentType { return false }
-        return info(t).kind == .element
+        if Int(t) < elementTypes.count {
+            let known = elementTypes[Int(t)]
+            if known >= 0 { return known == 1 }
+        }
+        return learnIsElement(t)
+    }
+
+    @inline(never)
+    mutating func learnIsElement(_ t: Int32) -> Bool {
+        let element = t != textType && t != cdataType && t != commentType && info(t).kind == .element
+        if Int(t) < elementTypes.count { elementTypes[Int(t)] = element ? 1 : 0 }
+        return element
     }
 
     /// The attribute entries of rank `r`'s element.
@@ -132,7 +158,15 @@ struct _XPathEvaluator: ~Copyable {
         case processingInstruction(String?)
     }
 
-    func resolve(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
+    /// `test` on `axis` against the tree's types, once per evaluation and step.
+    mutating func resolve(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
+        if let known = resolved[offset] { return known }
+        let made = try resolveAnew(test, axis: axis, offset: offset)
+        resolved[offset] = made
+        return made
+    }
+
+    private func resolveAnew(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
         switch test {
         case .anyName: return .principal
         case .anyLocalName(let prefix):
@@ -198,8 +232,13 @@ struct _XPathEvaluator: ~Copyable {
         for predicate in step.predicates {
             var kept: [_Key] = []
             kept.reserveCapacity(out.count)
-            for (i, k) in out.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: out.count)) {
-                kept.append(k)
+            if let condition = try compileCondition(predicate) {
+                // Resolved once for the whole set, checked on each node with no value made.
+                for k in out where try holds(condition, k) { kept.append(k) }
+            } else {
+                for (i, k) in out.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: out.count)) {
+                    kept.append(k)
+                }
             }
             out = kept
         }

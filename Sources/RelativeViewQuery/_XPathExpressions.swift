@@ -85,9 +85,122 @@ extension _XPathEvaluator {
 
     /// A predicate's truth: a number is compared with the context position.
     mutating func truth(_ e: _XPathExpr, _ context: _Context) throws(QueryError) -> Bool {
+        if let fast = try condition(e, context) { return fast }
         let v = try evaluate(e, context)
         if case .number(let n) = v { return n == Double(context.position) }
         return try boolean(v)
+    }
+
+    /// The truth of the commonest predicates, with no value made: a single step that
+    /// exists (`[@id]`, `[b]`, `[text()]`), an attribute compared with a literal (`[@id =
+    /// 'x']`, `[@n > 3]`), and `and`, `or`, `not()` of them; `nil` for any other expression.
+    mutating func condition(_ e: _XPathExpr, _ context: _Context) throws(QueryError) -> Bool? {
+        guard let compiled = try compileCondition(e) else { return nil }
+        return try holds(compiled, context.node)
+    }
+
+    /// A predicate that ``condition(_:_:)`` reads without making a value, its tests resolved.
+    indirect enum Condition {
+        case exists(_Axis, Test)
+        case attribute(Test, _BinaryOperator, literal: [UInt8]?, number: Double, attributeFirst: Bool)
+        case and(Condition, Condition)
+        case or(Condition, Condition)
+        case not(Condition)
+    }
+
+    /// `e` as a ``Condition``, or `nil` if it is not one of their forms.
+    mutating func compileCondition(_ e: _XPathExpr) throws(QueryError) -> Condition? {
+        switch e {
+        case .path(false, let steps) where steps.count == 1 && steps[0].predicates.isEmpty
+            && [.attribute, .child, .self].contains(steps[0].axis):
+            return .exists(steps[0].axis, try resolve(steps[0].test, axis: steps[0].axis, offset: steps[0].offset))
+        case .binary(let op, .path(false, let steps), let other) where Self.isAttributeStep(steps):
+            return try attributeCondition(steps[0], op, other, attributeFirst: true)
+        case .binary(let op, let other, .path(false, let steps)) where Self.isAttributeStep(steps):
+            return try attributeCondition(steps[0], op, other, attributeFirst: false)
+        case .binary(.and, let a, let b):
+            guard let x = try compileCondition(a), let y = try compileCondition(b) else { return nil }
+            return .and(x, y)
+        case .binary(.or, let a, let b):
+            guard let x = try compileCondition(a), let y = try compileCondition(b) else { return nil }
+            return .or(x, y)
+        case .function("not", let arguments, _) where arguments.count == 1:
+            return try compileCondition(arguments[0]).map { .not($0) }
+        default:
+            return nil
+        }
+    }
+
+    private mutating func attributeCondition(_ step: _Step, _ op: _BinaryOperator, _ other: _XPathExpr, attributeFirst: Bool) throws(QueryError) -> Condition? {
+        let test = try resolve(step.test, axis: .attribute, offset: step.offset)
+        switch (op, other) {
+        case (.equal, .literal(let s)), (.notEqual, .literal(let s)):
+            return .attribute(test, op, literal: Array(s.utf8), number: 0, attributeFirst: attributeFirst)
+        case (.equal, .number(let n)), (.notEqual, .number(let n)), (.less, .number(let n)), (.lessOrEqual, .number(let n)),
+             (.greater, .number(let n)), (.greaterOrEqual, .number(let n)):
+            return .attribute(test, op, literal: nil, number: n, attributeFirst: attributeFirst)
+        default:
+            return nil
+        }
+    }
+
+    /// `attribute::name` (or `@*`) with no predicates.
+    static func isAttributeStep(_ steps: [_Step]) -> Bool {
+        steps.count == 1 && steps[0].axis == .attribute && steps[0].predicates.isEmpty
+    }
+
+    /// Whether an attribute entry `e` (named `name`) passes an attribute test.
+    @inline(__always)
+    mutating func attributePasses(_ name: Int32, _ test: Test) -> Bool {
+        switch test {
+        case .type(let t): return name == t
+        case .principal, .anyNode: return !info(name).isNamespaceDeclaration
+        default: return false
+        }
+    }
+
+    /// Whether `condition` holds at `node`.
+    mutating func holds(_ condition: Condition, _ node: _Key) throws(QueryError) -> Bool {
+        switch condition {
+        case .exists(let axis, let test):
+            if case .none = test { return false }
+            switch axis {
+            case .attribute:
+                guard node != .root && !node.isAttribute else { return false }
+                for e in attributeRun(node.rank) where attributePasses(view.name(e), test) { return true }
+                return false
+            case .child:
+                guard !node.isAttribute else { return false }
+                let r = node.rank
+                var c = r + 1
+                let stop = r < 0 ? count : end(r)
+                while c < stop {
+                    if passes(c, test) { return true }
+                    c = end(c)
+                }
+                return false
+            default:
+                return passes(key: node, test, axis: .self)
+            }
+        case .attribute(let test, let op, let literal, let n, let attributeFirst):
+            guard node != .root && !node.isAttribute else { return false }
+            for e in attributeRun(node.rank) where attributePasses(view.name(e), test) {
+                if let literal {
+                    if view.attributeValue(e).elementsEqual(literal) == (op == .equal) { return true }
+                } else {
+                    let m = Self.number(String(decoding: view.attributeValue(e), as: UTF8.self))
+                    if attributeFirst ? Self.relation(op, m, n) : Self.relation(op, n, m) { return true }
+                }
+            }
+            return false
+        case .and(let a, let b):
+            if !(try holds(a, node)) { return false }
+            return try holds(b, node)
+        case .or(let a, let b):
+            if try holds(a, node) { return true }
+            return try holds(b, node)
+        case .not(let a): return !(try holds(a, node))
+        }
     }
 
     mutating func binary(_ op: _BinaryOperator, _ a: _XPathExpr, _ b: _XPathExpr, _ context: _Context) throws(QueryError) -> _Value {

@@ -3,26 +3,30 @@ import RelativeViewCore
 import RelativeViewImport
 import RelativeViewQuery
 
-/// `relative-view query FILE --xpath EXPR`: the nodes (or the value) an expression selects.
+/// `relative-view query FILE (--css SELECTOR | --xpath EXPR)`: the elements a selector
+/// matches, or the nodes (or the value) an expression selects.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Ask a document or a snapshot a question: an XPath 1.0 expression.",
+        abstract: "Ask a document or a snapshot a question: a CSS selector or an XPath 1.0 expression.",
         discussion: """
             --print preorder (the default) prints each selected element's number in document \
             order among all the elements (the root element is 0), one a line; paths prints \
             each selected node's path (/a[1]/b[2], /a[1]/@id, /a[1]/text()[1]); xml prints \
             each selected node written as XML; count prints how many nodes were selected. An \
             expression whose value is a number, a string or a boolean prints that value. \
-            With --repeat N the expression is evaluated N times on the loaded tree and the \
-            last line on standard error is best_ns=<integer> median_ns=<integer> \
-            matches=<integer> (the evaluation alone, the load excluded). A wrong expression \
-            is an error naming its place, exit status 1.
+            With --repeat N the query is evaluated N times on the loaded tree and the last \
+            line on standard error is best_ns=<integer> median_ns=<integer> \
+            matches=<integer> (the evaluation alone, the load excluded). A wrong selector or \
+            expression is an error naming its place, exit status 1.
             """)
 
     @OptionGroup var source: InputOptions
 
-    @Option(help: "The XPath 1.0 expression.")
-    var xpath: String
+    @Option(help: "A CSS selector list (Selectors Level 3, with :is(), :not() and :has()).")
+    var css: String?
+
+    @Option(help: "An XPath 1.0 expression.")
+    var xpath: String?
 
     enum Output: String, ExpressibleByArgument, CaseIterable { case preorder, paths, xml, count }
 
@@ -34,14 +38,22 @@ struct Query: ParsableCommand {
 
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a count of 1 or more, not \(`repeat`)") }
+        guard (css == nil) != (xpath == nil) else { throw ValidationError("give one of --css and --xpath") }
+    }
+
+    /// A compiled query of either language.
+    enum Compiled {
+        case css(CSSSelector)
+        case xpath(XPath)
     }
 
     mutating func run() throws {
-        let query: XPath
+        let text = css ?? xpath ?? ""
+        let query: Compiled
         do {
-            query = try XPath(xpath)
+            if let css { query = .css(try CSSSelector(css)) } else { query = .xpath(try XPath(text)) }
         } catch {
-            Loading.fail("\(error)\n  \(xpath)\n  \(String(repeating: " ", count: error.offset))^")
+            Loading.fail("\(error)\n  \(text)\n  \(String(repeating: " ", count: error.offset))^")
         }
         let tree = source.tree()
         let clock = ContinuousClock()
@@ -50,7 +62,10 @@ struct Query: ParsableCommand {
         for _ in 0 ..< `repeat` {
             let start = clock.now
             do {
-                value = try tree.evaluate(query)
+                switch query {
+                case .xpath(let x): value = try tree.evaluate(x)
+                case .css(let c): value = .nodes(try tree.select(c).map { XPathNode(node: $0) })
+                }
             } catch {
                 Loading.fail("\(error)")
             }
@@ -149,7 +164,12 @@ struct Query: ParsableCommand {
             let value = (n.attributeValue ?? "").replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll("\"", "&quot;")
             return "\(name)=\"\(value)\""
         }
-        return (try? tree.string(as: .xml, subtree: node)) ?? ""
+        // The subtree as the writer writes a document, without its declaration and final
+        // line break: one node a line.
+        var text = Substring((try? tree.string(as: .xml, subtree: node)) ?? "")
+        if text.hasPrefix("<?xml "), let end = text.firstIndex(of: "\n") { text = text[text.index(after: end)...] }
+        if text.hasSuffix("\n") { text = text.dropLast() }
+        return String(text)
     }
 }
 

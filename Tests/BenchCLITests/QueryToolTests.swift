@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `relative-view query` as a user runs it.
+@Suite struct QueryToolTests {
+    func run(_ arguments: [String]) throws -> BenchRun { try BenchRun(arguments, tool: "relative-view") }
+
+    static let page = "<?xml version=\"1.0\"?>\n<!--c--><a><b id=\"k\">t</b><c><b>u</b></c><b/></a>\n"
+
+    @Test func printsWhatWasSelected() throws {
+        let xml = try temporaryFile("q.xml", Self.page)
+        // Elements by their number among the elements (a is 0, b 1, c 2, the inner b 3, the last b 4).
+        var r = try run(["query", xml, "--xpath", "//b"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "1\n3\n4\n")
+        r = try run(["query", xml, "--css", "a > b"])
+        #expect(r.stdout == "1\n4\n")
+        r = try run(["query", xml, "--xpath", "//b[1] | //@id", "--print", "paths"])
+        #expect(r.stdout == "/a[1]/b[1]\n/a[1]/b[1]/@id\n/a[1]/c[1]/b[1]\n")
+        r = try run(["query", xml, "--css", "c", "--print", "xml"])
+        #expect(r.stdout == "<c><b>u</b></c>\n", "\(r.stdout)")
+        r = try run(["query", xml, "--xpath", "//text()", "--print", "count"])
+        #expect(r.stdout == "2\n")
+        r = try run(["query", xml, "--xpath", "count(//b) div 2"])
+        #expect(r.stdout == "1.5\n")
+        r = try run(["query", xml, "--xpath", "string(//b[@id])"])
+        #expect(r.stdout == "t\n")
+    }
+
+    @Test func repeatReportsTheEvaluationTimes() throws {
+        let xml = try temporaryFile("q.xml", Self.page)
+        let r = try run(["query", xml, "--css", "b", "--repeat", "5", "--print", "count"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "3\n")
+        let last = try #require(r.stderr.split(separator: "\n").last.map(String.init))
+        let fields = Dictionary(uniqueKeysWithValues: last.split(separator: " ").map { f in
+            let kv = f.split(separator: "=")
+            return (String(kv[0]), Int(kv[1]) ?? -1)
+        })
+        #expect(Set(fields.keys) == ["best_ns", "median_ns", "matches"], "\(last)")
+        #expect(fields["matches"] == 3)
+        #expect(fields["best_ns"]! > 0 && fields["best_ns"]! <= fields["median_ns"]!)
+    }
+
+    @Test(arguments: [
+        (["query", "DOC", "--xpath", "//b["], Int32(1), "XPath error at character 5"),
+        (["query", "DOC", "--css", "a >"], Int32(1), "CSS error at character 4"),
+        (["query", "DOC", "--css", ":hover"], Int32(1), "unsupported pseudo-class"),
+        (["query", "DOC", "--xpath", "foo(1)"], Int32(1), "unknown function foo()"),
+        (["query", "DOC"], Int32(64), "give one of --css and --xpath"),
+        (["query", "DOC", "--css", "b", "--xpath", "//b"], Int32(64), "give one of --css and --xpath"),
+        (["query", "DOC", "--css", "b", "--repeat", "0"], Int32(64), "--repeat"),
+        (["query", "/nonexistent/q.xml", "--css", "b"], Int32(1), "/nonexistent/q.xml"),
+    ])
+    func badQueriesAreErrorsWithTheirStatus(arguments: [String], status: Int32, words: String) throws {
+        let xml = try temporaryFile("q.xml", Self.page)
+        let r = try run(arguments.map { $0 == "DOC" ? xml : $0 })
+        #expect(r.status == status, "\(r.stderr)")
+        #expect(r.stderr.contains(words), "\(r.stderr)")
+    }
+}
