@@ -47,7 +47,7 @@ let package = Package(
         // checksum's lanes and the texts' first check, each with an AVX2 path (gathers, 64-bit
         // lanes) that Swift's SIMD types do not give.
         .target(name: "CSnapshotKernels"),
-        .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot"], swiftSettings: checkedSettings),
+        .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot", "RelativeViewQuery"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
         .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CSnapshotKernels"]),

@@ -43,9 +43,14 @@ extension _XPathEvaluator {
         return set
     }
 
-    func typeTest(_ name: String?) -> Test {
+    /// The test of a compound's type: any element, or the elements named `name`, resolved
+    /// once per evaluation.
+    mutating func typeTest(_ name: String?) -> Test {
         guard let name else { return .principal }
-        return TypeRegistry.shared.existingTypeID(named: name).map { .type($0.rawValue) } ?? .none
+        if let known = cssTypes[name] { return known }
+        let made = elementTest(named: name)
+        cssTypes[name] = made
+        return made
     }
 
     // MARK: One element

@@ -67,8 +67,8 @@ struct _XPathEvaluator: ~Copyable {
     /// The node tests resolved so far, by the offset of their step in the query (a name is
     /// looked up in the type registry once per evaluation, not once per context node).
     private var resolved: [Int: Test] = [:]
-    /// Type ids of names, looked up once per evaluation.
-    private var typeIDs: [String: Int32] = [:]
+    /// CSS type selectors resolved so far.
+    var cssTypes: [String: Test] = [:]
     let query: String
 
     init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String) {
@@ -81,14 +81,6 @@ struct _XPathEvaluator: ~Copyable {
         (textType, cdataType, commentType) = (types.text.rawValue, types.cdata.rawValue, types.comment.rawValue)
         elementTypes = [Int8](repeating: -1, count: TypeRegistry.shared.count)
         self.query = query
-    }
-
-    /// The raw type id of `name`, or -1 if no node can have it (the name was never registered).
-    mutating func typeID(named name: String) -> Int32 {
-        if let known = typeIDs[name] { return known }
-        let id = TypeRegistry.shared.existingTypeID(named: name)?.rawValue ?? -1
-        typeIDs[name] = id
-        return id
     }
 
     // MARK: The tree by rank
@@ -152,6 +144,8 @@ struct _XPathEvaluator: ~Copyable {
         case principal
         /// Nodes of this type (an element name; an attribute's name on the attribute axis).
         case type(Int32)
+        /// Elements of any of these types (several types of one name).
+        case types([Int32])
         case anyNode
         case text
         case comment
@@ -166,6 +160,21 @@ struct _XPathEvaluator: ~Copyable {
         return made
     }
 
+    /// The test for elements named `name`: every type of the tree with that name (a name
+    /// registered as such, and a class of that name: a view hierarchy's types are classes).
+    func elementTest(named name: String) -> Test {
+        let postings = index.postings { type($0) }
+        var ids: [Int32] = []
+        for t in 0 ..< postings.start.count - 1 where postings.start[t + 1] > postings.start[t] {
+            if TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t))) == name { ids.append(Int32(t)) }
+        }
+        switch ids.count {
+        case 0: return .none
+        case 1: return .type(ids[0])
+        default: return .types(ids)
+        }
+    }
+
     private func resolveAnew(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
         switch test {
         case .anyName: return .principal
@@ -176,8 +185,11 @@ struct _XPathEvaluator: ~Copyable {
                 throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)'")
             }
             let name = prefix.map { $0 + ":" + local } ?? local
-            guard let id = TypeRegistry.shared.existingTypeID(named: name) else { return .none }
-            return .type(id.rawValue)
+            if axis == .attribute || axis == .namespace {
+                guard let id = TypeRegistry.shared.existingTypeID(named: name) else { return .none }
+                return .type(id.rawValue)
+            }
+            return elementTest(named: name)
         case .node: return .anyNode
         case .text: return axis == .attribute || axis == .namespace ? .none : .text
         case .comment: return axis == .attribute || axis == .namespace ? .none : .comment
@@ -193,6 +205,7 @@ struct _XPathEvaluator: ~Copyable {
         case .none: return false
         case .anyNode: return true
         case .type(let t): return type(r) == t && isElement(r)
+        case .types(let ts): return ts.contains(type(r)) && isElement(r)
         case .principal: return isElement(r)
         case .text:
             let t = type(r)
