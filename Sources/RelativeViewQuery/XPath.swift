@@ -9,9 +9,10 @@ import RelativeViewCore
 /// ```
 ///
 /// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:)``).
-/// Names are matched as written: an unprefixed name test matches the elements of that name
-/// with no prefix; prefixes other than `xml` are not bound yet, and the namespace axis is
-/// not supported yet (both are errors). Variables are not bound (an error).
+/// An unprefixed name test matches the elements of that name in no namespace, as XPath 1.0
+/// has it (an element under a default namespace declaration is in one); prefixes other than
+/// `xml` cannot be bound yet, and the namespace axis is not supported yet (both are errors).
+/// Variables are not bound (an error).
 public struct XPath: Sendable, CustomStringConvertible {
     /// The expression as given.
     ///

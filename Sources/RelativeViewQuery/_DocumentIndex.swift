@@ -30,6 +30,69 @@ final class _DocumentIndex: Sendable {
     let typeByRank: [Int32]?
     /// Built on first use (see ``postings(of:)``).
     private let lazyPostings = Mutex<_Postings?>(nil)
+    private let lazyNamespaces = Mutex<_Namespaces?>(nil)
+
+    /// Which elements are in a namespace, for XPath's unprefixed name tests.
+    struct _Namespaces: Sendable {
+        /// Whether the document declares any namespace (`xmlns`, `xmlns:p`).
+        let declared: Bool
+        /// Per rank (empty if none is declared): the element is in a namespace.
+        let inNamespace: [Bool]
+    }
+
+    /// The namespace flags, built on first use by one walk in document order with the
+    /// default namespace's scopes.
+    func namespaces(_ e: borrowing _XPathEvaluator) -> _Namespaces {
+        lazyNamespaces.withLock { kept in
+            if let kept { return kept }
+            let made = Self.makeNamespaces(e)
+            kept = made
+            return made
+        }
+    }
+
+    private static func makeNamespaces(_ e: borrowing _XPathEvaluator) -> _Namespaces {
+        let registry = TypeRegistry.shared
+        var kinds: [Int32: (isDefault: Bool, isPrefixed: Bool)] = [:]
+        func declaration(_ name: Int32) -> (isDefault: Bool, isPrefixed: Bool) {
+            if let k = kinds[name] { return k }
+            let text = registry.name(of: TypeID(rawValue: name))
+            let k = (text == "xmlns", text.hasPrefix("xmlns:"))
+            kinds[name] = k
+            return k
+        }
+        var declared = false
+        for r in 0 ..< e.count {
+            for a in e.attributeRun(r) {
+                let d = declaration(e.view.name(a))
+                if d.isDefault || d.isPrefixed { declared = true; break }
+            }
+            if declared { break }
+        }
+        guard declared else { return _Namespaces(declared: false, inNamespace: []) }
+        var flags = [Bool](repeating: false, count: Int(e.count))
+        // The default namespace's scopes: where each ends, and whether it names a namespace.
+        var scopes: [(end: Int32, inNamespace: Bool)] = []
+        var names: [Int32: Bool] = [:]  // whether a type's name has a prefix
+        for r in 0 ..< e.count {
+            while let last = scopes.last, last.end <= r { scopes.removeLast() }
+            let t = e.type(r)
+            if t == e.textType || t == e.cdataType || t == e.commentType { continue }
+            let prefixed: Bool
+            if let known = names[t] {
+                prefixed = known
+            } else {
+                let name = registry.name(of: TypeID(rawValue: t))
+                prefixed = name.contains(":") && !name.hasPrefix("?")
+                names[t] = prefixed
+            }
+            for a in e.attributeRun(r) where declaration(e.view.name(a)).isDefault {
+                scopes.append((e.end(r), !e.view.attributeValue(a).isEmpty))
+            }
+            flags[Int(r)] = prefixed || (scopes.last?.inNamespace ?? false)
+        }
+        return _Namespaces(declared: true, inNamespace: flags)
+    }
 
     init(_ tree: ViewTree) {
         let slots = tree.slotCount

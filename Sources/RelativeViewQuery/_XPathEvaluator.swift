@@ -69,6 +69,8 @@ struct _XPathEvaluator: ~Copyable {
     private var resolved: [Int: Test] = [:]
     /// CSS type selectors resolved so far.
     var cssTypes: [String: Test] = [:]
+    /// The index's namespace flags, once asked for (see ``inNamespace(_:)``).
+    private var namespaceFlags: [Bool]?
     let query: String
 
     init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String) {
@@ -125,6 +127,29 @@ struct _XPathEvaluator: ~Copyable {
         return element
     }
 
+    /// Whether rank `r`'s element is in a namespace: its name has a prefix, or a default
+    /// namespace is declared on it or an ancestor (and not undeclared since).
+    @inline(__always) mutating func inNamespace(_ r: Int32) -> Bool {
+        if namespaceFlags == nil { namespaceFlags = index.namespaces(self).inNamespace }
+        let flags = namespaceFlags.unsafelyUnwrapped
+        return Int(r) < flags.count && flags[Int(r)]
+    }
+
+    /// The namespace URI bound to `prefix` (`nil` for the default namespace) at rank `r`:
+    /// the nearest declaration on it or an ancestor; "" if none.
+    mutating func namespaceURI(_ r: Int32, prefix: Substring?) -> String {
+        if prefix == "xml" { return "http://www.w3.org/XML/1998/namespace" }
+        let wanted = prefix.map { "xmlns:" + $0 } ?? "xmlns"
+        var x = r
+        while x >= 0 {
+            for e in attributeRun(x) where info(view.name(e)).name == wanted {
+                return String(decoding: view.attributeValue(e), as: UTF8.self)
+            }
+            x = parent(x)
+        }
+        return ""
+    }
+
     /// The attribute entries of rank `r`'s element.
     @inline(__always) func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
 
@@ -146,6 +171,9 @@ struct _XPathEvaluator: ~Copyable {
         case type(Int32)
         /// Elements of any of these types (several types of one name).
         case types([Int32])
+        /// XPath's unprefixed name test: elements of one of these types in no namespace (an
+        /// element under a default namespace declaration is in one).
+        case unqualified([Int32])
         case anyNode
         case text
         case comment
@@ -189,7 +217,14 @@ struct _XPathEvaluator: ~Copyable {
                 guard let id = TypeRegistry.shared.existingTypeID(named: name) else { return .none }
                 return .type(id.rawValue)
             }
-            return elementTest(named: name)
+            let test = elementTest(named: name)
+            // Unprefixed: the elements of that name in no namespace, as XPath 1.0 has it.
+            guard prefix == nil, index.namespaces(self).declared else { return test }
+            switch test {
+            case .type(let t): return .unqualified([t])
+            case .types(let ts): return .unqualified(ts)
+            default: return test
+            }
         case .node: return .anyNode
         case .text: return axis == .attribute || axis == .namespace ? .none : .text
         case .comment: return axis == .attribute || axis == .namespace ? .none : .comment
@@ -206,6 +241,7 @@ struct _XPathEvaluator: ~Copyable {
         case .anyNode: return true
         case .type(let t): return type(r) == t && isElement(r)
         case .types(let ts): return ts.contains(type(r)) && isElement(r)
+        case .unqualified(let ts): return ts.contains(type(r)) && isElement(r) && !inNamespace(r)
         case .principal: return isElement(r)
         case .text:
             let t = type(r)
@@ -479,6 +515,13 @@ struct _XPathEvaluator: ~Copyable {
     /// when the test is a name and the range is larger than a few of its nodes.
     mutating func descendants(from: Int32, to: Int32, _ test: Test, into out: inout [_Key], offset: Int) throws(QueryError) {
         guard from < to else { return }
+        if case .unqualified(let ts) = test, ts.count == 1, to - from > 64 {
+            // The type's nodes, then the namespace check on each.
+            var some: [_Key] = []
+            try descendants(from: from, to: to, .type(ts[0]), into: &some, offset: offset)
+            for k in some where !inNamespace(k.rank) { out.append(k) }
+            return
+        }
         if case .type(let t) = test, to - from > 64 {
             let postings = index.postings { type($0) }
             guard Int(t) + 1 < postings.start.count else { return }

@@ -602,9 +602,12 @@ extension _XPathEvaluator {
             default: return ("", "", "")
             }
         }
-        guard let colon = name.firstIndex(of: ":") else { return (name, name, "") }
+        guard let colon = name.firstIndex(of: ":") else {
+            // An unprefixed element is in the default namespace in scope; an attribute in none.
+            return (name, name, k.isAttribute ? "" : namespaceURI(k.rank, prefix: nil))
+        }
         let prefix = name[..<colon]
-        return (name, String(name[name.index(after: colon)...]), prefix == "xml" ? "http://www.w3.org/XML/1998/namespace" : "")
+        return (name, String(name[name.index(after: colon)...]), namespaceURI(k.rank, prefix: prefix))
     }
 
     /// The `xml:lang` of a node: its own or its nearest ancestor's.

@@ -136,16 +136,21 @@ struct XPathFuzz {
     mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0 ..< xs.count, using: &rng)] }
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0 ..< 100, using: &rng) < percent }
 
-    /// A random document of about `elements` elements. `mixed`: text between elements too;
-    /// else only as an element's one child (so that moving elements never leaves two texts
-    /// side by side, which a parser would read back as one).
-    mutating func document(elements: Int, mixed: Bool = true) -> String {
+    /// A random document of about `elements` elements. `mixed`: text and CDATA sections
+    /// between elements too; else text only as an element's one child and no CDATA (so that
+    /// moving elements never leaves two texts or two CDATA sections side by side, which
+    /// libxml2 reads back as one). `namespaces`: a prefix and default namespaces declared
+    /// and undeclared.
+    mutating func document(elements: Int, mixed: Bool = true, namespaces: Bool = false) -> String {
         var out = ""
         var made = 0
         func element(_ depth: Int) {
             made += 1
-            let name = pick(Self.names)
+            var name = pick(Self.names)
+            if namespaces && depth > 0 && chance(15) { name = "p:" + name }
             out += "<\(name)"
+            if namespaces && depth == 0 { out += " xmlns:p=\"urn:p\"" + (chance(50) ? " xmlns=\"urn:d\"" : "") }
+            if namespaces && depth > 0 && chance(12) { out += chance(50) ? " xmlns=\"\"" : " xmlns=\"urn:e\"" }
             for a in Self.attributeNames where chance(35) { out += " \(a)=\"\(pick(Self.values))\"" }
             out += ">"
             let kids = depth == 0 ? 10 : depth > 5 ? 0 : Int.random(in: 0 ... 4, using: &rng)
@@ -159,7 +164,7 @@ struct XPathFuzz {
                 lastWasText = false
                 if chance(6) { out += "<!--c\(Int.random(in: 0 ..< 3, using: &rng))-->"; continue }
                 if chance(4) { out += "<?p data?>"; continue }
-                if chance(3) { out += "<![CDATA[cd]]>"; continue }
+                if mixed && chance(3) { out += "<![CDATA[cd]]>"; continue }
                 element(depth + 1)
             }
             if (mixed || kids == 0) && !lastWasText && chance(40) { out += pick(Self.texts) }
@@ -239,7 +244,7 @@ struct XPathFuzz {
         case 2: return "string(\(path()))"
         case 3: return "boolean(\(path()))"
         case 4: return "\(path()) | \(path())"
-        case 5: return "name(\(path()))"
+        case 5: return "\(pick(["name", "local-name", "namespace-uri"]))(\(path()))"
         case 6: return "number(\(path()))"
         case 7: return "normalize-space(\(path()))"
         case 8: return "\(path()) = \(path())"

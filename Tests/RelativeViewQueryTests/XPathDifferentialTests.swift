@@ -35,11 +35,33 @@ import RelativeViewImport
     }
 }
 
+/// Documents with namespaces: a default namespace, undeclared again below, another one, and
+/// a prefix. An unprefixed name test matches only elements in no namespace; local-name(),
+/// name() and namespace-uri() as libxml2 gives them.
+@Suite struct XPathWithNamespacesTests {
+    @Test(arguments: 21 ... 24 as ClosedRange<UInt64>)
+    func generatedExpressionsOnNamespacedDocuments(seed: UInt64) throws {
+        var fuzz = XPathFuzz(seed: seed)
+        var mismatches: [String] = []
+        for _ in 0 ..< 4 {
+            let text = fuzz.document(elements: 60, namespaces: true)
+            let oracle = try #require(LibXML2Document(text))
+            let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+            for _ in 0 ..< 100 {
+                let e = fuzz.expression()
+                let theirs = oracle.answer(e), ours = ourAnswer(tree, e)
+                if theirs != ours && mismatches.count < 8 { mismatches.append("\(e)\n  libxml2: \(theirs)\n  ours:    \(ours)\n  doc: \(text.prefix(200))") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
+    }
+}
+
 /// The same after random subtree moves: the tree's slots are no longer in document order,
 /// so the index numbers them anew (ranks, parents and types by rank); libxml2 reads the
 /// moved tree written back out.
 @Suite struct XPathOnMovedTreesTests {
-    @Test(arguments: 11 ... 14 as ClosedRange<UInt64>)
+    @Test(arguments: 11 ... 18 as ClosedRange<UInt64>)
     func generatedExpressionsAfterMoves(seed: UInt64) throws {
         var fuzz = XPathFuzz(seed: seed)
         var mismatches: [String] = []
@@ -63,7 +85,7 @@ import RelativeViewImport
             for _ in 0 ..< 100 {
                 let e = fuzz.expression()
                 let theirs = oracle.answer(e), ours = ourAnswer(tree, e)
-                if theirs != ours && mismatches.count < 8 { mismatches.append("\(e)\n  libxml2: \(theirs)\n  ours:    \(ours)") }
+                if theirs != ours && mismatches.count < 8 { mismatches.append("\(e)\n  libxml2: \(theirs)\n  ours:    \(ours)\n  doc: \(text)") }
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
