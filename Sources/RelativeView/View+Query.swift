@@ -9,7 +9,7 @@ extension View {
     /// let labels = try window.select(CSSSelector("StackView > Label"))
     /// ```
     ///
-    /// - Throws: ``QueryError`` if matching needs more work than the default budget.
+    /// - Throws: `QueryError` if matching needs more work than the default budget.
     /// - Complexity: O(views visited), after an O(n) index on the first query of the
     ///   hierarchy as it is (a mutation makes the next query index it again).
     public func select(_ selector: CSSSelector) throws(QueryError) -> [View] {
@@ -21,7 +21,7 @@ extension View {
     /// pre-order (`.//Label`: the labels below this view; `ancestor::StackView`: its stack
     /// view ancestors).
     ///
-    /// - Throws: ``QueryError`` if the expression is not a node-set, needs more work than
+    /// - Throws: `QueryError` if the expression is not a node-set, needs more work than
     ///   the default budget, or uses what XPath on a tree does not support yet.
     /// - Complexity: O(views visited), after an O(n) index on the first query of the
     ///   hierarchy as it is.
