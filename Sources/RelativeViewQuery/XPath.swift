@@ -10,23 +10,31 @@ import RelativeViewCore
 ///
 /// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:)``).
 /// An unprefixed name test matches the elements of that name in no namespace, as XPath 1.0
-/// has it (an element under a default namespace declaration is in one); prefixes other than
-/// `xml` cannot be bound yet, and the namespace axis is not supported yet (both are errors).
-/// Variables are not bound (an error).
+/// has it (an element under a default namespace declaration is in one); a prefix must be
+/// bound (``init(_:namespaces:)``). The namespace axis is not supported yet, and variables
+/// are not bound (both are errors).
 public struct XPath: Sendable, CustomStringConvertible {
     /// The expression as given.
     ///
     /// - Complexity: O(1)
     public let expression: String
+    /// The prefixes the expression may use and the namespace URIs they are bound to (`xml`
+    /// is always bound).
+    ///
+    /// - Complexity: O(1)
+    public let namespaces: [String: String]
     let root: _XPathExpr
 
-    /// Compiles `expression`.
+    /// Compiles `expression`, its prefixes bound by `namespaces` (prefix to URI): `p:item`
+    /// matches the elements named `item` whose prefix, whatever it is in the document, is
+    /// bound there to the same URI.
     ///
     /// - Throws: ``QueryError`` naming the character where the expression is wrong.
     /// - Complexity: O(expression's length)
-    public init(_ expression: String) throws(QueryError) {
+    public init(_ expression: String, namespaces: [String: String] = [:]) throws(QueryError) {
         var parser = try _XPathParser(expression)
         self.expression = expression
+        self.namespaces = namespaces
         root = Self.optimized(try parser.parse())
     }
 
@@ -145,7 +153,8 @@ extension ViewTree {
         if let context { _storage.check(context) }
         let index = _DocumentIndex.of(self)
         let result = _withWriterView { view -> Result<_Value, QueryError> in
-            var evaluator = _XPathEvaluator(tree: self, index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count), query: query.expression)
+            var evaluator = _XPathEvaluator(tree: self, index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count),
+                                            query: query.expression, namespaces: query.namespaces)
             let start = context.map { _Key(rank: evaluator.rank(ofSlot: $0.index)) } ?? .root
             return Result { () throws(QueryError) -> _Value in try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1)) }
         }

@@ -72,8 +72,10 @@ struct _XPathEvaluator: ~Copyable {
     /// The index's namespace flags, once asked for (see ``inNamespace(_:)``).
     private var namespaceFlags: [Bool]?
     let query: String
+    /// The query's prefixes and the namespace URIs they are bound to.
+    let namespaces: [String: String]
 
-    init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String) {
+    init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String, namespaces: [String: String] = [:]) {
         self.tree = tree
         self.index = index
         self.view = view
@@ -83,6 +85,7 @@ struct _XPathEvaluator: ~Copyable {
         (textType, cdataType, commentType) = (types.text.rawValue, types.cdata.rawValue, types.comment.rawValue)
         elementTypes = [Int8](repeating: -1, count: TypeRegistry.shared.count)
         self.query = query
+        self.namespaces = namespaces
     }
 
     // MARK: The tree by rank
@@ -174,6 +177,12 @@ struct _XPathEvaluator: ~Copyable {
         /// XPath's unprefixed name test: elements of one of these types in no namespace (an
         /// element under a default namespace declaration is in one).
         case unqualified([Int32])
+        /// A prefixed name test (or `prefix:*`): elements of one of these types (those of
+        /// the local name, with any prefix) in the namespace `uri`.
+        case qualified([Int32], uri: String)
+        /// The same on the attribute axis: attributes of that local name (any, for `nil`)
+        /// whose prefix is bound to `uri` (an unprefixed attribute is in no namespace).
+        case qualifiedAttribute(local: String?, uri: String)
         case anyNode
         case text
         case comment
@@ -203,14 +212,38 @@ struct _XPathEvaluator: ~Copyable {
         }
     }
 
+    /// The URI a query's prefix is bound to; an error if none.
+    func uri(of prefix: String, offset: Int) throws(QueryError) -> String {
+        if prefix == "xml" { return "http://www.w3.org/XML/1998/namespace" }
+        guard let uri = namespaces[prefix] else {
+            throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)' (bind it with XPath(_:namespaces:))")
+        }
+        return uri
+    }
+
+    /// The types of the tree whose names have the local part `local` (with any prefix or
+    /// none), or every element type for `nil`.
+    func types(withLocalName local: String?) -> [Int32] {
+        let postings = index.postings { type($0) }
+        var ids: [Int32] = []
+        for t in 0 ..< postings.start.count - 1 where postings.start[t + 1] > postings.start[t] {
+            let name = TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t)))
+            guard let local else { ids.append(Int32(t)); continue }
+            if name == local || (name.hasSuffix(":" + local) && name.filter { $0 == ":" }.count == 1) { ids.append(Int32(t)) }
+        }
+        return ids
+    }
+
     private func resolveAnew(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
         switch test {
         case .anyName: return .principal
         case .anyLocalName(let prefix):
-            throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)'")
+            let uri = try uri(of: prefix, offset: offset)
+            return axis == .attribute ? .qualifiedAttribute(local: nil, uri: uri) : .qualified(types(withLocalName: nil), uri: uri)
         case .name(let prefix, let local):
             if let prefix, prefix != "xml" {
-                throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)'")
+                let uri = try uri(of: prefix, offset: offset)
+                return axis == .attribute ? .qualifiedAttribute(local: local, uri: uri) : .qualified(types(withLocalName: local), uri: uri)
             }
             let name = prefix.map { $0 + ":" + local } ?? local
             if axis == .attribute || axis == .namespace {
@@ -242,6 +275,10 @@ struct _XPathEvaluator: ~Copyable {
         case .type(let t): return type(r) == t && isElement(r)
         case .types(let ts): return ts.contains(type(r)) && isElement(r)
         case .unqualified(let ts): return ts.contains(type(r)) && isElement(r) && !inNamespace(r)
+        case .qualified(let ts, let uri):
+            guard ts.contains(type(r)) && isElement(r) else { return false }
+            return namespaceURI(r, prefix: info(type(r)).prefix) == uri
+        case .qualifiedAttribute: return false
         case .principal: return isElement(r)
         case .text:
             let t = type(r)
@@ -262,6 +299,7 @@ struct _XPathEvaluator: ~Copyable {
             case .anyNode: return true
             case .principal: return axis == .attribute
             case .type(let t): return axis == .attribute && view.name(attributeRun(k.rank).lowerBound + k.attributeIndex) == t
+            case .qualifiedAttribute: return axis == .attribute && attributePasses(view.name(attributeRun(k.rank).lowerBound + k.attributeIndex), test, owner: k.rank)
             default: return false
             }
         }
@@ -495,14 +533,8 @@ struct _XPathEvaluator: ~Copyable {
             for c in context where c != .root && !c.isAttribute {
                 let r = c.rank
                 let run = attributeRun(r)
-                for (k, e) in run.enumerated() {
-                    let name = view.name(e)
-                    if info(name).isNamespaceDeclaration { continue }
-                    switch test {
-                    case .principal, .anyNode: out.append(_Key(rank: r, attribute: k))
-                    case .type(let t): if name == t { out.append(_Key(rank: r, attribute: k)) }
-                    default: break
-                    }
+                for (k, e) in run.enumerated() where attributePasses(view.name(e), test, owner: r) {
+                    out.append(_Key(rank: r, attribute: k))
                 }
             }
         case .namespace:

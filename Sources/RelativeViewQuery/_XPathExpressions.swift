@@ -149,12 +149,18 @@ extension _XPathEvaluator {
         steps.count == 1 && steps[0].axis == .attribute && steps[0].predicates.isEmpty
     }
 
-    /// Whether an attribute entry `e` (named `name`) passes an attribute test.
+    /// Whether an attribute named `name` of rank `owner` passes an attribute test.
     @inline(__always)
-    mutating func attributePasses(_ name: Int32, _ test: Test) -> Bool {
+    mutating func attributePasses(_ name: Int32, _ test: Test, owner: Int32) -> Bool {
         switch test {
         case .type(let t): return name == t
         case .principal, .anyNode: return !info(name).isNamespaceDeclaration
+        case .qualifiedAttribute(let local, let uri):
+            let i = info(name)
+            guard !i.isNamespaceDeclaration, let colon = i.name.firstIndex(of: ":") else { return false }
+            let prefix = i.name[..<colon]
+            if let local, i.name[i.name.index(after: colon)...] != local { return false }
+            return namespaceURI(owner, prefix: prefix) == uri
         default: return false
         }
     }
@@ -167,7 +173,7 @@ extension _XPathEvaluator {
             switch axis {
             case .attribute:
                 guard node != .root && !node.isAttribute else { return false }
-                for e in attributeRun(node.rank) where attributePasses(view.name(e), test) { return true }
+                for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) { return true }
                 return false
             case .child:
                 guard !node.isAttribute else { return false }
@@ -184,7 +190,7 @@ extension _XPathEvaluator {
             }
         case .attribute(let test, let op, let literal, let n, let attributeFirst):
             guard node != .root && !node.isAttribute else { return false }
-            for e in attributeRun(node.rank) where attributePasses(view.name(e), test) {
+            for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) {
                 if let literal {
                     if view.attributeValue(e).elementsEqual(literal) == (op == .equal) { return true }
                 } else {

@@ -28,6 +28,9 @@ struct Query: ParsableCommand {
     @Option(help: "An XPath 1.0 expression.")
     var xpath: String?
 
+    @Option(name: .customLong("namespace"), help: "A prefix the XPath expression uses and its namespace URI, as PREFIX=URI (repeatable).")
+    var namespaces: [String] = []
+
     enum Output: String, ExpressibleByArgument, CaseIterable { case preorder, paths, xml, count }
 
     @Option(name: .customLong("print"), help: "What to print: preorder, paths, xml or count.")
@@ -39,6 +42,9 @@ struct Query: ParsableCommand {
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a count of 1 or more, not \(`repeat`)") }
         guard (css == nil) != (xpath == nil) else { throw ValidationError("give one of --css and --xpath") }
+        for n in namespaces where !n.contains("=") || n.hasPrefix("=") {
+            throw ValidationError("--namespace takes PREFIX=URI, not '\(n)'")
+        }
     }
 
     /// A compiled query of either language.
@@ -51,7 +57,12 @@ struct Query: ParsableCommand {
         let text = css ?? xpath ?? ""
         let query: Compiled
         do {
-            if let css { query = .css(try CSSSelector(css)) } else { query = .xpath(try XPath(text)) }
+            var bindings: [String: String] = [:]
+            for n in namespaces {
+                let parts = n.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                bindings[String(parts[0])] = String(parts[1])
+            }
+            if let css { query = .css(try CSSSelector(css)) } else { query = .xpath(try XPath(text, namespaces: bindings)) }
         } catch {
             Loading.fail("\(error)\n  \(text)\n  \(String(repeating: " ", count: error.offset))^")
         }

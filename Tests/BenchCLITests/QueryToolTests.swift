@@ -27,6 +27,20 @@ import Testing
         #expect(r.stdout == "t\n")
     }
 
+    @Test func prefixesAreBoundOnTheCommandLine() throws {
+        let xml = try temporaryFile("ns.xml", "<r xmlns=\"urn:d\"><x/><y xmlns=\"\"><x/></y></r>")
+        var r = try run(["query", xml, "--xpath", "count(//x)"])
+        #expect(r.stdout == "1\n", "\(r.stderr)")  // the x in no namespace
+        r = try run(["query", xml, "--xpath", "count(//d:x)", "--namespace", "d=urn:d"])
+        #expect(r.stdout == "1\n", "\(r.stderr)")
+        r = try run(["query", xml, "--css", "x", "--print", "count"])
+        #expect(r.stdout == "2\n")  // a type selector matches in any namespace
+        r = try run(["query", xml, "--xpath", "//d:x"])
+        #expect(r.status == 1 && r.stderr.contains("undefined namespace prefix 'd'"), "\(r.stderr)")
+        r = try run(["query", xml, "--xpath", "//d:x", "--namespace", "d"])
+        #expect(r.status == 64 && r.stderr.contains("PREFIX=URI"), "\(r.stderr)")
+    }
+
     @Test func repeatReportsTheEvaluationTimes() throws {
         let xml = try temporaryFile("q.xml", Self.page)
         let r = try run(["query", xml, "--css", "b", "--repeat", "5", "--print", "count"])

@@ -71,9 +71,10 @@ final class LibXML2Document {
 
     deinit { xmlFreeDoc(doc) }
 
-    func answer(_ expression: String) -> Answer {
+    func answer(_ expression: String, namespaces: [String: String] = [:]) -> Answer {
         guard let context = xmlXPathNewContext(doc) else { return .error }
         defer { xmlXPathFreeContext(context) }
+        for (prefix, uri) in namespaces { _ = xmlXPathRegisterNs(context, prefix, uri) }
         guard let object = xmlXPathEvalExpression(expression, context) else { return .error }
         defer { xmlXPathFreeObject(object) }
         switch object.pointee.type {
@@ -102,9 +103,9 @@ final class LibXML2Document {
 }
 
 /// Ours, in the same form.
-func ourAnswer(_ tree: ViewTree, _ expression: String) -> Answer {
+func ourAnswer(_ tree: ViewTree, _ expression: String, namespaces: [String: String] = [:]) -> Answer {
     do {
-        let value = try tree.evaluate(try XPath(expression))
+        let value = try tree.evaluate(try XPath(expression, namespaces: namespaces))
         switch value {
         case .boolean(let b): return .boolean(b)
         case .number(let n): return .number(n)
@@ -130,6 +131,11 @@ struct XPathFuzz {
     static let attributeNames = ["id", "x", "y"]
     static let values = ["1", "2", "10", "abc", "a b", " 3 ", "-1.5", ""]
     static let texts = ["1", "2.5", "foo", "bar baz", " ", "-3", "a&amp;b", "x"]
+
+    /// Whether steps may name elements and attributes with the prefixes `q` (bound to the
+    /// documents' `urn:p`), `d` (`urn:d`) and `e` (`urn:e`).
+    var prefixes = false
+    static let bindings = ["q": "urn:p", "d": "urn:d", "e": "urn:e"]
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
@@ -213,7 +219,7 @@ struct XPathFuzz {
                     "preceding", "attribute", "self", "descendant-or-self", "ancestor-or-self"]
         var s: String
         if chance(50) {
-            s = pick(Self.names)
+            s = (prefixes && chance(40) ? pick(["q:", "d:", "e:"]) : "") + (prefixes && chance(10) ? "*" : pick(Self.names))
         } else if chance(10) {
             s = "@" + (chance(50) ? "*" : pick(Self.attributeNames))
         } else if chance(8) {
