@@ -153,8 +153,8 @@ extension ViewTree {
         if let context { _storage.check(context) }
         let index = _DocumentIndex.of(self)
         let result = _withWriterView { view -> Result<_Value, QueryError> in
-            var evaluator = _XPathEvaluator(tree: self, index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count),
-                                            query: query.expression, namespaces: query.namespaces)
+            var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count),
+                                            namespaces: query.namespaces)
             let start = context.map { _Key(rank: evaluator.rank(ofSlot: $0.index)) } ?? .root
             return Result { () throws(QueryError) -> _Value in try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1)) }
         }

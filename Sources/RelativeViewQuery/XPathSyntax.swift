@@ -310,81 +310,56 @@ struct _XPathParser {
 
     private mutating func expr() throws(QueryError) -> _XPathExpr { try orExpr() }
 
-    private mutating func orExpr() throws(QueryError) -> _XPathExpr {
-        var e = try andExpr()
-        while kind == .operatorName("or") {
+    /// Operands read by `operand`, joined from left to right by the operators `op` tells
+    /// from the tokens between them: one level of XPath's operator precedence.
+    private mutating func leftAssociative(
+        _ op: (_XPathToken.Kind) -> _BinaryOperator?, _ operand: (inout _XPathParser) throws(QueryError) -> _XPathExpr
+    ) throws(QueryError) -> _XPathExpr {
+        var e = try operand(&self)
+        while let o = op(kind) {
             p += 1
-            e = .binary(.or, e, try andExpr())
+            e = .binary(o, e, try operand(&self))
         }
         return e
+    }
+
+    private mutating func orExpr() throws(QueryError) -> _XPathExpr {
+        try leftAssociative({ $0 == .operatorName("or") ? .or : nil }) { (q) throws(QueryError) in try q.andExpr() }
     }
 
     private mutating func andExpr() throws(QueryError) -> _XPathExpr {
-        var e = try equalityExpr()
-        while kind == .operatorName("and") {
-            p += 1
-            e = .binary(.and, e, try equalityExpr())
-        }
-        return e
+        try leftAssociative({ $0 == .operatorName("and") ? .and : nil }) { (q) throws(QueryError) in try q.equalityExpr() }
     }
 
     private mutating func equalityExpr() throws(QueryError) -> _XPathExpr {
-        var e = try relationalExpr()
-        while true {
-            let op: _BinaryOperator
-            switch kind {
-            case .equal: op = .equal
-            case .notEqual: op = .notEqual
-            default: return e
-            }
-            p += 1
-            e = .binary(op, e, try relationalExpr())
-        }
+        try leftAssociative({ $0 == .equal ? .equal : $0 == .notEqual ? .notEqual : nil }) { (q) throws(QueryError) in try q.relationalExpr() }
     }
 
     private mutating func relationalExpr() throws(QueryError) -> _XPathExpr {
-        var e = try additiveExpr()
-        while true {
-            let op: _BinaryOperator
-            switch kind {
-            case .less: op = .less
-            case .lessOrEqual: op = .lessOrEqual
-            case .greater: op = .greater
-            case .greaterOrEqual: op = .greaterOrEqual
-            default: return e
+        try leftAssociative({ k in
+            switch k {
+            case .less: .less
+            case .lessOrEqual: .lessOrEqual
+            case .greater: .greater
+            case .greaterOrEqual: .greaterOrEqual
+            default: nil
             }
-            p += 1
-            e = .binary(op, e, try additiveExpr())
-        }
+        }) { (q) throws(QueryError) in try q.additiveExpr() }
     }
 
     private mutating func additiveExpr() throws(QueryError) -> _XPathExpr {
-        var e = try multiplicativeExpr()
-        while true {
-            let op: _BinaryOperator
-            switch kind {
-            case .plus: op = .plus
-            case .minus: op = .minus
-            default: return e
-            }
-            p += 1
-            e = .binary(op, e, try multiplicativeExpr())
-        }
+        try leftAssociative({ $0 == .plus ? .plus : $0 == .minus ? .minus : nil }) { (q) throws(QueryError) in try q.multiplicativeExpr() }
     }
 
     private mutating func multiplicativeExpr() throws(QueryError) -> _XPathExpr {
-        var e = try unaryExpr()
-        while true {
-            let op: _BinaryOperator
-            switch kind {
-            case .multiply: op = .times
-            case .operatorName("div"): op = .div
-            case .operatorName("mod"): op = .mod
-            default: return e
+        try leftAssociative({ k in
+            switch k {
+            case .multiply: .times
+            case .operatorName("div"): .div
+            case .operatorName("mod"): .mod
+            default: nil
             }
-            p += 1
-            e = .binary(op, e, try unaryExpr())
-        }
+        }) { (q) throws(QueryError) in try q.unaryExpr() }
     }
 
     private mutating func unaryExpr() throws(QueryError) -> _XPathExpr {

@@ -191,26 +191,37 @@ extension _XPathEvaluator {
     }
 
     /// Whether rank `r` matches `complex` up to its compound `i`, read from right to left.
-    mutating func matches(_ r: Int32, _ complex: _ComplexSelector, _ i: Int) throws(QueryError) -> Bool {
+    /// With an `anchor` (`:has()`'s subject and the relative combinator), the first
+    /// compound's element must also be related to it so; without, anything before it is.
+    mutating func matches(_ r: Int32, _ complex: _ComplexSelector, _ i: Int,
+                          anchor: (node: Int32, combinator: _Combinator)? = nil) throws(QueryError) -> Bool {
         try spend(1, at: 0)
         guard try matchesCompound(r, complex.compounds[i]) else { return false }
-        if i == 0 { return true }
+        if i == 0 {
+            guard let (x, combinator) = anchor else { return true }
+            switch combinator {
+            case .child: return parent(r) == x
+            case .descendant: return r > x && r < end(x)
+            case .nextSibling: return previousElementSiblings(r).last == x
+            case .subsequentSibling: return parent(r) == parent(x) && r > x
+            }
+        }
         switch complex.combinators[i - 1] {
         case .child:
             let p = parent(r)
-            return p >= 0 && isElement(p) ? try matches(p, complex, i - 1) : false
+            return p >= 0 && isElement(p) ? try matches(p, complex, i - 1, anchor: anchor) : false
         case .descendant:
             var p = parent(r)
             while p >= 0 {
-                if isElement(p), try matches(p, complex, i - 1) { return true }
+                if isElement(p), try matches(p, complex, i - 1, anchor: anchor) { return true }
                 p = parent(p)
             }
             return false
         case .nextSibling:
             guard let s = previousElementSiblings(r).last else { return false }
-            return try matches(s, complex, i - 1)
+            return try matches(s, complex, i - 1, anchor: anchor)
         case .subsequentSibling:
-            for s in previousElementSiblings(r) where try matches(s, complex, i - 1) { return true }
+            for s in previousElementSiblings(r) where try matches(s, complex, i - 1, anchor: anchor) { return true }
             return false
         }
     }
@@ -224,43 +235,12 @@ extension _XPathEvaluator {
         let stop = siblingsToo ? (p < 0 ? count : end(p)) : end(x)
         var y = x + 1
         try spend(Int(stop - y), at: 0)
+        let last = relative.complex.compounds.count - 1
         while y < stop {
-            if isElement(y), try matchesAnchored(y, relative, relative.complex.compounds.count - 1, anchor: x) { return true }
+            if isElement(y), try matches(y, relative.complex, last, anchor: (x, relative.combinator)) { return true }
             y += 1
         }
         return false
-    }
-
-    mutating func matchesAnchored(_ r: Int32, _ relative: _RelativeSelector, _ i: Int, anchor x: Int32) throws(QueryError) -> Bool {
-        let complex = relative.complex
-        try spend(1, at: 0)
-        guard try matchesCompound(r, complex.compounds[i]) else { return false }
-        if i == 0 {
-            switch relative.combinator {
-            case .child: return parent(r) == x
-            case .descendant: return r > x && r < end(x)
-            case .nextSibling: return previousElementSiblings(r).last == x
-            case .subsequentSibling: return parent(r) == parent(x) && r > x
-            }
-        }
-        switch complex.combinators[i - 1] {
-        case .child:
-            let p = parent(r)
-            return p >= 0 && isElement(p) ? try matchesAnchored(p, relative, i - 1, anchor: x) : false
-        case .descendant:
-            var p = parent(r)
-            while p >= 0 {
-                if isElement(p), try matchesAnchored(p, relative, i - 1, anchor: x) { return true }
-                p = parent(p)
-            }
-            return false
-        case .nextSibling:
-            guard let s = previousElementSiblings(r).last else { return false }
-            return try matchesAnchored(s, relative, i - 1, anchor: x)
-        case .subsequentSibling:
-            for s in previousElementSiblings(r) where try matchesAnchored(s, relative, i - 1, anchor: x) { return true }
-            return false
-        }
     }
 }
 
@@ -277,7 +257,7 @@ extension ViewTree {
         if let context { _storage.check(context) }
         let index = _DocumentIndex.of(self)
         let result = _withWriterView { view -> Result<[_Key], QueryError> in
-            var evaluator = _XPathEvaluator(tree: self, index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count), query: selector.text)
+            var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count))
             return Result { () throws(QueryError) -> [_Key] in
                 var keys = try evaluator.select(selector.list)
                 if let context {

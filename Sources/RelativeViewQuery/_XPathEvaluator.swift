@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import RelativeViewCore
-import RelativeViewEngine
 
 /// An XPath node, as the evaluator handles it: one 64-bit key whose order is document
 /// order. The high half is the rank of the node (or of the element that owns an attribute)
@@ -36,13 +30,11 @@ enum _Value {
     case string(String)
 }
 
-/// What a type is, to a node test: its kind, and for an element or an attribute name its
-/// qualified name's parts.
+/// What a type is, to a node test: its kind, its name, and an element's prefix.
 struct _TypeInfo {
     var kind: NodeKind
     var name: String
     var prefix: Substring?
-    var local: Substring
     /// An attribute named `xmlns` or `xmlns:...`: a namespace declaration, which XPath's
     /// attribute axis does not hold.
     var isNamespaceDeclaration: Bool
@@ -54,7 +46,6 @@ struct _TypeInfo {
 /// reads each subtree once, however many context nodes lie inside it), over the ranks of
 /// the tree's ``_DocumentIndex``.
 struct _XPathEvaluator: ~Copyable {
-    let tree: ViewTree
     let index: _DocumentIndex
     let view: _WriterView
     let count: Int32
@@ -71,12 +62,10 @@ struct _XPathEvaluator: ~Copyable {
     var cssTypes: [String: Test] = [:]
     /// The index's namespace flags, once asked for (see ``inNamespace(_:)``).
     private var namespaceFlags: [Bool]?
-    let query: String
     /// The query's prefixes and the namespace URIs they are bound to.
     let namespaces: [String: String]
 
-    init(tree: ViewTree, index: _DocumentIndex, view: _WriterView, budget: Int, query: String, namespaces: [String: String] = [:]) {
-        self.tree = tree
+    init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:]) {
         self.index = index
         self.view = view
         count = Int32(index.count)
@@ -84,7 +73,6 @@ struct _XPathEvaluator: ~Copyable {
         let types = _ContentTypes.shared
         (textType, cdataType, commentType) = (types.text.rawValue, types.cdata.rawValue, types.comment.rawValue)
         elementTypes = [Int8](repeating: -1, count: TypeRegistry.shared.count)
-        self.query = query
         self.namespaces = namespaces
     }
 
@@ -102,12 +90,8 @@ struct _XPathEvaluator: ~Copyable {
         let name = TypeRegistry.shared.name(of: TypeID(rawValue: type))
         let kind = type == textType ? .text : type == cdataType ? .cdata : type == commentType ? .comment : NodeKind(typeName: name)
         var prefix: Substring?
-        var local = Substring(name)
-        if kind == .element, let colon = name.firstIndex(of: ":") {
-            prefix = name[..<colon]
-            local = name[name.index(after: colon)...]
-        }
-        let made = _TypeInfo(kind: kind, name: name, prefix: prefix, local: local,
+        if kind == .element, let colon = name.firstIndex(of: ":") { prefix = name[..<colon] }
+        let made = _TypeInfo(kind: kind, name: name, prefix: prefix,
                              isNamespaceDeclaration: name == "xmlns" || name.hasPrefix("xmlns:"))
         infos[type] = made
         return made
@@ -141,7 +125,7 @@ struct _XPathEvaluator: ~Copyable {
     /// The namespace URI bound to `prefix` (`nil` for the default namespace) at rank `r`:
     /// the nearest declaration on it or an ancestor; "" if none.
     mutating func namespaceURI(_ r: Int32, prefix: Substring?) -> String {
-        if prefix == "xml" { return "http://www.w3.org/XML/1998/namespace" }
+        if prefix == "xml" { return Self.xmlNamespace }
         let wanted = prefix.map { "xmlns:" + $0 } ?? "xmlns"
         var x = r
         while x >= 0 {
@@ -152,6 +136,9 @@ struct _XPathEvaluator: ~Copyable {
         }
         return ""
     }
+
+    /// The namespace the `xml` prefix is bound to, in every document and every query.
+    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
     /// The attribute entries of rank `r`'s element.
     @inline(__always) func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
@@ -197,14 +184,20 @@ struct _XPathEvaluator: ~Copyable {
         return made
     }
 
-    /// The test for elements named `name`: every type of the tree with that name (a name
-    /// registered as such, and a class of that name: a view hierarchy's types are classes).
-    func elementTest(named name: String) -> Test {
+    /// The types that nodes of the tree have whose names pass `matches`.
+    func treeTypes(named matches: (String) -> Bool) -> [Int32] {
         let postings = index.postings { type($0) }
         var ids: [Int32] = []
         for t in 0 ..< postings.start.count - 1 where postings.start[t + 1] > postings.start[t] {
-            if TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t))) == name { ids.append(Int32(t)) }
+            if matches(TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t)))) { ids.append(Int32(t)) }
         }
+        return ids
+    }
+
+    /// The test for elements named `name`: every type of the tree with that name (a name
+    /// registered as such, and a class of that name: a view hierarchy's types are classes).
+    func elementTest(named name: String) -> Test {
+        let ids = treeTypes { $0 == name }
         switch ids.count {
         case 0: return .none
         case 1: return .type(ids[0])
@@ -214,7 +207,7 @@ struct _XPathEvaluator: ~Copyable {
 
     /// The URI a query's prefix is bound to; an error if none.
     func uri(of prefix: String, offset: Int) throws(QueryError) -> String {
-        if prefix == "xml" { return "http://www.w3.org/XML/1998/namespace" }
+        if prefix == "xml" { return Self.xmlNamespace }
         guard let uri = namespaces[prefix] else {
             throw QueryError(language: "XPath", offset: offset, message: "undefined namespace prefix '\(prefix)' (bind it with XPath(_:namespaces:))")
         }
@@ -224,14 +217,10 @@ struct _XPathEvaluator: ~Copyable {
     /// The types of the tree whose names have the local part `local` (with any prefix or
     /// none), or every element type for `nil`.
     func types(withLocalName local: String?) -> [Int32] {
-        let postings = index.postings { type($0) }
-        var ids: [Int32] = []
-        for t in 0 ..< postings.start.count - 1 where postings.start[t + 1] > postings.start[t] {
-            let name = TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t)))
-            guard let local else { ids.append(Int32(t)); continue }
-            if name == local || (name.hasSuffix(":" + local) && name.filter { $0 == ":" }.count == 1) { ids.append(Int32(t)) }
+        treeTypes { name in
+            guard let local else { return true }
+            return name == local || (name.hasSuffix(":" + local) && name.filter { $0 == ":" }.count == 1)
         }
-        return ids
     }
 
     private func resolveAnew(_ test: _NodeTest, axis: _Axis, offset: Int) throws(QueryError) -> Test {
@@ -316,20 +305,25 @@ struct _XPathEvaluator: ~Copyable {
             return try stepPerContext(context, step, test)
         }
         var out = try axis(context, step.axis, test, offset: step.offset)
-        for predicate in step.predicates {
-            var kept: [_Key] = []
-            kept.reserveCapacity(out.count)
-            if let condition = try compileCondition(predicate) {
-                // Resolved once for the whole set, checked on each node with no value made.
-                for k in out where try holds(condition, k) { kept.append(k) }
-            } else {
-                for (i, k) in out.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: out.count)) {
-                    kept.append(k)
-                }
-            }
-            out = kept
-        }
+        for predicate in step.predicates { out = try filtered(out, by: predicate) }
         return out
+    }
+
+    /// The nodes of `nodes` (in the order their positions count in) for which `predicate`
+    /// holds, each at its position among them.
+    mutating func filtered(_ nodes: [_Key], by predicate: _XPathExpr) throws(QueryError) -> [_Key] {
+        var kept: [_Key] = []
+        kept.reserveCapacity(nodes.count)
+        if let condition = try compileCondition(predicate) {
+            // Resolved once for the whole set, checked on each node with no value made (a
+            // condition never depends on the position).
+            for k in nodes where try holds(condition, k) { kept.append(k) }
+        } else {
+            for (i, k) in nodes.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: nodes.count)) {
+                kept.append(k)
+            }
+        }
+        return kept
     }
 
     /// Whether a predicate's truth may depend on the position or size of its context: a
@@ -375,13 +369,7 @@ struct _XPathEvaluator: ~Copyable {
         for c in context {
             var nodes = try axis([c], step.axis, test, offset: step.offset)
             if step.axis.isReverse { nodes.reverse() }
-            for predicate in step.predicates {
-                var kept: [_Key] = []
-                for (i, k) in nodes.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: nodes.count)) {
-                    kept.append(k)
-                }
-                nodes = kept
-            }
+            for predicate in step.predicates { nodes = try filtered(nodes, by: predicate) }
             if step.axis.isReverse { nodes.reverse() }
             if let first = nodes.first, let last = out.last, first <= last { sorted = false }
             out.append(contentsOf: nodes)

@@ -38,13 +38,7 @@ extension _XPathEvaluator {
             guard case .nodes(var set) = value else {
                 throw error(offset, "a predicate or a step applied to a \(Self.typeName(value)), not a node-set")
             }
-            for predicate in predicates {
-                var kept: [_Key] = []
-                for (i, k) in set.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: set.count)) {
-                    kept.append(k)
-                }
-                set = kept
-            }
+            for predicate in predicates { set = try filtered(set, by: predicate) }
             for s in steps {
                 set = try step(set, s)
                 if set.isEmpty { break }
