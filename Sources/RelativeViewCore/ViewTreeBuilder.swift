@@ -399,9 +399,14 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
                 return
             }
         }
+        Self.withText(words, count: count) { set(attribute, utf8: $0, prefix: words) }
+    }
+
+    /// Calls `body` with the first `count` bytes of a text given as two little-endian words.
+    private static func withText<R>(_ words: (UInt64, UInt64), count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var bytes = (words.0.littleEndian, words.1.littleEndian)
-        withUnsafeBytes(of: &bytes) { raw in
-            set(attribute, utf8: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count), prefix: words)
+        return withUnsafeBytes(of: &bytes) { raw in
+            body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
         }
     }
 
@@ -568,10 +573,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     @usableFromInline @inline(never)
     mutating func setValueSlowly(words: (UInt64, UInt64), count n: Int) {
         precondition(n >= 0 && n <= 16, "a text of \(n) bytes given as two words")
-        var bytes = (words.0.littleEndian, words.1.littleEndian)
-        withUnsafeBytes(of: &bytes) { raw in
-            setValue(utf8: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n))
-        }
+        Self.withText(words, count: n) { setValue(utf8: $0) }
     }
 
     /// Gives the node opened last its own text `utf8` (well-formed UTF-8, which is not
