@@ -338,6 +338,19 @@ final class _NameTable {
     }
 }
 
+/// `value` escaped as the XML writer writes an attribute value (between double quotes), so
+/// that a reader gets the same characters back: what a tool prints of one attribute.
+///
+/// - Complexity: O(value's length)
+package func _xmlAttributeEscaped(_ value: String) -> String {
+    let out = _OutputSink(fd: -1)
+    var value = value
+    _escapeTable().withUnsafeBufferPointer { table in
+        value.withUTF8 { _escaped($0, table.baseAddress!, 2, out) }
+    }
+    return String(decoding: out.bytes, as: UTF8.self)
+}
+
 /// Per byte, what XML must escape in text (`&`, `<`, `>`, CR: 1) and in an attribute value
 /// (those, `"`, tab and newline: 2 or 1), so that a reader gets the same characters back.
 private func _escapeTable() -> [UInt8] {

@@ -172,8 +172,7 @@ struct Query: ParsableCommand {
     static func xml(of n: XPathNode, in tree: ViewTree) -> String {
         guard let node = n.node else { return (try? tree.string(as: .xml)) ?? "" }
         if let name = n.attributeName {
-            let value = (n.attributeValue ?? "").replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll("\"", "&quot;")
-            return "\(name)=\"\(value)\""
+            return "\(name)=\"\(_xmlAttributeEscaped(n.attributeValue ?? ""))\""
         }
         // The subtree as the writer writes a document, without its declaration and final
         // line break: one node a line.
@@ -181,12 +180,5 @@ struct Query: ParsableCommand {
         if text.hasPrefix("<?xml "), let end = text.firstIndex(of: "\n") { text = text[text.index(after: end)...] }
         if text.hasSuffix("\n") { text = text.dropLast() }
         return String(text)
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced by `replacement`.
-    func replacingAll(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

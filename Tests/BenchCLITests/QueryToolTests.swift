@@ -25,6 +25,11 @@ import Testing
         #expect(r.stdout == "1.5\n")
         r = try run(["query", xml, "--xpath", "string(//b[@id])"])
         #expect(r.stdout == "t\n")
+        // An attribute as the XML writer writes it: a value with a tab and a line break
+        // reads back the same.
+        let tabbed = try temporaryFile("t.xml", "<a v=\"1&#9;&lt;2&gt;&#10;\"/>")
+        r = try run(["query", tabbed, "--xpath", "//@v", "--print", "xml"])
+        #expect(r.stdout == "v=\"1&#9;&lt;2&gt;&#10;\"\n", "\(r.stdout)")
     }
 
     @Test func prefixesAreBoundOnTheCommandLine() throws {
