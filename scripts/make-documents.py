@@ -275,6 +275,191 @@ SHAPES = {
 }
 
 
+XMARK_WORDS = ("the of and to a in that is was he for it with as his on be at by i this had not are but from or have "
+               "an they which one you were her all she there would their we him been has when who will more no if out so "
+               "said what up its about into than them can only other new some could time these two may then do first any "
+               "my now such like our over man me even most made after also did many before must through back years where "
+               "much your way well down should because each just those people how too little state good very make world "
+               "still own see men work long get here between both life being under never day same another know while last "
+               "gold silver market auction bid seller buyer price ship region item quality rare vintage condition").split()
+XMARK_REGIONS = ["africa", "asia", "australia", "europe", "namerica", "samerica"]
+XMARK_COUNTRIES = ["United States", "Germany", "Japan", "Brazil", "Kenya", "France", "India", "Australia"]
+
+
+class XMark:
+    """An XMark-shaped auction site (Schmidt et al., VLDB 2002): regions of items with mixed-content
+    descriptions (text with bold, keyword and emph, or nested parlists), categories and their graph,
+    people with profiles and watches, open auctions with bidders, closed auctions with annotations.
+    At factor 1.0 it has XMark's counts (21,750 items, 25,500 people, 12,000 open and 9,750 closed
+    auctions, 1,000 categories)."""
+
+    def __init__(self, factor, seed):
+        self.r = random.Random(seed)
+        self.items = max(6, int(21750 * factor))
+        self.people = max(1, int(25500 * factor))
+        self.open = max(1, int(12000 * factor))
+        self.closed = max(1, int(9750 * factor))
+        self.categories = max(1, int(1000 * factor))
+
+    def words(self, lo, hi):
+        r = self.r
+        return " ".join(r.choice(XMARK_WORDS) for _ in range(r.randint(lo, hi)))
+
+    def inline(self, depth):
+        """Prose with inline bold, keyword and emph, nested a little."""
+        r, out = self.r, []
+        for _ in range(r.randint(1, 6)):
+            out.append(self.words(2, 14))
+            k = r.random()
+            if k < 0.5:
+                tag = r.choice(["bold", "keyword", "emph"])
+                inner = self.inline(depth + 1) if depth < 2 and r.random() < 0.3 else self.words(1, 3)
+                out.append(" <%s>%s</%s> " % (tag, inner, tag))
+            else:
+                out.append(" ")
+        return "".join(out)
+
+    def text(self):
+        return "<text>%s</text>" % self.inline(0)
+
+    def parlist(self, depth):
+        r = self.r
+        items = []
+        for _ in range(r.randint(1, 4)):
+            if depth < 3 and r.random() < 0.2:
+                items.append("<listitem>%s</listitem>" % self.parlist(depth + 1))
+            else:
+                items.append("<listitem>%s</listitem>" % self.text())
+        return "<parlist>%s</parlist>" % "".join(items)
+
+    def description(self):
+        return "<description>%s</description>" % (self.text() if self.r.random() < 0.7 else self.parlist(0))
+
+    def date(self):
+        r = self.r
+        return "%02d/%02d/%d" % (r.randint(1, 12), r.randint(1, 28), r.randint(1998, 2001))
+
+    def item(self, n):
+        r = self.r
+        mails = "".join("<mail><from>%s</from><to>%s</to><date>%s</date>%s</mail>" % (
+            self.words(2, 3), self.words(2, 3), self.date(), self.text()) for _ in range(r.randint(0, 3)))
+        cats = "".join('<incategory category="category%d"/>' % r.randrange(self.categories) for _ in range(r.randint(1, 4)))
+        featured = ' featured="yes"' if r.random() < 0.1 else ""
+        return ('<item id="item%d"%s><location>%s</location><quantity>%d</quantity><name>%s</name><payment>%s</payment>%s'
+                '<shipping>%s</shipping>%s<mailbox>%s</mailbox></item>\n') % (
+            n, featured, r.choice(XMARK_COUNTRIES), r.choice([1, 1, 1, 2, 3]), self.words(1, 4),
+            r.choice(["Creditcard", "Money order", "Personal Check", "Cash"]), self.description(),
+            self.words(3, 8), cats, mails)
+
+    def person(self, n):
+        r = self.r
+        parts = ['<person id="person%d"><name>%s</name><emailaddress>mailto:p%d@example.org</emailaddress>' % (n, self.words(2, 2), n)]
+        if r.random() < 0.5:
+            parts.append("<phone>+%d (%d) %d</phone>" % (r.randint(1, 99), r.randint(10, 999), r.randint(1000000, 9999999)))
+        if r.random() < 0.5:
+            parts.append("<address><street>%d %s St</street><city>%s</city><country>%s</country><zipcode>%d</zipcode></address>" % (
+                r.randint(1, 99), self.words(1, 1), self.words(1, 1), r.choice(XMARK_COUNTRIES), r.randint(10000, 99999)))
+        if r.random() < 0.5:
+            parts.append("<homepage>http://www.example.org/~p%d</homepage>" % n)
+        if r.random() < 0.5:
+            parts.append("<creditcard>%d %d %d %d</creditcard>" % tuple(r.randint(1000, 9999) for _ in range(4)))
+        if r.random() < 0.5:
+            interests = "".join('<interest category="category%d"/>' % r.randrange(self.categories) for _ in range(r.randint(0, 4)))
+            extra = "".join(x for x in (
+                "<education>%s</education>" % r.choice(["High School", "College", "Graduate School", "Other"]) if r.random() < 0.5 else "",
+                "<gender>%s</gender>" % r.choice(["male", "female"]) if r.random() < 0.5 else "",
+                "<business>%s</business>" % r.choice(["Yes", "No"]),
+                "<age>%d</age>" % r.randint(18, 80) if r.random() < 0.5 else ""))
+            parts.append('<profile income="%.2f">%s%s</profile>' % (r.uniform(5000, 150000), interests, extra))
+        if r.random() < 0.5:
+            parts.append("<watches>%s</watches>" % "".join(
+                '<watch open_auction="open_auction%d"/>' % r.randrange(self.open) for _ in range(r.randint(0, 6))))
+        parts.append("</person>\n")
+        return "".join(parts)
+
+    def annotation(self):
+        return '<annotation><author person="person%d"/>%s<happiness>%d</happiness></annotation>' % (
+            self.r.randrange(self.people), self.description(), self.r.randint(1, 10))
+
+    def open_auction(self, n):
+        r = self.r
+        bidders = "".join('<bidder><date>%s</date><time>%02d:%02d:%02d</time><personref person="person%d"/><increase>%.2f</increase></bidder>' % (
+            self.date(), r.randint(0, 23), r.randint(0, 59), r.randint(0, 59), r.randrange(self.people), r.uniform(1, 50))
+            for _ in range(r.randint(0, 12)))
+        reserve = "<reserve>%.2f</reserve>" % r.uniform(10, 500) if r.random() < 0.4 else ""
+        privacy = "<privacy>%s</privacy>" % r.choice(["Yes", "No"]) if r.random() < 0.5 else ""
+        return ('<open_auction id="open_auction%d"><initial>%.2f</initial>%s%s<current>%.2f</current>%s<itemref item="item%d"/>'
+                '<seller person="person%d"/>%s<quantity>%d</quantity><type>%s</type><interval><start>%s</start><end>%s</end></interval>'
+                '</open_auction>\n') % (
+            n, r.uniform(1, 200), reserve, bidders, r.uniform(1, 600), privacy, r.randrange(self.items), r.randrange(self.people),
+            self.annotation(), r.choice([1, 1, 2]), r.choice(["Regular", "Featured", "Dutch"]), self.date(), self.date())
+
+    def closed_auction(self, n):
+        r = self.r
+        return ('<closed_auction><seller person="person%d"/><buyer person="person%d"/><itemref item="item%d"/><price>%.2f</price>'
+                '<date>%s</date><quantity>%d</quantity><type>%s</type>%s</closed_auction>\n') % (
+            r.randrange(self.people), r.randrange(self.people), r.randrange(self.items), r.uniform(1, 1000), self.date(),
+            r.choice([1, 1, 2]), r.choice(["Regular", "Featured"]), self.annotation())
+
+    def category(self, n):
+        return '<category id="category%d"><name>%s</name>%s</category>\n' % (n, self.words(1, 3), self.description())
+
+    def write(self, f):
+        r = self.r
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<site>\n<regions>\n')
+        n = 0
+        for i, region in enumerate(XMARK_REGIONS):
+            f.write("<%s>\n" % region)
+            share = self.items // len(XMARK_REGIONS) + (1 if i < self.items % len(XMARK_REGIONS) else 0)
+            f.write("".join(self.item(n + k) for k in range(share)))
+            n += share
+            f.write("</%s>\n" % region)
+        f.write("</regions>\n<categories>\n")
+        f.write("".join(self.category(k) for k in range(self.categories)))
+        f.write("</categories>\n<catgraph>\n")
+        f.write("".join('<edge from="category%d" to="category%d"/>\n' % (r.randrange(self.categories), r.randrange(self.categories))
+                        for _ in range(self.categories)))
+        f.write("</catgraph>\n<people>\n")
+        for start in range(0, self.people, 5000):
+            f.write("".join(self.person(k) for k in range(start, min(self.people, start + 5000))))
+        f.write("</people>\n<open_auctions>\n")
+        for start in range(0, self.open, 5000):
+            f.write("".join(self.open_auction(k) for k in range(start, min(self.open, start + 5000))))
+        f.write("</open_auctions>\n<closed_auctions>\n")
+        for start in range(0, self.closed, 5000):
+            f.write("".join(self.closed_auction(k) for k in range(start, min(self.closed, start + 5000))))
+        f.write("</closed_auctions>\n</site>\n")
+
+
+# Bytes of an XMark document at factor 1.0 written by XMark above (measured at seed 1).
+XMARK_BYTES_AT_FACTOR_1 = 75_300_000
+
+
+def write_xmark(path, size, seed):
+    with open(path, "w", encoding="utf-8") as f:
+        XMark(size / XMARK_BYTES_AT_FACTOR_1, seed).write(f)
+
+
+def write_nested(path, towers, depth, seed):
+    """Towers of div nested depth deep under one root, a span (and now and then a p) at each level
+    beside the next div: `div div ... div span` with k descendant steps matches in every tower
+    deeper than k."""
+    r = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<root>\n')
+        for t in range(towers):
+            d = r.randint(depth // 2, depth)
+            out = []
+            for level in range(d):
+                out.append('<div class="l%d"><span>%d</span>' % (level, level))
+                if r.random() < 0.3:
+                    out.append("<p>x</p>")
+            out.append("</div>" * d)
+            out.append("\n")
+            f.write("".join(out))
+        f.write("</root>\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dir")
@@ -282,6 +467,9 @@ def main():
     parser.add_argument("--json-values", type=int, default=23_300_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shape-bytes", type=int, default=0)
+    parser.add_argument("--xmark-bytes", type=int, default=0)
+    parser.add_argument("--nested-towers", type=int, default=0)
+    parser.add_argument("--nested-depth", type=int, default=40)
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     if args.xml_elements > 0:
@@ -299,6 +487,14 @@ def main():
             else:
                 write(path, args.shape_bytes, args.seed)
             print("%s: %d bytes" % (name, os.path.getsize(path)))
+    if args.xmark_bytes > 0:
+        path = os.path.join(args.dir, "xmark.xml")
+        write_xmark(path, args.xmark_bytes, args.seed)
+        print("xmark.xml: %d bytes" % os.path.getsize(path))
+    if args.nested_towers > 0:
+        path = os.path.join(args.dir, "nested.xml")
+        write_nested(path, args.nested_towers, args.nested_depth, args.seed)
+        print("nested.xml: %d bytes" % os.path.getsize(path))
 
 
 if __name__ == "__main__":

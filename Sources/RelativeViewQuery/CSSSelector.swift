@@ -45,9 +45,12 @@ enum _Combinator: Sendable {
 
 /// A compound selector's conditions on one element, besides its type.
 indirect enum _Condition: Sendable {
-    case id(String)
-    case className(String)
-    case attribute(name: String, op: _AttributeOperator?, value: String, ignoreCase: Bool)
+    /// `#id`: the UTF-8 of the id.
+    case id([UInt8])
+    /// `.name`: the UTF-8 of the class name.
+    case className([UInt8])
+    /// `[name op value i]`: the value's UTF-8.
+    case attribute(name: String, op: _AttributeOperator?, value: [UInt8], ignoreCase: Bool)
     /// `:nth-child(an+b)` and its relatives: the element's place among its element siblings
     /// (of its own type, with `ofType`), from the first or (`fromEnd`) the last, is `a*n+b`
     /// for some n >= 0. `:first-child` is (0, 1), `:only-child` both ends.
@@ -241,10 +244,10 @@ struct _CSSParser {
                 while let d = peek(), Self.isName(d) || d == "\\" {
                     if d == "\\" { out.append(try escape()) } else { out.append(d); k += 1 }
                 }
-                compound.conditions.append(.id(String(out)))
+                compound.conditions.append(.id(Array(String(out).utf8)))
             case ".":
                 k += 1
-                compound.conditions.append(.className(try identifier()))
+                compound.conditions.append(.className(Array(try identifier().utf8)))
             case "[":
                 compound.conditions.append(try attribute())
             case ":":
@@ -268,7 +271,7 @@ struct _CSSParser {
         skipSpace()
         if peek() == "]" {
             k += 1
-            return .attribute(name: name, op: nil, value: "", ignoreCase: false)
+            return .attribute(name: name, op: nil, value: [], ignoreCase: false)
         }
         var opText = ""
         if let c = peek(), "~|^$*".unicodeScalars.contains(c) { opText.unicodeScalars.append(c); k += 1 }
@@ -292,7 +295,7 @@ struct _CSSParser {
         }
         guard peek() == "]" else { throw error("expected ']'") }
         k += 1
-        return .attribute(name: name, op: op, value: value, ignoreCase: ignoreCase)
+        return .attribute(name: name, op: op, value: Array(value.utf8), ignoreCase: ignoreCase)
     }
 
     private mutating func pseudoClass() throws(QueryError) -> _Condition {

@@ -63,10 +63,12 @@ public struct XPath: Sendable, CustomStringConvertible {
         var out: [_Step] = []
         for var s in steps {
             s.predicates = s.predicates.map(optimized)
-            if s.axis == .child, let last = out.last, last.axis == .descendantOrSelf, last.test == .node, last.predicates.isEmpty,
-               !s.predicates.contains(where: _XPathEvaluator.isPositional) {
+            if s.axis == .child, let last = out.last, last.axis == .descendantOrSelf, last.test == .node, last.predicates.isEmpty {
+                // `//b`: the b children of every descendant-or-self node are the b descendants;
+                // a position counts among each parent's b children still.
                 out.removeLast()
                 s.axis = .descendant
+                s.positionsAmongSiblings = s.predicates.contains(where: _XPathEvaluator.isPositional)
             }
             out.append(s)
         }

@@ -32,6 +32,9 @@ struct _Step: Sendable {
     var test: _NodeTest
     var predicates: [_XPathExpr]
     var offset: Int
+    /// A descendant step that stands for `//` and a child step (`a//b[1]`): its predicates
+    /// count positions among the nodes that share a parent, as the child step's do.
+    var positionsAmongSiblings = false
 }
 
 /// An operator between two expressions.

@@ -20,7 +20,20 @@ extension _XPathEvaluator {
         var set: [_Key] = [.root]
         for (i, compound) in complex.compounds.enumerated() {
             let test = typeTest(compound.name)
-            switch i == 0 ? .descendant : complex.combinators[i - 1] {
+            // A first compound with `:root` can only be one of the root node's children.
+            let rootOnly = i == 0 && compound.conditions.contains { if case .root = $0 { true } else { false } }
+            if i == 0 && !rootOnly && !compound.conditions.isEmpty, case .principal = test {
+                // Any element with conditions: one pass over the elements, no set between.
+                let attributes = resolved(compound.conditions)
+                try spend(Int(count), at: 0)
+                set = []
+                for r in 0 ..< count where isElement(r) {
+                    if try matchesConditions(r, compound.conditions, attributes) { set.append(_Key(rank: r)) }
+                }
+                if set.isEmpty { break }
+                continue
+            }
+            switch i == 0 ? (rootOnly ? .child : .descendant) : complex.combinators[i - 1] {
             case .descendant: set = try axis(set, .descendant, test, offset: 0)
             case .child: set = try axis(set, .child, test, offset: 0)
             case .subsequentSibling: set = try axis(set, .followingSibling, test, offset: 0)
@@ -34,8 +47,9 @@ extension _XPathEvaluator {
                 set = next.sorted()
             }
             if !compound.conditions.isEmpty {
+                let attributes = resolved(compound.conditions)
                 var kept: [_Key] = []
-                for k in set where try matchesConditions(k.rank, compound.conditions) { kept.append(k) }
+                for k in set where try matchesConditions(k.rank, compound.conditions, attributes) { kept.append(k) }
                 set = kept
             }
             if set.isEmpty { break }
@@ -65,17 +79,72 @@ extension _XPathEvaluator {
         return true
     }
 
-    /// The UTF-8 of rank `r`'s attribute `name`, if it has one.
-    func attributeValue(_ r: Int32, _ name: String) -> UnsafeBufferPointer<UInt8>? {
-        guard let id = TypeRegistry.shared.existingTypeID(named: name)?.rawValue else { return nil }
-        for e in attributeRun(r) where view.name(e) == id { return view.attributeValue(e) }
-        return nil
+    /// `conditions`, of which those on attributes come resolved (`attributes`, one per
+    /// condition, from ``_ResolvedAttributes``): no lookup and no reference counted on
+    /// each element.
+    mutating func matchesConditions(_ r: Int32, _ conditions: [_Condition], _ attributes: _ResolvedAttributes) throws(QueryError) -> Bool {
+        for i in 0 ..< attributes.count {
+            let a = attributes.items[i]
+            if a.type != _ResolvedAttribute.notAnAttribute {
+                if !attributeMatches(r, a) { return false }
+            } else if !(try matches(r, conditions[i])) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The attribute conditions of `conditions` resolved for this evaluation.
+    mutating func resolved(_ conditions: [_Condition]) -> _ResolvedAttributes {
+        let made = _ResolvedAttributes(conditions)
+        for i in 0 ..< made.count where made.items[i].type != _ResolvedAttribute.notAnAttribute {
+            switch conditions[i] {
+            case .id: made.items[i].type = attributeType(named: "id")
+            case .className: made.items[i].type = attributeType(named: "class")
+            case .attribute(let name, _, _, _): made.items[i].type = attributeType(named: name)
+            default: break
+            }
+        }
+        return made
+    }
+
+    /// Whether rank `r` has the attribute and its value passes.
+    func attributeMatches(_ r: Int32, _ a: _ResolvedAttribute) -> Bool {
+        if a.type < 0 { return false }
+        for e in attributeRun(r) where view.name(e) == a.type {
+            let v = view.attributeValue(e)
+            guard let op = a.op else { return true }
+            let want = a.value, ignoreCase = a.ignoreCase
+            switch op {
+            case .equal: return Self.equal(v[...], want[...], ignoreCase: ignoreCase)
+            case .includes: return Self.includes(v, want, ignoreCase: ignoreCase)
+            case .dashMatch:
+                return Self.equal(v[...], want[...], ignoreCase: ignoreCase)
+                    || (v.count > want.count && v[want.count] == UInt8(ascii: "-") && Self.equal(v[..<want.count], want[...], ignoreCase: ignoreCase))
+            case .prefix: return !want.isEmpty && v.count >= want.count && Self.equal(v[..<want.count], want[...], ignoreCase: ignoreCase)
+            case .suffix: return !want.isEmpty && v.count >= want.count && Self.equal(v[(v.count - want.count)...], want[...], ignoreCase: ignoreCase)
+            case .substring:
+                guard !want.isEmpty, v.count >= want.count else { return false }
+                for i in 0 ... v.count - want.count where Self.equal(v[i ..< i + want.count], want[...], ignoreCase: ignoreCase) { return true }
+                return false
+            }
+        }
+        return false
+    }
+
+    /// The type of attributes named `name` (-1 if no node has ever had that name), looked
+    /// up in the type registry once per evaluation.
+    mutating func attributeType(named name: String) -> Int32 {
+        if let known = cssAttributeTypes[name] { return known }
+        let id = TypeRegistry.shared.existingTypeID(named: name)?.rawValue ?? -1
+        cssAttributeTypes[name] = id
+        return id
     }
 
     static func isCSSSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
 
     /// Whether `value` holds `word` as one of its whitespace-separated words.
-    static func includes(_ value: UnsafeBufferPointer<UInt8>, _ word: [UInt8], ignoreCase: Bool) -> Bool {
+    static func includes(_ value: UnsafeBufferPointer<UInt8>, _ word: UnsafeBufferPointer<UInt8>, ignoreCase: Bool) -> Bool {
         guard !word.isEmpty, !word.contains(where: isCSSSpace) else { return false }
         var i = 0
         while i < value.count {
@@ -87,7 +156,7 @@ extension _XPathEvaluator {
         return false
     }
 
-    static func equal(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: ArraySlice<UInt8>, ignoreCase: Bool) -> Bool {
+    static func equal(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: Slice<UnsafeBufferPointer<UInt8>>, ignoreCase: Bool) -> Bool {
         guard a.count == b.count else { return false }
         if !ignoreCase { return a.elementsEqual(b) }
         return zip(a, b).allSatisfy { lower($0) == lower($1) }
@@ -97,30 +166,9 @@ extension _XPathEvaluator {
 
     mutating func matches(_ r: Int32, _ condition: _Condition) throws(QueryError) -> Bool {
         switch condition {
-        case .id(let id):
-            guard let v = attributeValue(r, "id") else { return false }
-            return v.elementsEqual(id.utf8)
-        case .className(let name):
-            guard let v = attributeValue(r, "class") else { return false }
-            return Self.includes(v, Array(name.utf8), ignoreCase: false)
-        case .attribute(let name, let op, let value, let ignoreCase):
-            guard let v = attributeValue(r, name) else { return false }
-            guard let op else { return true }
-            let want = Array(value.utf8)
-            let all = v[...]
-            switch op {
-            case .equal: return Self.equal(all, want[...], ignoreCase: ignoreCase)
-            case .includes: return Self.includes(v, want, ignoreCase: ignoreCase)
-            case .dashMatch:
-                return Self.equal(all, want[...], ignoreCase: ignoreCase)
-                    || (v.count > want.count && v[want.count] == UInt8(ascii: "-") && Self.equal(v[..<want.count], want[...], ignoreCase: ignoreCase))
-            case .prefix: return !want.isEmpty && v.count >= want.count && Self.equal(v[..<want.count], want[...], ignoreCase: ignoreCase)
-            case .suffix: return !want.isEmpty && v.count >= want.count && Self.equal(v[(v.count - want.count)...], want[...], ignoreCase: ignoreCase)
-            case .substring:
-                guard !want.isEmpty, v.count >= want.count else { return false }
-                for i in 0 ... v.count - want.count where Self.equal(v[i ..< i + want.count], want[...], ignoreCase: ignoreCase) { return true }
-                return false
-            }
+        case .id, .className, .attribute:
+            let one = resolved([condition])
+            return attributeMatches(r, one.items[0])
         case .nth(let a, let b, let fromEnd, let ofType):
             let i = try siblingIndex(r, fromEnd: fromEnd, ofType: ofType)
             if a == 0 { return i == b }
@@ -150,22 +198,37 @@ extension _XPathEvaluator {
     }
 
     /// Rank `r`'s place (from 1) among its parent's element children (of its own type,
-    /// with `ofType`), from the first or the last.
+    /// with `ofType`), from the first or the last. The first question about a child of a
+    /// parent numbers all that parent's element children at once (one walk of them), so
+    /// that a whole set costs a walk of each parent's children, not one per child.
     mutating func siblingIndex(_ r: Int32, fromEnd: Bool, ofType: Bool) throws(QueryError) -> Int {
+        let variant = (fromEnd ? 2 : 0) + (ofType ? 1 : 0)
+        if nthPositions[variant].isEmpty { nthPositions[variant] = [Int32](repeating: 0, count: Int(count)) }
+        let known = nthPositions[variant][Int(r)]
+        if known > 0 { return Int(known) }
         let p = parent(r)
+        var children: [Int32] = []
         var s = p < 0 ? 0 : p + 1
         let stop = p < 0 ? count : end(p)
-        let own = type(r)
-        var before = 0, after = 0, seen = 0
         while s < stop {
-            if isElement(s) && (!ofType || type(s) == own) {
-                if s < r { before += 1 } else if s > r { after += 1 }
-            }
-            seen += 1
+            if isElement(s) { children.append(s) }
             s = end(s)
         }
-        try spend(seen, at: 0)
-        return (fromEnd ? after : before) + 1
+        try spend(children.count + 1, at: 0)
+        var seen: [Int32: Int32] = [:]
+        var position: Int32 = 0
+        for i in 0 ..< children.count {
+            let c = children[fromEnd ? children.count - 1 - i : i]
+            if ofType {
+                let n = seen[type(c), default: 0] + 1
+                seen[type(c)] = n
+                nthPositions[variant][Int(c)] = n
+            } else {
+                position += 1
+                nthPositions[variant][Int(c)] = position
+            }
+        }
+        return Int(nthPositions[variant][Int(r)])
     }
 
     mutating func nextElementSibling(_ r: Int32) -> Int32? {
@@ -241,6 +304,62 @@ extension _XPathEvaluator {
             y += 1
         }
         return false
+    }
+}
+
+/// A CSS condition on an attribute, its name's type looked up for one evaluation (-1: no
+/// node has that name): `#id` is `[id=...]`, `.c` is `[class~=c]`. Plain values, so that
+/// checking one on an element retains nothing.
+struct _ResolvedAttribute {
+    /// The type of a condition that is not on an attribute.
+    static let notAnAttribute: Int32 = -2
+    var type: Int32
+    var op: _AttributeOperator?
+    var value: UnsafeBufferPointer<UInt8>
+    var ignoreCase: Bool
+}
+
+/// A compound's conditions with those on attributes resolved; their values copied into one
+/// buffer that lives as long as this.
+final class _ResolvedAttributes {
+    let items: UnsafeMutableBufferPointer<_ResolvedAttribute>
+    /// The number of conditions (`items` holds one more if there are none).
+    let count: Int
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+
+    init(_ conditions: [_Condition]) {
+        func value(_ c: _Condition) -> [UInt8]? {
+            switch c {
+            case .id(let v), .className(let v): return v
+            case .attribute(_, _, let v, _): return v
+            default: return nil
+            }
+        }
+        bytes = .allocate(capacity: max(1, conditions.reduce(0) { $0 + (value($1)?.count ?? 0) }))
+        items = .allocate(capacity: max(1, conditions.count))
+        count = conditions.count
+        var at = 0
+        for (i, c) in conditions.enumerated() {
+            var item = _ResolvedAttribute(type: _ResolvedAttribute.notAnAttribute, op: nil, value: UnsafeBufferPointer(start: nil, count: 0), ignoreCase: false)
+            if let v = value(c) {
+                _ = UnsafeMutableBufferPointer(rebasing: bytes[at ..< at + v.count]).initialize(from: v)
+                item.value = UnsafeBufferPointer(rebasing: bytes[at ..< at + v.count])
+                at += v.count
+                item.type = -1
+                switch c {
+                case .id: item.op = .equal
+                case .className: item.op = .includes
+                case .attribute(_, let op, _, let ignoreCase): (item.op, item.ignoreCase) = (op, ignoreCase)
+                default: break
+                }
+            }
+            items[i] = item
+        }
+    }
+
+    deinit {
+        items.deallocate()
+        bytes.deallocate()
     }
 }
 

@@ -60,6 +60,12 @@ struct _XPathEvaluator: ~Copyable {
     private var resolved: [Int: Test] = [:]
     /// CSS type selectors resolved so far.
     var cssTypes: [String: Test] = [:]
+    /// CSS attribute names resolved so far (-1: no such name).
+    var cssAttributeTypes: [String: Int32] = [:]
+    /// Elements' places among their element siblings, by rank, numbered a parent's children
+    /// at a time (0: not yet): from the first, of the type from the first, from the last, of
+    /// the type from the last (see `siblingIndex`).
+    var nthPositions: [[Int32]] = [[], [], [], []]
     /// The index's namespace flags, once asked for (see ``inNamespace(_:)``).
     private var namespaceFlags: [Bool]?
     /// The query's prefixes and the namespace URIs they are bound to.
@@ -302,7 +308,12 @@ struct _XPathEvaluator: ~Copyable {
     mutating func step(_ context: [_Key], _ step: _Step) throws(QueryError) -> [_Key] {
         let test = try resolve(step.test, axis: step.axis, offset: step.offset)
         if step.predicates.contains(where: { Self.isPositional($0) }) {
-            return try stepPerContext(context, step, test)
+            guard step.axis == .child || step.positionsAmongSiblings else { return try stepPerContext(context, step, test) }
+            // Every node of the step has one parent, its position counted among the nodes
+            // of the same parent: the whole step at once, then the predicates in turn.
+            var nodes = try axis(context, step.axis, test, offset: step.offset)
+            for predicate in step.predicates { nodes = try filteredAmongSiblings(nodes, by: predicate) }
+            return nodes
         }
         var out = try axis(context, step.axis, test, offset: step.offset)
         for predicate in step.predicates { out = try filtered(out, by: predicate) }
@@ -321,6 +332,46 @@ struct _XPathEvaluator: ~Copyable {
         } else {
             for (i, k) in nodes.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: nodes.count)) {
                 kept.append(k)
+            }
+        }
+        return kept
+    }
+
+    /// The nodes of `nodes` (in document order, none an attribute) for which `predicate`
+    /// holds, each at its position among the nodes of `nodes` that share its parent.
+    mutating func filteredAmongSiblings(_ nodes: [_Key], by predicate: _XPathExpr) throws(QueryError) -> [_Key] {
+        if try compileCondition(predicate) != nil { return try filtered(nodes, by: predicate) }
+        // Each node's position in its group (the nodes of one parent) and its group. In
+        // document order a parent's children come between those of its descendants, so the
+        // open groups are those of an ancestor chain: a stack, closed as the nodes pass
+        // each parent's end. No hashing.
+        var positions = [Int32](repeating: 0, count: nodes.count)
+        var groupOf = [Int32](repeating: 0, count: nodes.count)
+        var sizes: [Int32] = []
+        var open: [(parent: Int32, group: Int32)] = []
+        for (i, k) in nodes.enumerated() {
+            let r = k.rank, p = parent(r)
+            while let top = open.last, top.parent != p, top.parent >= 0, end(top.parent) <= r { open.removeLast() }
+            if let top = open.last, top.parent == p {
+                sizes[Int(top.group)] += 1
+            } else {
+                open.append((p, Int32(sizes.count)))
+                sizes.append(1)
+            }
+            let g = open[open.count - 1].group
+            groupOf[i] = g
+            positions[i] = sizes[Int(g)]
+        }
+        var kept: [_Key] = []
+        switch predicate {
+        case .number(let n):
+            for (i, k) in nodes.enumerated() where Double(positions[i]) == n { kept.append(k) }
+        case .function("last", let arguments, _) where arguments.isEmpty:
+            for (i, k) in nodes.enumerated() where positions[i] == sizes[Int(groupOf[i])] { kept.append(k) }
+        default:
+            for (i, k) in nodes.enumerated() {
+                let context = _Context(node: k, position: Int(positions[i]), size: Int(sizes[Int(groupOf[i])]))
+                if try truth(predicate, context) { kept.append(k) }
             }
         }
         return kept
@@ -529,6 +580,33 @@ struct _XPathEvaluator: ~Copyable {
             throw QueryError(language: "XPath", offset: offset, message: "the namespace axis is not supported yet")
         }
         return out
+    }
+
+    /// Whether some rank in `from ..< to` passes `test`: through the type's postings (the
+    /// first of its ranks at or after `from`) for a name, else a scan that stops at the first.
+    mutating func hasDescendant(from: Int32, to: Int32, _ test: Test) throws(QueryError) -> Bool {
+        guard from < to else { return false }
+        if case .type(let t) = test {
+            let postings = index.postings { type($0) }
+            guard Int(t) + 1 < postings.start.count else { return false }
+            let hi = Int(postings.start[Int(t) + 1])
+            var a = Int(postings.start[Int(t)]), b = hi
+            while a < b {
+                let m = (a + b) / 2
+                if postings.ranks[m] < from { a = m + 1 } else { b = m }
+            }
+            return a < hi && postings.ranks[a] < to && isElement(postings.ranks[a])
+        }
+        var r = from
+        while r < to {
+            if passes(r, test) {
+                try spend(Int(r - from) + 1, at: 0)
+                return true
+            }
+            r += 1
+        }
+        try spend(Int(to - from), at: 0)
+        return false
     }
 
     /// Appends the ranks in `from ..< to` that pass `test`; through the type's postings

@@ -106,7 +106,8 @@ extension _XPathEvaluator {
     mutating func compileCondition(_ e: _XPathExpr) throws(QueryError) -> Condition? {
         switch e {
         case .path(false, let steps) where steps.count == 1 && steps[0].predicates.isEmpty
-            && [.attribute, .child, .self].contains(steps[0].axis):
+            && [.attribute, .child, .self, .descendant, .descendantOrSelf, .parent, .ancestor, .ancestorOrSelf,
+                .followingSibling, .precedingSibling].contains(steps[0].axis):
             return .exists(steps[0].axis, try resolve(steps[0].test, axis: steps[0].axis, offset: steps[0].offset))
         case .binary(let op, .path(false, let steps), let other) where Self.isAttributeStep(steps):
             return try attributeCondition(steps[0], op, other, attributeFirst: true)
@@ -177,6 +178,35 @@ extension _XPathEvaluator {
                 while c < stop {
                     if passes(c, test) { return true }
                     c = end(c)
+                }
+                return false
+            case .descendant, .descendantOrSelf:
+                if axis == .descendantOrSelf && passes(key: node, test, axis: .self) { return true }
+                guard !node.isAttribute else { return false }
+                let r = node.rank
+                return try hasDescendant(from: r + 1, to: r < 0 ? count : end(r), test)
+            case .parent:
+                if node == .root { return false }
+                let p = node.isAttribute ? node.rank : parent(node.rank)
+                return passes(key: p < 0 ? .root : _Key(rank: p), test, axis: .parent)
+            case .ancestor, .ancestorOrSelf:
+                if axis == .ancestorOrSelf && passes(key: node, test, axis: .self) { return true }
+                if node == .root { return false }
+                var r = node.isAttribute ? node.rank : parent(node.rank)
+                while r >= 0 {
+                    if passes(r, test) { return true }
+                    r = parent(r)
+                }
+                if case .anyNode = test { return true }  // the root node
+                return false
+            case .followingSibling, .precedingSibling:
+                guard node != .root && !node.isAttribute else { return false }
+                let r = node.rank, p = parent(r)
+                var s = axis == .followingSibling ? end(r) : (p < 0 ? 0 : p + 1)
+                let stop = axis == .followingSibling ? (p < 0 ? count : end(p)) : r
+                while s < stop {
+                    if passes(s, test) { return true }
+                    s = end(s)
                 }
                 return false
             default:

@@ -192,7 +192,7 @@ struct XPathFuzz {
     }
 
     mutating func predicate(_ depth: Int) -> String {
-        switch Int.random(in: 0 ..< 18, using: &rng) {
+        switch Int.random(in: 0 ..< 22, using: &rng) {
         case 0: return "\(Int.random(in: 1 ... 3, using: &rng))"
         case 1: return "last()"
         case 2: return "position() > 1"
@@ -210,6 +210,10 @@ struct XPathFuzz {
         case 14: return "\(pick(Self.names))[\(Int.random(in: 1 ... 2, using: &rng))]"
         case 15: return "@* = 1"
         case 16: return depth < 2 ? path(depth + 1, relative: true) : "text()"
+        case 17: return "\(pick(["ancestor", "ancestor-or-self", "parent", "following-sibling", "preceding-sibling"]))::\(pick(Self.names))"
+        case 18: return ".//\(pick(Self.names))"
+        case 19: return "position() mod 2 = 0"
+        case 20: return "not(descendant-or-self::\(test()))"
         default: return "number(@y) < 5 or @x = 'abc'"
         }
     }
