@@ -1,3 +1,5 @@
+import RelativeViewCore
+
 /// The seeded geometry that `convertPoint` and `layout` run on, shared by
 /// `relative-view-bench` and `Benchmarks/`: every node's frame origin, size and bounds
 /// origin in whole points, the same in every implementation, so that conversions are exact

@@ -1,3 +1,5 @@
+import RelativeViewCore
+
 /// The seeded questions the benchmarks ask of a ``TreeSpec``, as node numbers, so that
 /// `relative-view-bench` and the package-benchmark suite in `Benchmarks/` ask the same ones
 /// of every implementation.

@@ -1,3 +1,5 @@
+import RelativeViewCore
+
 /// Seeded XML and JSON documents of the shapes `scripts/make-documents.py` writes (the same
 /// rules, another random generator, so not the same bytes), for the import benchmarks of
 /// `Benchmarks/` and for tests.

@@ -8,7 +8,7 @@ import RelativeViewCore
 /// let nodes = try tree.select(titles)
 /// ```
 ///
-/// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:)``).
+/// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:threads:)``).
 /// An unprefixed name test matches the elements of that name in no namespace, as XPath 1.0
 /// has it (an element under a default namespace declaration is in one); a prefix must be
 /// bound (``init(_:namespaces:)``). The namespace axis is not supported yet, and variables
@@ -148,15 +148,18 @@ extension ViewTree {
     ///   - context: the context node; `nil` for the document.
     ///   - budget: the work allowed (about a node visited or a value compared each);
     ///     ``XPath/defaultBudget(nodes:)`` if `nil`.
+    ///   - threads: the threads a scan of a large range or set may share (each part on a
+    ///     thread of its own, joined before this returns); 1, the default, uses only the
+    ///     caller's. The answer is the same whatever the number.
     /// - Throws: ``QueryError`` if the expression calls an unknown function, uses an
     ///   unbound prefix or variable, or needs more work than `budget`.
     /// - Complexity: O(nodes visited), after an O(n) index on the first query of a version.
-    public func evaluate(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> XPathValue {
+    public func evaluate(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1) throws(QueryError) -> XPathValue {
         if let context { _storage.check(context) }
         let index = _DocumentIndex.of(self)
         let result = _withWriterView { view -> Result<_Value, QueryError> in
             var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count),
-                                            namespaces: query.namespaces)
+                                            namespaces: query.namespaces, threads: threads)
             let start = context.map { _Key(rank: evaluator.rank(ofSlot: $0.index)) } ?? .root
             return Result { () throws(QueryError) -> _Value in try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1)) }
         }
@@ -172,11 +175,11 @@ extension ViewTree {
     /// The tree nodes `query` selects from `context` (the document if `nil`), in document
     /// order.
     ///
-    /// - Throws: ``QueryError`` as ``evaluate(_:from:budget:)`` does, and if the value is
-    ///   not a node-set or holds attributes or the document (ask ``evaluate(_:from:budget:)``).
-    /// - Complexity: as ``evaluate(_:from:budget:)``.
-    public func select(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> [NodeID] {
-        guard case .nodes(let nodes) = try evaluate(query, from: context, budget: budget) else {
+    /// - Throws: ``QueryError`` as ``evaluate(_:from:budget:threads:)`` does, and if the value is
+    ///   not a node-set or holds attributes or the document (ask ``evaluate(_:from:budget:threads:)``).
+    /// - Complexity: as ``evaluate(_:from:budget:threads:)``.
+    public func select(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1) throws(QueryError) -> [NodeID] {
+        guard case .nodes(let nodes) = try evaluate(query, from: context, budget: budget, threads: threads) else {
             throw QueryError(language: "XPath", offset: 0, message: "the expression's value is not a node-set")
         }
         var out: [NodeID] = []

@@ -24,11 +24,15 @@ extension _XPathEvaluator {
             let rootOnly = i == 0 && compound.conditions.contains { if case .root = $0 { true } else { false } }
             if i == 0 && !rootOnly && !compound.conditions.isEmpty, case .principal = test {
                 // Any element with conditions: one pass over the elements, no set between.
-                let attributes = resolved(compound.conditions)
                 try spend(Int(count), at: 0)
-                set = []
-                for r in 0 ..< count where isElement(r) {
-                    if try matchesConditions(r, compound.conditions, attributes) { set.append(_Key(rank: r)) }
+                let conditions = compound.conditions
+                set = try split(Int(count)) { (e, range) throws(QueryError) -> [_Key] in
+                    let attributes = e.resolved(conditions)
+                    var some: [_Key] = []
+                    for r in Int32(range.lowerBound) ..< Int32(range.upperBound) where e.isElement(r) {
+                        if try e.matchesConditions(r, conditions, attributes) { some.append(_Key(rank: r)) }
+                    }
+                    return some
                 }
                 if set.isEmpty { break }
                 continue
@@ -367,16 +371,18 @@ extension ViewTree {
     /// The elements that match `selector`, in document order, each once: what
     /// `document.querySelectorAll` returns; with `context`, those of them inside its
     /// subtree (as `element.querySelectorAll`: the selector matched against the whole
-    /// document, its results kept below `context`).
+    /// document, its results kept below `context`). With `threads` above 1, a scan of many
+    /// elements is shared among that many threads (joined before this returns); the
+    /// answer is the same.
     ///
     /// - Throws: ``QueryError`` if matching needs more work than `budget` (about a node
     ///   visited each; ``XPath/defaultBudget(nodes:)`` if `nil`).
     /// - Complexity: O(nodes visited), after an O(n) index on the first query of a version.
-    public func select(_ selector: CSSSelector, from context: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> [NodeID] {
+    public func select(_ selector: CSSSelector, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1) throws(QueryError) -> [NodeID] {
         if let context { _storage.check(context) }
         let index = _DocumentIndex.of(self)
         let result = _withWriterView { view -> Result<[_Key], QueryError> in
-            var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count))
+            var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count), threads: threads)
             return Result { () throws(QueryError) -> [_Key] in
                 var keys = try evaluator.select(selector.list)
                 if let context {

@@ -70,9 +70,21 @@ struct _XPathEvaluator: ~Copyable {
     private var namespaceFlags: [Bool]?
     /// The query's prefixes and the namespace URIs they are bound to.
     let namespaces: [String: String]
+    /// The threads a large scan may use (see ``split(_:_:)``).
+    let threads: Int
 
-    init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:]) {
+    /// The index's columns by rank, held here: read through the index (a class), each
+    /// read would retain and release the array, and on two threads fight over its count.
+    private let ends: [Int32]
+    private let typesByRank: [Int32]?
+    private let parentsByRank: [Int32]?
+    private let slotsByRank: [Int32]?
+    private var postingsKept: _DocumentIndex._Postings?
+
+    init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
+        self.threads = max(1, threads)
         self.index = index
+        (ends, typesByRank, parentsByRank, slotsByRank) = (index.end, index.typeByRank, index.parentByRank, index.order)
         self.view = view
         count = Int32(index.count)
         self.budget = budget
@@ -84,12 +96,20 @@ struct _XPathEvaluator: ~Copyable {
 
     // MARK: The tree by rank
 
-    @inline(__always) func end(_ r: Int32) -> Int32 { index.end[Int(r)] }
-    @inline(__always) func type(_ r: Int32) -> Int32 { index.typeByRank?[Int(r)] ?? view.typeID[Int(r)] }
-    @inline(__always) func parent(_ r: Int32) -> Int32 { index.parentByRank?[Int(r)] ?? view.parent[Int(r)] }
-    @inline(__always) func slot(_ r: Int32) -> Int32 { index.order?[Int(r)] ?? r }
+    @inline(__always) func end(_ r: Int32) -> Int32 { ends[Int(r)] }
+    @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank?[Int(r)] ?? view.typeID[Int(r)] }
+    @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
+    @inline(__always) func slot(_ r: Int32) -> Int32 { slotsByRank?[Int(r)] ?? r }
     /// The rank of slot `x`.
     @inline(__always) func rank(ofSlot x: Int32) -> Int32 { index.rank?[Int(x)] ?? x }
+
+    /// The per-type postings of the index (made on the first call of a version), kept.
+    mutating func postings() -> _DocumentIndex._Postings {
+        if let kept = postingsKept { return kept }
+        let made = index.postings { type($0) }
+        postingsKept = made
+        return made
+    }
 
     mutating func info(_ type: Int32) -> _TypeInfo {
         if let known = infos[type] { return known }
@@ -159,7 +179,7 @@ struct _XPathEvaluator: ~Copyable {
     // MARK: Node tests
 
     /// A node test resolved against the tree's types.
-    enum Test {
+    enum Test: Sendable {
         case none
         /// Every node of the principal type (elements, or attributes on the attribute axis).
         case principal
@@ -315,9 +335,26 @@ struct _XPathEvaluator: ~Copyable {
             for predicate in step.predicates { nodes = try filteredAmongSiblings(nodes, by: predicate) }
             return nodes
         }
+        if step.axis == .descendant || step.axis == .descendantOrSelf, !step.predicates.isEmpty,
+           let condition = try compiledConditions(step.predicates) {
+            // Checked as the scan meets each node: no set of every candidate made first.
+            let program = _ConditionProgram(condition)
+            defer { withExtendedLifetime(program) {} }
+            return try axis(context, step.axis, test, offset: step.offset, where: program.ref)
+        }
         var out = try axis(context, step.axis, test, offset: step.offset)
         for predicate in step.predicates { out = try filtered(out, by: predicate) }
         return out
+    }
+
+    /// Predicates that are all conditions, as one; `nil` if any is not.
+    mutating func compiledConditions(_ predicates: [_XPathExpr]) throws(QueryError) -> Condition? {
+        var all: Condition?
+        for p in predicates {
+            guard let c = try compileCondition(p) else { return nil }
+            all = all.map { .and($0, c) } ?? c
+        }
+        return all
     }
 
     /// The nodes of `nodes` (in the order their positions count in) for which `predicate`
@@ -325,9 +362,19 @@ struct _XPathEvaluator: ~Copyable {
     mutating func filtered(_ nodes: [_Key], by predicate: _XPathExpr) throws(QueryError) -> [_Key] {
         var kept: [_Key] = []
         kept.reserveCapacity(nodes.count)
-        if let condition = try compileCondition(predicate) {
+        if let compiled = try compileCondition(predicate) {
             // Resolved once for the whole set, checked on each node with no value made (a
-            // condition never depends on the position).
+            // condition never depends on the position, so a large set splits across threads).
+            let program = _ConditionProgram(compiled)
+            defer { withExtendedLifetime(program) {} }
+            let condition = program.ref
+            if threads > 1 && nodes.count >= 2 * Self.splitMinimum {
+                return try split(nodes.count) { (e, range) throws(QueryError) -> [_Key] in
+                    var kept: [_Key] = []
+                    for k in nodes[range] where try e.holds(condition, k) { kept.append(k) }
+                    return kept
+                }
+            }
             for k in nodes where try holds(condition, k) { kept.append(k) }
         } else {
             for (i, k) in nodes.enumerated() where try truth(predicate, _Context(node: k, position: i + 1, size: nodes.count)) {
@@ -441,7 +488,8 @@ struct _XPathEvaluator: ~Copyable {
     }
 
     /// The nodes on `axis` from any of `context` (sorted) that pass `test`, in document order.
-    mutating func axis(_ context: [_Key], _ axis: _Axis, _ test: Test, offset: Int) throws(QueryError) -> [_Key] {
+    mutating func axis(_ context: [_Key], _ axis: _Axis, _ test: Test, offset: Int, where condition: _ConditionRef? = nil) throws(QueryError) -> [_Key] {
+        if condition != nil { precondition(axis == .descendant || axis == .descendantOrSelf, "a condition is checked in a descendant scan only") }
         if case .none = test { return [] }
         var out: [_Key] = []
         switch axis {
@@ -474,17 +522,20 @@ struct _XPathEvaluator: ~Copyable {
                 }
                 let r = c.rank
                 if r < 0 {
-                    if orSelf, case .anyNode = test { out.append(.root) }
-                    try descendants(from: 0, to: count, test, into: &out, offset: offset)
+                    if orSelf, case .anyNode = test, try condition.map({ (c) throws(QueryError) in try holds(c, .root) }) ?? true { out.append(.root) }
+                    try descendants(from: 0, to: count, test, into: &out, offset: offset, where: condition)
                     covered = count
                     continue
                 }
                 if r < covered { continue }
-                try descendants(from: orSelf ? r : r + 1, to: end(r), test, into: &out, offset: offset)
+                try descendants(from: orSelf ? r : r + 1, to: end(r), test, into: &out, offset: offset, where: condition)
                 covered = end(r)
             }
             if attributesToo {
-                for c in context where c.isAttribute && passes(key: c, test, axis: axis) { out.append(c) }
+                for c in context where c.isAttribute && passes(key: c, test, axis: axis) {
+                    if let condition, !(try holds(condition, c)) { continue }
+                    out.append(c)
+                }
                 out = Self.sortedUnique(out)
             }
         case .parent:
@@ -587,7 +638,7 @@ struct _XPathEvaluator: ~Copyable {
     mutating func hasDescendant(from: Int32, to: Int32, _ test: Test) throws(QueryError) -> Bool {
         guard from < to else { return false }
         if case .type(let t) = test {
-            let postings = index.postings { type($0) }
+            let postings = postings()
             guard Int(t) + 1 < postings.start.count else { return false }
             let hi = Int(postings.start[Int(t) + 1])
             var a = Int(postings.start[Int(t)]), b = hi
@@ -611,17 +662,21 @@ struct _XPathEvaluator: ~Copyable {
 
     /// Appends the ranks in `from ..< to` that pass `test`; through the type's postings
     /// when the test is a name and the range is larger than a few of its nodes.
-    mutating func descendants(from: Int32, to: Int32, _ test: Test, into out: inout [_Key], offset: Int) throws(QueryError) {
+    mutating func descendants(from: Int32, to: Int32, _ test: Test, into out: inout [_Key], offset: Int,
+                              where condition: _ConditionRef? = nil) throws(QueryError) {
         guard from < to else { return }
         if case .unqualified(let ts) = test, ts.count == 1, to - from > 64 {
             // The type's nodes, then the namespace check on each.
             var some: [_Key] = []
             try descendants(from: from, to: to, .type(ts[0]), into: &some, offset: offset)
-            for k in some where !inNamespace(k.rank) { out.append(k) }
+            for k in some where !inNamespace(k.rank) {
+                if let condition, !(try holds(condition, k)) { continue }
+                out.append(k)
+            }
             return
         }
         if case .type(let t) = test, to - from > 64 {
-            let postings = index.postings { type($0) }
+            let postings = postings()
             guard Int(t) + 1 < postings.start.count else { return }
             let lo = Int(postings.start[Int(t)]), hi = Int(postings.start[Int(t) + 1])
             // The first of the type's ranks at or after `from`.
@@ -631,18 +686,50 @@ struct _XPathEvaluator: ~Copyable {
                 if postings.ranks[m] < from { a = m + 1 } else { b = m }
             }
             var i = a
-            while i < hi && postings.ranks[i] < to {
-                let r = postings.ranks[i]
-                if isElement(r) { out.append(_Key(rank: r)) }
-                i += 1
-            }
+            while i < hi && postings.ranks[i] < to { i += 1 }
             try spend((i - a) + 16, at: offset)
+            if let condition {
+                if threads > 1 && i - a >= 2 * Self.splitMinimum {
+                    let ranks = postings.ranks[a ..< i]
+                    out += try split(i - a) { (e, range) throws(QueryError) -> [_Key] in
+                        var some: [_Key] = []
+                        for r in ranks[ranks.startIndex + range.lowerBound ..< ranks.startIndex + range.upperBound] where e.isElement(r) {
+                            if try e.holds(condition, _Key(rank: r)) { some.append(_Key(rank: r)) }
+                        }
+                        return some
+                    }
+                    return
+                }
+                for j in a ..< i where isElement(postings.ranks[j]) {
+                    let k = _Key(rank: postings.ranks[j])
+                    if try holds(condition, k) { out.append(k) }
+                }
+                return
+            }
+            for j in a ..< i where isElement(postings.ranks[j]) { out.append(_Key(rank: postings.ranks[j])) }
             return
         }
         try spend(Int(to - from), at: offset)
+        if threads > 1 && Int(to - from) >= 2 * Self.splitMinimum {
+            out += try split(Int(to - from)) { (e, range) throws(QueryError) -> [_Key] in
+                var some: [_Key] = []
+                for r in from + Int32(range.lowerBound) ..< from + Int32(range.upperBound) where e.passes(r, test) {
+                    if let condition, !(try e.holds(condition, _Key(rank: r))) { continue }
+                    some.append(_Key(rank: r))
+                }
+                return some
+            }
+            return
+        }
         var r = from
         while r < to {
-            if passes(r, test) { out.append(_Key(rank: r)) }
+            if passes(r, test) {
+                if let condition {
+                    if try holds(condition, _Key(rank: r)) { out.append(_Key(rank: r)) }
+                } else {
+                    out.append(_Key(rank: r))
+                }
+            }
             r += 1
         }
     }

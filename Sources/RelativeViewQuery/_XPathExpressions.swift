@@ -94,7 +94,7 @@ extension _XPathEvaluator {
     }
 
     /// A predicate that ``condition(_:_:)`` reads without making a value, its tests resolved.
-    indirect enum Condition {
+    indirect enum Condition: Sendable {
         case exists(_Axis, Test)
         case attribute(Test, _BinaryOperator, literal: [UInt8]?, number: Double, attributeFirst: Bool)
         case and(Condition, Condition)
@@ -164,65 +164,10 @@ extension _XPathEvaluator {
     mutating func holds(_ condition: Condition, _ node: _Key) throws(QueryError) -> Bool {
         switch condition {
         case .exists(let axis, let test):
-            if case .none = test { return false }
-            switch axis {
-            case .attribute:
-                guard node != .root && !node.isAttribute else { return false }
-                for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) { return true }
-                return false
-            case .child:
-                guard !node.isAttribute else { return false }
-                let r = node.rank
-                var c = r + 1
-                let stop = r < 0 ? count : end(r)
-                while c < stop {
-                    if passes(c, test) { return true }
-                    c = end(c)
-                }
-                return false
-            case .descendant, .descendantOrSelf:
-                if axis == .descendantOrSelf && passes(key: node, test, axis: .self) { return true }
-                guard !node.isAttribute else { return false }
-                let r = node.rank
-                return try hasDescendant(from: r + 1, to: r < 0 ? count : end(r), test)
-            case .parent:
-                if node == .root { return false }
-                let p = node.isAttribute ? node.rank : parent(node.rank)
-                return passes(key: p < 0 ? .root : _Key(rank: p), test, axis: .parent)
-            case .ancestor, .ancestorOrSelf:
-                if axis == .ancestorOrSelf && passes(key: node, test, axis: .self) { return true }
-                if node == .root { return false }
-                var r = node.isAttribute ? node.rank : parent(node.rank)
-                while r >= 0 {
-                    if passes(r, test) { return true }
-                    r = parent(r)
-                }
-                if case .anyNode = test { return true }  // the root node
-                return false
-            case .followingSibling, .precedingSibling:
-                guard node != .root && !node.isAttribute else { return false }
-                let r = node.rank, p = parent(r)
-                var s = axis == .followingSibling ? end(r) : (p < 0 ? 0 : p + 1)
-                let stop = axis == .followingSibling ? (p < 0 ? count : end(p)) : r
-                while s < stop {
-                    if passes(s, test) { return true }
-                    s = end(s)
-                }
-                return false
-            default:
-                return passes(key: node, test, axis: .self)
-            }
+            return try exists(axis, test, node)
         case .attribute(let test, let op, let literal, let n, let attributeFirst):
-            guard node != .root && !node.isAttribute else { return false }
-            for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) {
-                if let literal {
-                    if view.attributeValue(e).elementsEqual(literal) == (op == .equal) { return true }
-                } else {
-                    let m = Self.number(String(decoding: view.attributeValue(e), as: UTF8.self))
-                    if attributeFirst ? Self.relation(op, m, n) : Self.relation(op, n, m) { return true }
-                }
-            }
-            return false
+            guard let literal else { return attributeHolds(test, op, literal: nil, number: n, attributeFirst: attributeFirst, node) }
+            return literal.withUnsafeBufferPointer { attributeHolds(test, op, literal: $0, number: n, attributeFirst: attributeFirst, node) }
         case .and(let a, let b):
             if !(try holds(a, node)) { return false }
             return try holds(b, node)
@@ -231,6 +176,99 @@ extension _XPathEvaluator {
             return try holds(b, node)
         case .not(let a): return !(try holds(a, node))
         }
+    }
+
+    /// Whether the condition holds at `node`: its flat form (nothing retained or released
+    /// on the way) if it has one.
+    mutating func holds(_ c: _ConditionRef, _ node: _Key) throws(QueryError) -> Bool {
+        guard let ops = c.ops else { return try holds(c.program.takeUnretainedValue().tree, node) }
+        return try holds(ops, c.bytes, ops.count - 1, node)
+    }
+
+    private mutating func holds(_ ops: UnsafeMutableBufferPointer<_FlatCondition>, _ bytes: UnsafeBufferPointer<UInt8>, _ i: Int,
+                                _ node: _Key) throws(QueryError) -> Bool {
+        let op = ops[i]
+        switch op.kind {
+        case .exists: return try exists(op.axis, op.test.test, node)
+        case .attribute:
+            let literal = op.literalCount < 0 ? nil : UnsafeBufferPointer(rebasing: bytes[Int(op.literalStart) ..< Int(op.literalStart + op.literalCount)])
+            return attributeHolds(op.test.test, op.op, literal: literal, number: op.number, attributeFirst: op.attributeFirst, node)
+        case .and:
+            if !(try holds(ops, bytes, Int(op.left), node)) { return false }
+            return try holds(ops, bytes, Int(op.right), node)
+        case .or:
+            if try holds(ops, bytes, Int(op.left), node) { return true }
+            return try holds(ops, bytes, Int(op.right), node)
+        case .not: return !(try holds(ops, bytes, Int(op.left), node))
+        }
+    }
+
+    /// Whether some node on `axis` from `node` passes `test`.
+    mutating func exists(_ axis: _Axis, _ test: Test, _ node: _Key) throws(QueryError) -> Bool {
+        if case .none = test { return false }
+        switch axis {
+        case .attribute:
+            guard node != .root && !node.isAttribute else { return false }
+            for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) { return true }
+            return false
+        case .child:
+            guard !node.isAttribute else { return false }
+            let r = node.rank
+            var c = r + 1
+            let stop = r < 0 ? count : end(r)
+            while c < stop {
+                if passes(c, test) { return true }
+                c = end(c)
+            }
+            return false
+        case .descendant, .descendantOrSelf:
+            if axis == .descendantOrSelf && passes(key: node, test, axis: .self) { return true }
+            guard !node.isAttribute else { return false }
+            let r = node.rank
+            return try hasDescendant(from: r + 1, to: r < 0 ? count : end(r), test)
+        case .parent:
+            if node == .root { return false }
+            let p = node.isAttribute ? node.rank : parent(node.rank)
+            return passes(key: p < 0 ? .root : _Key(rank: p), test, axis: .parent)
+        case .ancestor, .ancestorOrSelf:
+            if axis == .ancestorOrSelf && passes(key: node, test, axis: .self) { return true }
+            if node == .root { return false }
+            var r = node.isAttribute ? node.rank : parent(node.rank)
+            while r >= 0 {
+                if passes(r, test) { return true }
+                r = parent(r)
+            }
+            if case .anyNode = test { return true }  // the root node
+            return false
+        case .followingSibling, .precedingSibling:
+            guard node != .root && !node.isAttribute else { return false }
+            let r = node.rank, p = parent(r)
+            var s = axis == .followingSibling ? end(r) : (p < 0 ? 0 : p + 1)
+            let stop = axis == .followingSibling ? (p < 0 ? count : end(p)) : r
+            while s < stop {
+                if passes(s, test) { return true }
+                s = end(s)
+            }
+            return false
+        default:
+            return passes(key: node, test, axis: .self)
+        }
+    }
+
+    /// Whether some attribute of `node` passing `test` compares so with `literal` (or, with
+    /// no literal, with the number `n`).
+    mutating func attributeHolds(_ test: Test, _ op: _BinaryOperator, literal: UnsafeBufferPointer<UInt8>?, number n: Double,
+                                 attributeFirst: Bool, _ node: _Key) -> Bool {
+        guard node != .root && !node.isAttribute else { return false }
+        for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) {
+            if let literal {
+                if view.attributeValue(e).elementsEqual(literal) == (op == .equal) { return true }
+            } else {
+                let m = Self.number(String(decoding: view.attributeValue(e), as: UTF8.self))
+                if attributeFirst ? Self.relation(op, m, n) : Self.relation(op, n, m) { return true }
+            }
+        }
+        return false
     }
 
     mutating func binary(_ op: _BinaryOperator, _ a: _XPathExpr, _ b: _XPathExpr, _ context: _Context) throws(QueryError) -> _Value {
@@ -669,3 +707,119 @@ extension _XPathEvaluator {
 
 @inline(__always) private func floorValue(_ x: Double) -> Double { x.rounded(.down) }
 @inline(__always) private func ceilingValue(_ x: Double) -> Double { x.rounded(.up) }
+
+/// A node test with no reference in it (see ``_FlatCondition``).
+enum _FlatTest {
+    case none, principal, anyNode, text, comment
+    case type(Int32)
+
+    init?(_ test: _XPathEvaluator.Test) {
+        switch test {
+        case .none: self = .none
+        case .principal: self = .principal
+        case .anyNode: self = .anyNode
+        case .text: self = .text
+        case .comment: self = .comment
+        case .type(let t): self = .type(t)
+        default: return nil
+        }
+    }
+
+    var test: _XPathEvaluator.Test {
+        switch self {
+        case .none: .none
+        case .principal: .principal
+        case .anyNode: .anyNode
+        case .text: .text
+        case .comment: .comment
+        case .type(let t): .type(t)
+        }
+    }
+}
+
+/// One node of a condition laid out flat: plain values only, its operands by index.
+struct _FlatCondition {
+    enum Kind { case exists, attribute, and, or, not }
+    var kind: Kind
+    var axis: _Axis = .self
+    var test: _FlatTest = .none
+    var op: _BinaryOperator = .equal
+    var attributeFirst = true
+    var number = 0.0
+    /// The literal's bytes in the program's buffer; a count of -1 for none.
+    var literalStart: Int32 = 0, literalCount: Int32 = -1
+    var left: Int32 = 0, right: Int32 = 0
+}
+
+/// A compiled predicate condition, shared by the threads of one evaluation (immutable once
+/// made, hence `@unchecked Sendable`): the condition, and when each of its tests is a plain
+/// value, the same laid out flat (its root last), which a check on a node reads with no
+/// reference counted: an indirect enum retains and releases its boxes on each match, which
+/// on two threads also makes them fight over the same counts.
+final class _ConditionProgram: @unchecked Sendable {
+    let tree: _XPathEvaluator.Condition
+    let ops: UnsafeMutableBufferPointer<_FlatCondition>?
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+
+    init(_ condition: _XPathEvaluator.Condition) {
+        tree = condition
+        var flat: [_FlatCondition] = []
+        var literals: [UInt8] = []
+        func add(_ c: _XPathEvaluator.Condition) -> Int32? {
+            var op: _FlatCondition
+            switch c {
+            case .exists(let axis, let test):
+                guard let t = _FlatTest(test) else { return nil }
+                op = _FlatCondition(kind: .exists, axis: axis, test: t)
+            case .attribute(let test, let o, let literal, let n, let attributeFirst):
+                guard let t = _FlatTest(test) else { return nil }
+                op = _FlatCondition(kind: .attribute, test: t, op: o, attributeFirst: attributeFirst, number: n)
+                if let literal {
+                    op.literalStart = Int32(literals.count)
+                    op.literalCount = Int32(literal.count)
+                    literals += literal
+                }
+            case .and(let a, let b), .or(let a, let b):
+                guard let x = add(a), let y = add(b) else { return nil }
+                if case .and = c { op = _FlatCondition(kind: .and) } else { op = _FlatCondition(kind: .or) }
+                (op.left, op.right) = (x, y)
+            case .not(let a):
+                guard let x = add(a) else { return nil }
+                op = _FlatCondition(kind: .not)
+                op.left = x
+            }
+            flat.append(op)
+            return Int32(flat.count - 1)
+        }
+        let root = add(condition)
+        bytes = .allocate(capacity: max(1, literals.count))
+        _ = bytes.initialize(from: literals)
+        if root != nil {
+            let made = UnsafeMutableBufferPointer<_FlatCondition>.allocate(capacity: flat.count)
+            _ = made.initialize(from: flat)
+            ops = made
+        } else {
+            ops = nil
+        }
+    }
+
+    /// A reference to this program that a loop copies with no count: valid while the
+    /// program lives (its owner keeps it alive across the loop).
+    var ref: _ConditionRef { _ConditionRef(ops: ops, bytes: UnsafeBufferPointer(bytes), program: .passUnretained(self)) }
+
+    deinit {
+        if let ops {
+            ops.deinitialize()
+            ops.deallocate()
+        }
+        bytes.deallocate()
+    }
+}
+
+/// A ``_ConditionProgram`` as plain values (see ``_ConditionProgram/ref``): what a scan
+/// checks on each node, shared by the threads of one evaluation, counted by none of them.
+struct _ConditionRef: @unchecked Sendable {
+    let ops: UnsafeMutableBufferPointer<_FlatCondition>?
+    let bytes: UnsafeBufferPointer<UInt8>
+    let program: Unmanaged<_ConditionProgram>
+}

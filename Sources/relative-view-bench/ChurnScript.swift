@@ -1,3 +1,4 @@
+import RelativeViewCore
 import RelativeViewFixtures
 
 /// One step of the `churn` operation: a UI-like mutation, then one query, in node numbers.

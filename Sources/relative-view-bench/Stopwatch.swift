@@ -1,3 +1,4 @@
+import RelativeViewCore
 import RelativeViewFixtures
 
 /// What one implementation did on one operation: time per query and a digest per query.

@@ -39,8 +39,21 @@ struct Query: ParsableCommand {
     @Option(help: "Evaluate this many times and report the times on standard error.")
     var `repeat`: Int = 1
 
+    @Option(help: ArgumentHelp(
+        "Before evaluating, move this many random element subtrees (a benchmark of the index after mutation).",
+        discussion: "Each move takes an element other than the root element to the end of a random element outside its subtree (seeded by --seed). The answers are the moved tree's. With --repeat, the line before the last on standard error gives the same query's times on the same document loaded afresh (pristine_best_ns=<integer> pristine_median_ns=<integer>)."))
+    var moves: Int = 0
+
+    @Option(help: "The seed of --moves.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The threads a scan of many nodes may share (the answer is the same).")
+    var threads: Int = 1
+
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a count of 1 or more, not \(`repeat`)") }
+        guard threads >= 1 && threads <= 256 else { throw ValidationError("--threads takes 1 to 256, not \(threads)") }
+        guard moves >= 0 else { throw ValidationError("--moves takes a count of 0 or more, not \(moves)") }
         guard (css == nil) != (xpath == nil) else { throw ValidationError("give one of --css and --xpath") }
         for n in namespaces where !n.contains("=") || n.hasPrefix("=") {
             throw ValidationError("--namespace takes PREFIX=URI, not '\(n)'")
@@ -66,23 +79,22 @@ struct Query: ParsableCommand {
         } catch {
             Loading.fail("\(error)\n  \(text)\n  \(String(repeating: " ", count: error.offset))^")
         }
-        let tree = source.tree()
-        let clock = ContinuousClock()
-        var times: [Int] = []
-        var value: XPathValue = .nodes([])
-        for _ in 0 ..< `repeat` {
-            let start = clock.now
-            do {
-                switch query {
-                case .xpath(let x): value = try tree.evaluate(x)
-                case .css(let c): value = .nodes(try tree.select(c).map { XPathNode(node: $0) })
+        var tree = source.tree()
+        var pristine: [Int]?
+        if moves > 0 {
+            Self.move(moves, in: &tree, seed: seed)
+            if `repeat` > 1 {
+                // The same document in a tree loaded afresh: its slots in document order.
+                do {
+                    let text = try tree.string(as: .xml)
+                    let fresh = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "<moved tree>")
+                    pristine = Self.timed(query, on: fresh, times: `repeat`, threads: threads).times
+                } catch {
+                    Loading.fail("the moved tree could not be written and read back: \(error)")
                 }
-            } catch {
-                Loading.fail("\(error)")
             }
-            let elapsed = clock.now - start
-            times.append(Int(elapsed.components.seconds) * 1_000_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000))
         }
+        let (times, value) = Self.timed(query, on: tree, times: `repeat`, threads: threads)
         var lines: [String] = []
         var matches = 1
         switch value {
@@ -104,9 +116,54 @@ struct Query: ParsableCommand {
             out.append(0x0A)
         }
         guard Loading.writeAll(out, to: 1) else { Loading.fail("cannot write to standard output") }
+        if let pristine {
+            let sorted = pristine.sorted()
+            Loading.printError("pristine_best_ns=\(sorted[0]) pristine_median_ns=\(sorted[sorted.count / 2])\n")
+        }
         if `repeat` > 1 || times.count > 1 {
             let sorted = times.sorted()
             Loading.printError("best_ns=\(sorted[0]) median_ns=\(sorted[sorted.count / 2]) matches=\(matches)\n")
+        }
+    }
+
+    /// `query` evaluated `times` times on `tree`: the nanoseconds of each, and the value.
+    static func timed(_ query: Compiled, on tree: ViewTree, times count: Int, threads: Int) -> (times: [Int], value: XPathValue) {
+        let clock = ContinuousClock()
+        var times: [Int] = []
+        var value: XPathValue = .nodes([])
+        for _ in 0 ..< count {
+            let start = clock.now
+            do {
+                switch query {
+                case .xpath(let x): value = try tree.evaluate(x, threads: threads)
+                case .css(let c): value = .nodes(try tree.select(c, threads: threads).map { XPathNode(node: $0) })
+                }
+            } catch {
+                Loading.fail("\(error)")
+            }
+            let elapsed = clock.now - start
+            times.append(Int(elapsed.components.seconds) * 1_000_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000))
+        }
+        return (times, value)
+    }
+
+    /// Moves `count` random element subtrees: each element (not a root) to the end of a
+    /// random element outside its subtree.
+    static func move(_ count: Int, in tree: inout ViewTree, seed: UInt64) {
+        var elements: [NodeID] = []
+        for root in tree.roots {
+            if tree.kind(of: root) == .element { elements.append(root) }
+            for node in tree.descendants(of: root) where tree.kind(of: node) == .element { elements.append(node) }
+        }
+        guard elements.count > 2 else { return }
+        var rng = SplitMix64(seed: seed)
+        var moved = 0
+        while moved < count {
+            let node = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
+            let target = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
+            guard tree.parent(of: node) != nil, node != target, !tree.isDescendant(target, of: node) else { continue }
+            tree.append(node, to: target)
+            moved += 1
         }
     }
 

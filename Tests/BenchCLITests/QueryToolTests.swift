@@ -61,6 +61,26 @@ import Testing
         #expect(fields["best_ns"]! > 0 && fields["best_ns"]! <= fields["median_ns"]!)
     }
 
+    @Test func movesAndThreads() throws {
+        let xml = try temporaryFile("q.xml", Self.page)
+        // The same seed moves the same subtrees: the same answer twice; the pristine line
+        // (the moved document loaded afresh) comes before the last, with its own times.
+        let first = try run(["query", xml, "--xpath", "//b/..", "--moves", "6", "--seed", "3", "--repeat", "3"])
+        let again = try run(["query", xml, "--xpath", "//b/..", "--moves", "6", "--seed", "3", "--repeat", "3"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == again.stdout)
+        let lines = first.stderr.split(separator: "\n")
+        #expect(lines.count >= 2 && lines[lines.count - 2].hasPrefix("pristine_best_ns="), "\(first.stderr)")
+        #expect(lines.last?.hasPrefix("best_ns=") == true)
+        // Moved, the document differs: b elements under other parents.
+        let pristine = try run(["query", xml, "--xpath", "//b/.."])
+        #expect(first.stdout != pristine.stdout, "\(first.stdout)")
+        let threaded = try run(["query", xml, "--xpath", "//b", "--threads", "2"])
+        #expect(threaded.stdout == "1\n3\n4\n")
+        let refused = try run(["query", xml, "--xpath", "//b", "--threads", "0"])
+        #expect(refused.status == 64 && refused.stderr.contains("--threads"), "\(refused.stderr)")
+    }
+
     @Test(arguments: [
         (["query", "DOC", "--xpath", "//b["], Int32(1), "XPath error at character 5"),
         (["query", "DOC", "--css", "a >"], Int32(1), "CSS error at character 4"),

@@ -1,3 +1,4 @@
+import RelativeViewCore
 import RelativeViewFixtures
 @testable import RelativeViewSnapshot
 import Testing
