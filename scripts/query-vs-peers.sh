@@ -14,7 +14,13 @@
 #   (make-documents.py --nested-towers); SEED (1); REPEAT (5): evaluations of a query in one
 #   process (fewer when they pass a second), of which the best is kept; CHAIN_TIMEOUT (20):
 #   the seconds a peer's process gets for one query of the chain (lxml's merge of node sets
-#   is quadratic there); from the first it does not finish, the longer ones are not tried.
+#   is quadratic there); from the first it does not finish, the longer ones are not tried;
+#   QUERY_TIMEOUT (60): the same for one XMark query (its process is killed and a new one
+#   loads the document again for the next; it is not asked again in later runs);
+#   MOVES (10,000): the random subtree moves after which each query is timed again (ours,
+#   against the same document loaded afresh: `relative-view query --moves`).
+# Ours is also timed on one thread and on two (--threads) on the queries that read every
+# element.
 # RUNS (default 3) runs alternate between the three programs, so that a busy moment of this
 # shared machine falls on all of them; a query's time is its best over the runs, and its
 # ratio's spread is the ratio of each run.
@@ -39,12 +45,13 @@ python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --see
     --xmark-bytes "${XMARK_BYTES:-100000000}" --nested-towers "${NESTED_TOWERS:-2000}" \
     --nested-depth "${NESTED_DEPTH:-40}" >&2
 
-/usr/bin/python3 - "$work" "$tool" "$runs" "$output" "${REPEAT:-5}" "${CHAIN_TIMEOUT:-20}" <<'PY'
-import json, math, os, platform, statistics, subprocess, sys, time
+/usr/bin/python3 - "$work" "$tool" "$runs" "$output" "${REPEAT:-5}" "${CHAIN_TIMEOUT:-20}" \
+    "${QUERY_TIMEOUT:-60}" "${MOVES:-10000}" <<'PY'
+import json, math, os, platform, select, statistics, subprocess, sys, time
 from cssselect import GenericTranslator
 
 work, tool, runs, output, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
-chain_timeout = int(sys.argv[6])
+chain_timeout, query_timeout, moves = int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
 xmark, nested = os.path.join(work, "xmark.xml"), os.path.join(work, "nested.xml")
 
 # The questions: XMark's paths (Schmidt et al., VLDB 2002) and what a scraper asks, each an
@@ -113,6 +120,10 @@ QUERIES = [
     ("css", "bidder:last-child"),
     ("css", "watches:empty"),
 ]
+# Queries that read every element of the document (no name to narrow them): ours on one
+# thread and on two.
+WHOLE_DOCUMENT = [("css", "[category]"), ("css", "#person0"), ("xpath", "//*[@category]"), ("xpath", "//*[@featured]"),
+                  ("css", "*[id$='7']"), ("xpath", "//*[@id = 'item100']")]
 # div div ... div span, k = 2 ... 10 descendant steps, on the nested towers.
 CHAIN = [("css", " ".join(["div"] * k + ["span"])) for k in range(2, 11)]
 
@@ -130,50 +141,83 @@ def ours(path, kind, text):
     numbers = sorted(int(line) for line in done.stdout.split())
     return {"best_ns": int(figures["best_ns"]), "median_ns": int(figures["median_ns"]), "matches": int(figures["matches"])}, numbers
 
-def peer(command, path, queries, name, timeout=None):
-    """Every query answered by one peer process on one load; with `timeout`, each query in a
-    process of its own, and from the first that takes longer than `timeout` seconds on, None
-    (the queries of the chain grow in cost: the next would take longer still)."""
+def peer(command, path, queries, name, timeout, skip=(), growing=False):
+    """Every query answered by a peer process on one load, each answer read as it comes:
+    a query that takes longer than `timeout` seconds is answered None, its process killed,
+    and a new one (a new load) goes on with the next query. Queries in `skip` (known to take
+    longer) are answered None unasked; with `growing` (each query costs more than the one
+    before), so are all the queries after one that took too long."""
     outdir = os.path.join(work, "answers-" + name)
     os.makedirs(outdir, exist_ok=True)
-    batches = [queries] if timeout is None else [[q] for q in queries]
-    results = []
-    for batch in batches:
-        if timeout is not None and results and results[-1] is None:
-            results.append(None)
+    results = [None] * len(queries)
+    i = 0
+    while i < len(queries):
+        if i in skip:
+            i += 1
             continue
+        batch = [j for j in range(i, len(queries)) if j not in skip]
         listing = os.path.join(work, "queries-%s.txt" % name)
         with open(listing, "w", encoding="utf-8") as f:
-            f.write("".join(peer_xpath(kind, text) + "\n" for kind, text in batch))
-        try:
-            done = subprocess.run(command + [path, listing, outdir, str(repeat)], check=True, capture_output=True, text=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired:
-            print("   %s: %r took longer than %d s" % (name, batch[0][1], timeout), file=sys.stderr)
-            results.append(None)
-            continue
-        for line in done.stdout.strip().split("\n"):
+            f.write("".join(peer_xpath(*queries[j]) + "\n" for j in batch))
+        process = subprocess.Popen(command + [path, listing, outdir, str(repeat)], stdout=subprocess.PIPE, text=True)
+        # The load gets ten minutes; each query, from the load's end or the answer before.
+        deadline = time.monotonic() + 600
+        answered = 0
+        while answered < len(batch):
+            ready, _, _ = select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))
+            if not ready:
+                break
+            line = process.stdout.readline()
+            if not line:
+                break
             row = json.loads(line)
+            deadline = time.monotonic() + timeout
+            if "loaded" in row:
+                continue
+            j = batch[row["query"]]
             if "error" in row:
-                sys.exit("%s cannot evaluate %r: %s" % (name, batch[row["query"]][1], row["error"]))
+                sys.exit("%s cannot evaluate %r: %s" % (name, queries[j][1], row["error"]))
             with open(row["file"]) as f:
-                results.append((row, [int(x) for x in f.read().split()]))
+                results[j] = (row, [int(x) for x in f.read().split()])
+            answered += 1
+        if answered < len(batch):
+            process.kill()
+            process.wait()
+            late = batch[answered]
+            print("   %s: %r took longer than %d s" % (name, queries[late][1], timeout), file=sys.stderr)
+            if growing:
+                break  # the queries after it cost more still
+            skip = set(skip) | {late}
+            i = late + 1
+        else:
+            process.wait()
+            if process.returncode != 0:
+                sys.exit("%s exited with status %d" % (name, process.returncode))
+            break
     return results
 
 PEERS = [("pugixml", [os.path.join(work, "pugixml-query")]),
          ("lxml", ["/usr/bin/python3", "scripts/peers/lxml-query.py"])]
 
-def measure(path, queries, label, timeout=None):
+def measure(path, queries, label, timeout, chain=False):
     """Each query's best time by each program, over the runs; every answer checked against
-    ours. With `timeout` (seconds), a peer's query that takes longer is recorded as such."""
+    ours. A peer's query that takes longer than `timeout` seconds is recorded as such, and
+    not asked again in later runs (nor, in the `chain`, the longer ones)."""
     samples = {name: [[] for _ in queries] for name in ["relative-view"] + [p for p, _ in PEERS]}
     mismatches = []
+    too_long = {name: set() for name, _ in PEERS}
     for run in range(runs):
         for name, command in PEERS:
             print("== run %d/%d: %s, %d queries with %s" % (run + 1, runs, label, len(queries), name), file=sys.stderr)
-            for i, answer in enumerate(peer(command, path, queries, name, timeout)):
+            for i, answer in enumerate(peer(command, path, queries, name, timeout, too_long[name], growing=chain)):
                 if answer is not None:
                     samples[name][i].append(answer)
+                else:
+                    too_long[name].add(i)
+            if chain:
+                # The chain grows in cost with k: past the first query too long, the rest are.
+                first = min(too_long[name], default=len(queries))
+                too_long[name] |= set(range(first, len(queries)))
         print("== run %d/%d: %s, %d queries with relative-view" % (run + 1, runs, label, len(queries)), file=sys.stderr)
         for i, (kind, text) in enumerate(queries):
             samples["relative-view"][i].append(ours(path, kind, text))
@@ -212,13 +256,43 @@ def measure(path, queries, label, timeout=None):
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
-xmark_rows = measure(xmark, QUERIES, "xmark.xml")
-chain_rows = measure(nested, CHAIN, "nested.xml", timeout=chain_timeout)
+xmark_rows = measure(xmark, QUERIES, "xmark.xml", query_timeout)
+chain_rows = measure(nested, CHAIN, "nested.xml", chain_timeout, chain=True)
+
+# After moves: each query on the document after 10^4 random subtree moves, against the
+# same document loaded afresh (its slots in document order), both in one process.
+move_rows = []
+print("== each query after %d random subtree moves, against the same document loaded afresh" % moves, file=sys.stderr)
+for kind, text in QUERIES:
+    done = subprocess.run([tool, "query", xmark, "--" + kind, text, "--repeat", str(repeat), "--moves", str(moves),
+                           "--print", "count"], check=True, capture_output=True, text=True)
+    lines = done.stderr.strip().split("\n")
+    moved = dict(part.split("=") for part in lines[-1].split())
+    fresh = dict(part.split("=") for part in lines[-2].split())
+    move_rows.append({"kind": kind, "query": text, "movedBestNanoseconds": int(moved["best_ns"]),
+                      "pristineBestNanoseconds": int(fresh["pristine_best_ns"]),
+                      "ratio": int(moved["best_ns"]) / int(fresh["pristine_best_ns"])})
+
+# Two threads against one, on the queries that scan the whole document (every element),
+# alternating, best of the runs each.
+thread_rows = []
+for kind, text in WHOLE_DOCUMENT:
+    best = {1: [], 2: []}
+    for run in range(runs):
+        for threads in (1, 2):
+            done = subprocess.run([tool, "query", xmark, "--" + kind, text, "--repeat", str(repeat), "--threads", str(threads),
+                                   "--print", "count"], check=True, capture_output=True, text=True)
+            best[threads].append(int(dict(p.split("=") for p in done.stderr.strip().split("\n")[-1].split())["best_ns"]))
+    thread_rows.append({"kind": kind, "query": text, "oneThreadBestNanoseconds": min(best[1]),
+                        "twoThreadsBestNanoseconds": min(best[2]), "speedup": min(best[1]) / min(best[2]),
+                        "speedupOfEachRun": [a / b for a, b in zip(best[1], best[2])]})
 summary = {}
 for name, _ in PEERS:
-    ratios = [r[name + "Ratio"] for r in xmark_rows]
+    # A query the peer did not finish in time counts at its time limit: a lower bound.
+    ratios = [r.get(name + "Ratio", r.get(name + "RatioAtLeast")) for r in xmark_rows]
     summary[name] = {"geometricMeanRatio": geomean(ratios), "lowestRatio": min(ratios),
-                     "lowestRatioQuery": min(xmark_rows, key=lambda r: r[name + "Ratio"])["query"],
+                     "lowestRatioQuery": xmark_rows[ratios.index(min(ratios))]["query"],
+                     "queriesNotFinishedInTime": sum(1 for r in xmark_rows if name + "RatioAtLeast" in r),
                      "queriesSlowerThanPeer": sum(1 for x in ratios if x < 1)}
 report = {
     "tool": "scripts/query-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "repeat": repeat,
@@ -233,6 +307,13 @@ report = {
     "summary": summary,
     "queries": xmark_rows,
     "descendantChain": chain_rows,
+    "descendantChainGrowth": {name: (r[-1]["programs"][name]["bestNanoseconds"] / r[0]["programs"][name]["bestNanoseconds"]
+                                     if "bestNanoseconds" in r[-1]["programs"][name] else None)
+                              for r in [chain_rows] for name in r[0]["programs"]},
+    "descendantChainGrowthNote": "time at k = 10 over time at k = 2 (linear in k: at most 5)",
+    "afterMoves": {"moves": moves, "worstRatio": max(r["ratio"] for r in move_rows),
+                   "worstQuery": max(move_rows, key=lambda r: r["ratio"])["query"], "queries": move_rows},
+    "twoThreads": {"lowestSpeedup": min(r["speedup"] for r in thread_rows), "queries": thread_rows},
 }
 with open(output, "w") as f:
     json.dump(report, f, indent=1)
@@ -240,5 +321,9 @@ with open(output, "w") as f:
 for name, s in summary.items():
     print("%s: geometric mean %.2fx, lowest %.2fx (%s), %d queries slower" % (
         name, s["geometricMeanRatio"], s["lowestRatio"], s["lowestRatioQuery"], s["queriesSlowerThanPeer"]), file=sys.stderr)
+print("after %d moves: worst %.2fx of the pristine time (%s)" % (moves, report["afterMoves"]["worstRatio"], report["afterMoves"]["worstQuery"]),
+      file=sys.stderr)
+print("two threads: lowest speedup %.2fx" % report["twoThreads"]["lowestSpeedup"], file=sys.stderr)
+print("div ... span, k = 10 over k = 2: %s" % report["descendantChainGrowth"], file=sys.stderr)
 print("wrote %s" % output, file=sys.stderr)
 PY

@@ -505,6 +505,23 @@ struct _XPathEvaluator: ~Copyable {
                 if ch < lastEnd { sorted = false }
                 lastEnd = max(lastEnd, stop)
                 try spend(Int(stop - ch) / 8 + 1, at: offset)
+                // Child to child (each a jump over a subtree, a likely cache miss); past the
+                // first 32, a name's postings in what is left of the range, kept if their
+                // parent is `r`: many children of one name (items of a region, bidders of
+                // an auction) are read in a row.
+                if case .type(let t) = test {
+                    var walked = 0
+                    while ch < stop {
+                        if walked == 32 {
+                            childrenThroughPostings(of: r, from: ch, to: stop, type: t, into: &out)
+                            break
+                        }
+                        if type(ch) == t && isElement(ch) { out.append(_Key(rank: ch)) }
+                        ch = end(ch)
+                        walked += 1
+                    }
+                    continue
+                }
                 while ch < stop {
                     if passes(ch, test) { out.append(_Key(rank: ch)) }
                     ch = end(ch)
@@ -631,6 +648,24 @@ struct _XPathEvaluator: ~Copyable {
             throw QueryError(language: "XPath", offset: offset, message: "the namespace axis is not supported yet")
         }
         return out
+    }
+
+    /// Appends the children of `r` of type `t` among ranks `from ..< to`, in order: the
+    /// type's postings in the range whose parent is `r`.
+    mutating func childrenThroughPostings(of r: Int32, from: Int32, to: Int32, type t: Int32, into out: inout [_Key]) {
+        let postings = postings()
+        guard Int(t) + 1 < postings.start.count else { return }
+        let hi = Int(postings.start[Int(t) + 1])
+        var a = Int(postings.start[Int(t)]), b = hi
+        while a < b {
+            let m = (a + b) / 2
+            if postings.ranks[m] < from { a = m + 1 } else { b = m }
+        }
+        while a < hi && postings.ranks[a] < to {
+            let x = postings.ranks[a]
+            if parent(x) == r && isElement(x) { out.append(_Key(rank: x)) }
+            a += 1
+        }
     }
 
     /// Whether some rank in `from ..< to` passes `test`: through the type's postings (the

@@ -4,7 +4,8 @@ parses an XML file, then answers each XPath expression of a file (one a line) wi
 etree.XPath on the parsed document, as `relative-view query --repeat` answers on its loaded
 tree (a CSS selector arrives translated by cssselect, as lxml.cssselect does). Each expression
 is evaluated until it has run REPEAT times or for about a second (at least once); the parse
-and the compile are not timed. Prints one JSON object a line per expression: best and median
+and the compile are not timed. Prints {"loaded": ELEMENTS} once the document is loaded, then
+one JSON object a line per expression: best and median
 nanoseconds, the number of nodes, and the file OUTDIR/N.txt where it wrote each selected
 element's number in document order among all the elements (the root element is 0).
 
@@ -23,6 +24,7 @@ tree = etree.parse(path, etree.XMLParser(huge_tree=True))
 # Each element's number in document order; the dict keeps every element's proxy alive, so
 # the proxies a query returns are the same objects.
 preorder = {element: n for n, element in enumerate(tree.getroot().iter(etree.Element))}
+print(json.dumps({"loaded": len(preorder)}), flush=True)
 with open(queries, encoding="utf-8") as f:
     lines = f.read().split("\n")
 for n, line in enumerate(lines):

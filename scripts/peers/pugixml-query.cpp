@@ -3,7 +3,8 @@
 // xpath_query::evaluate_node_set on the loaded document, as `relative-view query --repeat`
 // answers on its loaded tree. Each expression is compiled once and evaluated until it has
 // run REPEAT times or for about a second (at least once); the load and the compile are not
-// timed. Prints one JSON object a line per expression: best and median nanoseconds, the
+// timed. Prints {"loaded": ELEMENTS} once loaded, then one JSON object a line per
+// expression: best and median nanoseconds, the
 // number of nodes, and the file OUTDIR/N.txt where it wrote each selected element's number
 // in document order among all the elements (the root element is 0), one a line.
 // Usage: pugixml-query FILE QUERIES OUTDIR [REPEAT]
@@ -34,6 +35,8 @@ int main(int argc, char **argv) {
     } numbering;
     numbering.numbers = &preorder;
     doc.traverse(numbering);
+    std::printf("{\"loaded\": %ld}\n", numbering.next);
+    std::fflush(stdout);
     std::ifstream queries(argv[2]);
     std::string line;
     for (int n = 0; std::getline(queries, line); n++) {
