@@ -8,11 +8,11 @@ import RelativeViewCore
 /// let nodes = try tree.select(titles)
 /// ```
 ///
-/// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:threads:)``).
+/// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:threads:variables:)``).
 /// An unprefixed name test matches the elements of that name in no namespace, as XPath 1.0
 /// has it (an element under a default namespace declaration is in one); a prefix must be
-/// bound (``init(_:namespaces:)``). The namespace axis is not supported yet, and variables
-/// are not bound (both are errors).
+/// bound (``init(_:namespaces:)``), and a variable's value given to the evaluation. The
+/// namespace axis is not supported yet (an error).
 public struct XPath: Sendable, CustomStringConvertible {
     /// The expression as given.
     ///
@@ -151,15 +151,23 @@ extension ViewTree {
     ///   - threads: the threads a scan of a large range or set may share (each part on a
     ///     thread of its own, joined before this returns); 1, the default, uses only the
     ///     caller's. The answer is the same whatever the number.
+    ///   - variables: the values of the expression's variables, by name without the `$`
+    ///     (`["id": .string("x")]` for `//*[@id = $id]`); a node-set's nodes must be this
+    ///     tree's (an attribute by its element and name).
     /// - Throws: ``QueryError`` if the expression calls an unknown function, uses an
     ///   unbound prefix or variable, or needs more work than `budget`.
     /// - Complexity: O(nodes visited), after an O(n) index on the first query of a version.
-    public func evaluate(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1) throws(QueryError) -> XPathValue {
+    public func evaluate(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1,
+                         variables: [String: XPathValue] = [:]) throws(QueryError) -> XPathValue {
         if let context { _storage.check(context) }
+        for case .nodes(let nodes) in variables.values {
+            for n in nodes { if let node = n.node { _storage.check(node) } }
+        }
         let index = _DocumentIndex.of(self)
         let result = _withWriterView { view -> Result<_Value, QueryError> in
             var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count),
                                             namespaces: query.namespaces, threads: threads)
+            evaluator.bind(variables)
             let start = context.map { _Key(rank: evaluator.rank(ofSlot: $0.index)) } ?? .root
             return Result { () throws(QueryError) -> _Value in try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1)) }
         }
@@ -175,11 +183,12 @@ extension ViewTree {
     /// The tree nodes `query` selects from `context` (the document if `nil`), in document
     /// order.
     ///
-    /// - Throws: ``QueryError`` as ``evaluate(_:from:budget:threads:)`` does, and if the value is
-    ///   not a node-set or holds attributes or the document (ask ``evaluate(_:from:budget:threads:)``).
-    /// - Complexity: as ``evaluate(_:from:budget:threads:)``.
-    public func select(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1) throws(QueryError) -> [NodeID] {
-        guard case .nodes(let nodes) = try evaluate(query, from: context, budget: budget, threads: threads) else {
+    /// - Throws: ``QueryError`` as ``evaluate(_:from:budget:threads:variables:)`` does, and if the value is
+    ///   not a node-set or holds attributes or the document (ask ``evaluate(_:from:budget:threads:variables:)``).
+    /// - Complexity: as ``evaluate(_:from:budget:threads:variables:)``.
+    public func select(_ query: XPath, from context: NodeID? = nil, budget: Int? = nil, threads: Int = 1,
+                       variables: [String: XPathValue] = [:]) throws(QueryError) -> [NodeID] {
+        guard case .nodes(let nodes) = try evaluate(query, from: context, budget: budget, threads: threads, variables: variables) else {
             throw QueryError(language: "XPath", offset: 0, message: "the expression's value is not a node-set")
         }
         var out: [NodeID] = []

@@ -72,6 +72,8 @@ struct _XPathEvaluator: ~Copyable {
     let namespaces: [String: String]
     /// The threads a large scan may use (see ``split(_:_:)``).
     let threads: Int
+    /// The values of the expression's variables, by name.
+    private(set) var variables: [String: _Value] = [:]
 
     /// The index's columns by rank, held here: read through the index (a class), each
     /// read would retain and release the array, and on two threads fight over its count.
@@ -102,6 +104,29 @@ struct _XPathEvaluator: ~Copyable {
     @inline(__always) func slot(_ r: Int32) -> Int32 { slotsByRank?[Int(r)] ?? r }
     /// The rank of slot `x`.
     @inline(__always) func rank(ofSlot x: Int32) -> Int32 { index.rank?[Int(x)] ?? x }
+
+    /// Gives the variables their values: a node-set's nodes as keys, in document order.
+    mutating func bind(_ values: [String: XPathValue]) {
+        for (name, value) in values {
+            switch value {
+            case .boolean(let b): variables[name] = .boolean(b)
+            case .number(let n): variables[name] = .number(n)
+            case .string(let s): variables[name] = .string(s)
+            case .nodes(let nodes):
+                var keys: [_Key] = []
+                for n in nodes {
+                    guard let node = n.node else { keys.append(.root); continue }
+                    let r = rank(ofSlot: node.index)
+                    guard let attribute = n.attributeName else { keys.append(_Key(rank: r)); continue }
+                    for (k, e) in attributeRun(r).enumerated() where info(view.name(e)).name == attribute {
+                        keys.append(_Key(rank: r, attribute: k))
+                        break
+                    }
+                }
+                variables[name] = .nodes(Self.sortedUnique(keys))
+            }
+        }
+    }
 
     /// The per-type postings of the index (made on the first call of a version), kept.
     mutating func postings() -> _DocumentIndex._Postings {

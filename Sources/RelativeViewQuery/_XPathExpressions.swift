@@ -18,7 +18,9 @@ extension _XPathEvaluator {
         switch e {
         case .number(let n): return .number(n)
         case .literal(let s): return .string(s)
-        case .variable(let name, let offset): throw error(offset, "undefined variable '$\(name)'")
+        case .variable(let name, let offset):
+            guard let value = variables[name] else { throw error(offset, "undefined variable '$\(name)' (give its value to evaluate(_:variables:))") }
+            return value
         case .negate(let a): return .number(-(try number(evaluate(a, context))))
         case .binary(let op, let a, let b): return try binary(op, a, b, context)
         case .union(let a, let b, let offset):
