@@ -11,8 +11,7 @@ import RelativeViewCore
 /// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:threads:variables:)``).
 /// An unprefixed name test matches the elements of that name in no namespace, as XPath 1.0
 /// has it (an element under a default namespace declaration is in one); a prefix must be
-/// bound (``init(_:namespaces:)``), and a variable's value given to the evaluation. The
-/// namespace axis is not supported yet (an error).
+/// bound (``init(_:namespaces:)``), and a variable's value given to the evaluation.
 public struct XPath: Sendable, CustomStringConvertible {
     /// The expression as given.
     ///
@@ -89,10 +88,11 @@ public struct XPath: Sendable, CustomStringConvertible {
     public static func defaultBudget(nodes: Int) -> Int { max(1_000_000_000, 200 * nodes) }
 }
 
-/// A node an XPath expression selects: a node of the tree, one of its attributes, or the
-/// document (the root node, parent of the tree's roots).
+/// A node an XPath expression selects: a node of the tree, one of its attributes, one of
+/// its namespace nodes, or the document (the root node, parent of the tree's roots).
 public struct XPathNode: Sendable, Hashable {
-    /// The tree's node; for an attribute, its element; `nil` for the document.
+    /// The tree's node; for an attribute or a namespace node, its element; `nil` for the
+    /// document.
     ///
     /// - Complexity: O(1)
     public let node: NodeID?
@@ -104,6 +104,14 @@ public struct XPathNode: Sendable, Hashable {
     ///
     /// - Complexity: O(1)
     public let attributeValue: String?
+    /// A namespace node's prefix, "" for the default namespace (`nil` for any other node).
+    ///
+    /// - Complexity: O(1)
+    public private(set) var namespacePrefix: String? = nil
+    /// A namespace node's URI (`nil` for any other node).
+    ///
+    /// - Complexity: O(1)
+    public private(set) var namespaceURI: String? = nil
 
     /// Whether this is the document (the root node).
     ///
@@ -120,6 +128,14 @@ public struct XPathNode: Sendable, Hashable {
 
     init(node: NodeID?, attributeName: String?, attributeValue: String?) {
         (self.node, self.attributeName, self.attributeValue) = (node, attributeName, attributeValue)
+    }
+
+    /// The namespace node of `element` for `prefix`, bound to `uri`.
+    ///
+    /// - Complexity: O(1)
+    public init(namespaceOf element: NodeID, prefix: String, uri: String) {
+        (node, attributeName, attributeValue) = (element, nil, nil)
+        (namespacePrefix, namespaceURI) = (prefix, uri)
     }
 }
 
@@ -164,19 +180,30 @@ extension ViewTree {
             for n in nodes { if let node = n.node { _storage.check(node) } }
         }
         let index = _DocumentIndex.of(self)
-        let result = _withWriterView { view -> Result<_Value, QueryError> in
+        let result = _withWriterView { view -> Result<(_Value, [_Key: (String, String)]), QueryError> in
             var evaluator = _XPathEvaluator(index: index, view: view, budget: budget ?? XPath.defaultBudget(nodes: count),
                                             namespaces: query.namespaces, threads: threads)
             evaluator.bind(variables)
             let start = context.map { _Key(rank: evaluator.rank(ofSlot: $0.index)) } ?? .root
-            return Result { () throws(QueryError) -> _Value in try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1)) }
+            return Result { () throws(QueryError) -> (_Value, [_Key: (String, String)]) in
+                let value = try evaluator.evaluate(query.root, _Context(node: start, position: 1, size: 1))
+                // Namespace nodes' prefixes and URIs, read while the columns are at hand.
+                var namespaceNodes: [_Key: (String, String)] = [:]
+                if case .nodes(let keys) = value {
+                    for k in keys where k.isNamespace {
+                        let n = evaluator.namespaceNodes(of: k.rank)[k.namespaceIndex]
+                        namespaceNodes[k] = (n.prefix, n.uri)
+                    }
+                }
+                return (value, namespaceNodes)
+            }
         }
-        let value = try result.get()
+        let (value, namespaceNodes) = try result.get()
         switch value {
         case .boolean(let b): return .boolean(b)
         case .number(let n): return .number(n)
         case .string(let s): return .string(s)
-        case .nodes(let keys): return .nodes(xpathNodes(keys, index))
+        case .nodes(let keys): return .nodes(xpathNodes(keys, index, namespaceNodes))
         }
     }
 
@@ -194,21 +221,23 @@ extension ViewTree {
         var out: [NodeID] = []
         out.reserveCapacity(nodes.count)
         for n in nodes {
-            guard let node = n.node, n.attributeName == nil else {
-                throw QueryError(language: "XPath", offset: 0, message: "the expression selects \(n.isDocument ? "the document" : "attributes"), not only nodes of the tree: use evaluate(_:) for them")
+            guard let node = n.node, n.attributeName == nil, n.namespacePrefix == nil else {
+                let what = n.isDocument ? "the document" : n.namespacePrefix != nil ? "namespace nodes" : "attributes"
+                throw QueryError(language: "XPath", offset: 0, message: "the expression selects \(what), not only nodes of the tree: use evaluate(_:) for them")
             }
             out.append(node)
         }
         return out
     }
 
-    private func xpathNodes(_ keys: [_Key], _ index: _DocumentIndex) -> [XPathNode] {
+    private func xpathNodes(_ keys: [_Key], _ index: _DocumentIndex, _ namespaceNodes: [_Key: (String, String)]) -> [XPathNode] {
         let s = _storage
         return keys.map { k in
             if k == .root { return XPathNode(node: nil, attributeName: nil, attributeValue: nil) }
             let x = index.order?[Int(k.rank)] ?? k.rank
             let id = s.nodeID(x)
-            guard k.isAttribute else { return XPathNode(node: id, attributeName: nil, attributeValue: nil) }
+            if let (prefix, uri) = namespaceNodes[k] { return XPathNode(namespaceOf: id, prefix: prefix, uri: uri) }
+            guard k.isAttached else { return XPathNode(node: id, attributeName: nil, attributeValue: nil) }
             let e = s.content.attributes.run(of: Int(x)).lowerBound + k.attributeIndex
             return XPathNode(node: id, attributeName: TypeRegistry.shared.name(of: s.content.attributes.name(at: e)),
                              attributeValue: s.content.attributes.value(at: e))

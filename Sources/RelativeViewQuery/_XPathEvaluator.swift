@@ -18,6 +18,15 @@ extension _Key {
     @inline(__always) var rank: Int32 { Int32(truncatingIfNeeded: self >> 32) &- 1 }
     /// Whether the key is an attribute's.
     @inline(__always) var isAttribute: Bool { self & 0xFFFF_FFFF >= Self.attributeBase }
+    /// Whether the key is a namespace node's: low half 1 + j for the j-th namespace node
+    /// of its element (they come after it and before its attributes).
+    @inline(__always) var isNamespace: Bool { self & 0xFFFF_FFFF != 0 && self & 0xFFFF_FFFF < Self.attributeBase }
+    /// Whether the key is an attribute's or a namespace node's: a node attached to an
+    /// element, not in the tree (no children, no siblings; its parent is the element).
+    @inline(__always) var isAttached: Bool { self & 0xFFFF_FFFF != 0 }
+    /// The namespace node's index among its element's.
+    @inline(__always) var namespaceIndex: Int { Int(self & 0xFFFF_FFFF) - 1 }
+    @inline(__always) init(rank: Int32, namespace j: Int) { self = UInt64(UInt32(bitPattern: rank &+ 1)) << 32 | UInt64(j + 1) }
     /// The attribute's index in its element's run.
     @inline(__always) var attributeIndex: Int { Int(self & 0xFFFF_FFFF &- Self.attributeBase) }
 }
@@ -74,6 +83,8 @@ struct _XPathEvaluator: ~Copyable {
     let threads: Int
     /// The values of the expression's variables, by name.
     private(set) var variables: [String: _Value] = [:]
+    /// Elements' namespace nodes found so far (see ``namespaceNodes(of:)``).
+    private var namespaceNodesKept: [Int32: [(prefix: String, uri: String)]] = [:]
 
     /// The index's columns by rank, held here: read through the index (a class), each
     /// read would retain and release the array, and on two threads fight over its count.
@@ -117,6 +128,10 @@ struct _XPathEvaluator: ~Copyable {
                 for n in nodes {
                     guard let node = n.node else { keys.append(.root); continue }
                     let r = rank(ofSlot: node.index)
+                    if let prefix = n.namespacePrefix {
+                        if let j = namespaceNodes(of: r).firstIndex(where: { $0.prefix == prefix }) { keys.append(_Key(rank: r, namespace: j)) }
+                        continue
+                    }
                     guard let attribute = n.attributeName else { keys.append(_Key(rank: r)); continue }
                     for (k, e) in attributeRun(r).enumerated() where info(view.name(e)).name == attribute {
                         keys.append(_Key(rank: r, attribute: k))
@@ -188,6 +203,30 @@ struct _XPathEvaluator: ~Copyable {
         return ""
     }
 
+    /// The namespace nodes of rank `r`'s element, in libxml2's order: the `xml` prefix's
+    /// first, then the declarations in scope (on it or an ancestor, the nearest of each
+    /// prefix), the farthest first. As in libxml2, a default namespace undeclared
+    /// (`xmlns=""`) nearer than any declaration is one, with an empty URI.
+    mutating func namespaceNodes(of r: Int32) -> [(prefix: String, uri: String)] {
+        if let known = namespaceNodesKept[r] { return known }
+        var found: [(prefix: String, uri: String)] = []
+        var x = r
+        while x >= 0 {
+            for e in attributeRun(x) {
+                let name = info(view.name(e)).name
+                guard name == "xmlns" || name.hasPrefix("xmlns:") else { continue }
+                let prefix = name == "xmlns" ? "" : String(name.dropFirst(6))
+                if !found.contains(where: { $0.prefix == prefix }) {
+                    found.append((prefix, String(decoding: view.attributeValue(e), as: UTF8.self)))
+                }
+            }
+            x = parent(x)
+        }
+        let made = [("xml", Self.xmlNamespace)] + found.reversed()
+        namespaceNodesKept[r] = made
+        return made
+    }
+
     /// The namespace the `xml` prefix is bound to, in every document and every query.
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
@@ -221,6 +260,8 @@ struct _XPathEvaluator: ~Copyable {
         /// The same on the attribute axis: attributes of that local name (any, for `nil`)
         /// whose prefix is bound to `uri` (an unprefixed attribute is in no namespace).
         case qualifiedAttribute(local: String?, uri: String)
+        /// A namespace node of that prefix ("" for the default namespace), on the namespace axis.
+        case namespacePrefix(String)
         case anyNode
         case text
         case comment
@@ -279,6 +320,7 @@ struct _XPathEvaluator: ~Copyable {
         case .anyName: return .principal
         case .anyLocalName(let prefix):
             let uri = try uri(of: prefix, offset: offset)
+            if axis == .namespace { return .none }
             return axis == .attribute ? .qualifiedAttribute(local: nil, uri: uri) : .qualified(types(withLocalName: nil), uri: uri)
         case .name(let prefix, let local):
             if let prefix, prefix != "xml" {
@@ -286,7 +328,8 @@ struct _XPathEvaluator: ~Copyable {
                 return axis == .attribute ? .qualifiedAttribute(local: local, uri: uri) : .qualified(types(withLocalName: local), uri: uri)
             }
             let name = prefix.map { $0 + ":" + local } ?? local
-            if axis == .attribute || axis == .namespace {
+            if axis == .namespace { return prefix == nil ? .namespacePrefix(local) : .none }
+            if axis == .attribute {
                 guard let id = TypeRegistry.shared.existingTypeID(named: name) else { return .none }
                 return .type(id.rawValue)
             }
@@ -318,7 +361,7 @@ struct _XPathEvaluator: ~Copyable {
         case .qualified(let ts, let uri):
             guard ts.contains(type(r)) && isElement(r) else { return false }
             return namespaceURI(r, prefix: info(type(r)).prefix) == uri
-        case .qualifiedAttribute: return false
+        case .qualifiedAttribute, .namespacePrefix: return false
         case .principal: return isElement(r)
         case .text:
             let t = type(r)
@@ -334,7 +377,15 @@ struct _XPathEvaluator: ~Copyable {
     /// Whether a key (a node, an attribute or the root) passes `test` on `axis`.
     mutating func passes(key k: _Key, _ test: Test, axis: _Axis) -> Bool {
         if k == .root { if case .anyNode = test { return true } else { return false } }
-        if k.isAttribute {
+        if k.isNamespace {
+            switch test {
+            case .anyNode: return true
+            case .principal: return axis == .namespace
+            case .namespacePrefix(let p): return axis == .namespace && namespaceNodes(of: k.rank)[k.namespaceIndex].prefix == p
+            default: return false
+            }
+        }
+        if k.isAttached {
             switch test {
             case .anyNode: return true
             case .principal: return axis == .attribute
@@ -523,7 +574,7 @@ struct _XPathEvaluator: ~Copyable {
         case .child:
             var sorted = true
             var lastEnd: Int32 = -1
-            for c in context where !c.isAttribute {
+            for c in context where !c.isAttached {
                 let r = c.rank
                 var ch = r + 1
                 let stop = r < 0 ? count : end(r)
@@ -558,7 +609,7 @@ struct _XPathEvaluator: ~Copyable {
             var covered: Int32 = -1  // ranks below this are inside a subtree already read
             var attributesToo = false
             for c in context {
-                if c.isAttribute {
+                if c.isAttached {
                     if orSelf && passes(key: c, test, axis: axis) { attributesToo = true }
                     continue
                 }
@@ -574,7 +625,7 @@ struct _XPathEvaluator: ~Copyable {
                 covered = end(r)
             }
             if attributesToo {
-                for c in context where c.isAttribute && passes(key: c, test, axis: axis) {
+                for c in context where c.isAttached && passes(key: c, test, axis: axis) {
                     if let condition, !(try holds(condition, c)) { continue }
                     out.append(c)
                 }
@@ -582,7 +633,7 @@ struct _XPathEvaluator: ~Copyable {
             }
         case .parent:
             for c in context {
-                if c.isAttribute {
+                if c.isAttached {
                     let k = _Key(rank: c.rank)
                     if passes(key: k, test, axis: .parent) { out.append(k) }
                 } else if c != .root {
@@ -599,7 +650,7 @@ struct _XPathEvaluator: ~Copyable {
                 if axis == .ancestorOrSelf && passes(key: c, test, axis: axis) { out.append(c) }
                 if c == .root { continue }
                 // An attribute's ancestors start at its element.
-                var r = c.isAttribute ? c.rank : parent(c.rank)
+                var r = c.isAttached ? c.rank : parent(c.rank)
                 while r >= 0 && !seen.contains(r) {
                     try spend(1, at: offset)
                     seen.insert(r)
@@ -616,7 +667,7 @@ struct _XPathEvaluator: ~Copyable {
             // Of the context nodes that share a parent, the first has every following
             // sibling any of them has, the last every preceding one.
             var widest: [Int32: Int32] = [:]
-            for c in context where c != .root && !c.isAttribute {
+            for c in context where c != .root && !c.isAttached {
                 let r = c.rank
                 let p = parent(r)
                 if axis == .followingSibling { if widest[p] == nil { widest[p] = r } } else { widest[p] = r }
@@ -662,7 +713,7 @@ struct _XPathEvaluator: ~Copyable {
                 }
             }
         case .attribute:
-            for c in context where c != .root && !c.isAttribute {
+            for c in context where c != .root && !c.isAttached {
                 let r = c.rank
                 let run = attributeRun(r)
                 for (k, e) in run.enumerated() where attributePasses(view.name(e), test, owner: r) {
@@ -670,7 +721,13 @@ struct _XPathEvaluator: ~Copyable {
                 }
             }
         case .namespace:
-            throw QueryError(language: "XPath", offset: offset, message: "the namespace axis is not supported yet")
+            for c in context where c != .root && !c.isAttached && isElement(c.rank) {
+                let nodes = namespaceNodes(of: c.rank)
+                for j in 0 ..< nodes.count {
+                    let k = _Key(rank: c.rank, namespace: j)
+                    if passes(key: k, test, axis: .namespace) { out.append(k) }
+                }
+            }
         }
         return out
     }

@@ -210,11 +210,11 @@ extension _XPathEvaluator {
         if case .none = test { return false }
         switch axis {
         case .attribute:
-            guard node != .root && !node.isAttribute else { return false }
+            guard node != .root && !node.isAttached else { return false }
             for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) { return true }
             return false
         case .child:
-            guard !node.isAttribute else { return false }
+            guard !node.isAttached else { return false }
             let r = node.rank
             var c = r + 1
             let stop = r < 0 ? count : end(r)
@@ -225,17 +225,17 @@ extension _XPathEvaluator {
             return false
         case .descendant, .descendantOrSelf:
             if axis == .descendantOrSelf && passes(key: node, test, axis: .self) { return true }
-            guard !node.isAttribute else { return false }
+            guard !node.isAttached else { return false }
             let r = node.rank
             return try hasDescendant(from: r + 1, to: r < 0 ? count : end(r), test)
         case .parent:
             if node == .root { return false }
-            let p = node.isAttribute ? node.rank : parent(node.rank)
+            let p = node.isAttached ? node.rank : parent(node.rank)
             return passes(key: p < 0 ? .root : _Key(rank: p), test, axis: .parent)
         case .ancestor, .ancestorOrSelf:
             if axis == .ancestorOrSelf && passes(key: node, test, axis: .self) { return true }
             if node == .root { return false }
-            var r = node.isAttribute ? node.rank : parent(node.rank)
+            var r = node.isAttached ? node.rank : parent(node.rank)
             while r >= 0 {
                 if passes(r, test) { return true }
                 r = parent(r)
@@ -243,7 +243,7 @@ extension _XPathEvaluator {
             if case .anyNode = test { return true }  // the root node
             return false
         case .followingSibling, .precedingSibling:
-            guard node != .root && !node.isAttribute else { return false }
+            guard node != .root && !node.isAttached else { return false }
             let r = node.rank, p = parent(r)
             var s = axis == .followingSibling ? end(r) : (p < 0 ? 0 : p + 1)
             let stop = axis == .followingSibling ? (p < 0 ? count : end(p)) : r
@@ -261,7 +261,7 @@ extension _XPathEvaluator {
     /// no literal, with the number `n`).
     mutating func attributeHolds(_ test: Test, _ op: _BinaryOperator, literal: UnsafeBufferPointer<UInt8>?, number n: Double,
                                  attributeFirst: Bool, _ node: _Key) -> Bool {
-        guard node != .root && !node.isAttribute else { return false }
+        guard node != .root && !node.isAttached else { return false }
         for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) {
             if let literal {
                 if view.attributeValue(e).elementsEqual(literal) == (op == .equal) { return true }
@@ -481,7 +481,8 @@ extension _XPathEvaluator {
     }
 
     mutating func stringBytes(_ k: _Key) throws(QueryError) -> [UInt8] {
-        if k.isAttribute {
+        if k.isNamespace { return Array(namespaceNodes(of: k.rank)[k.namespaceIndex].uri.utf8) }
+        if k.isAttached {
             return Array(view.attributeValue(attributeRun(k.rank).lowerBound + k.attributeIndex))
         }
         let r = k.rank
@@ -661,8 +662,13 @@ extension _XPathEvaluator {
     /// other prefixes are not resolved yet).
     mutating func names(of k: _Key) -> (String, String, String) {
         if k == .root { return ("", "", "") }
+        if k.isNamespace {
+            // A namespace node's name is its prefix; it is in no namespace.
+            let prefix = namespaceNodes(of: k.rank)[k.namespaceIndex].prefix
+            return (prefix, prefix, "")
+        }
         let name: String
-        if k.isAttribute {
+        if k.isAttached {
             name = info(view.name(attributeRun(k.rank).lowerBound + k.attributeIndex)).name
         } else {
             let i = info(type(k.rank))
@@ -674,7 +680,7 @@ extension _XPathEvaluator {
         }
         guard let colon = name.firstIndex(of: ":") else {
             // An unprefixed element is in the default namespace in scope; an attribute in none.
-            return (name, name, k.isAttribute ? "" : namespaceURI(k.rank, prefix: nil))
+            return (name, name, k.isAttached ? "" : namespaceURI(k.rank, prefix: nil))
         }
         let prefix = name[..<colon]
         return (name, String(name[name.index(after: colon)...]), namespaceURI(k.rank, prefix: prefix))

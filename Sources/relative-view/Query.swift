@@ -171,7 +171,7 @@ struct Query: ParsableCommand {
     /// element is 0); nodes that are not elements have none and are left out.
     static func preorderNumbers(of nodes: [XPathNode], in tree: ViewTree) -> [Int] {
         var wanted = Set<NodeID>()
-        for n in nodes where n.attributeName == nil { if let node = n.node { wanted.insert(node) } }
+        for n in nodes where n.attributeName == nil && n.namespacePrefix == nil { if let node = n.node { wanted.insert(node) } }
         var numbers: [NodeID: Int] = [:]
         var element = 0
         func visit(_ node: NodeID) {
@@ -183,12 +183,12 @@ struct Query: ParsableCommand {
             visit(root)
             for node in tree.descendants(of: root) { visit(node) }
         }
-        return nodes.compactMap { n in n.attributeName == nil ? n.node.flatMap { numbers[$0] } : nil }
+        return nodes.compactMap { n in n.attributeName == nil && n.namespacePrefix == nil ? n.node.flatMap { numbers[$0] } : nil }
     }
 
     /// A node's path from the document: each step its name and its place among its
     /// parent's children of that name (`/a[1]/b[2]`), `text()`, `comment()` or
-    /// `processing-instruction()` likewise, an attribute as `@name`.
+    /// `processing-instruction()` likewise, an attribute as `@name`, a namespace node as `namespace::prefix`.
     static func path(of n: XPathNode, in tree: ViewTree) -> String {
         guard let node = n.node else { return "/" }
         var steps: [String] = []
@@ -221,13 +221,17 @@ struct Query: ParsableCommand {
             x = tree.parent(of: y)
         }
         let path = "/" + steps.reversed().joined(separator: "/")
+        if let prefix = n.namespacePrefix { return path + (prefix.isEmpty ? "/namespace::*[name()='']" : "/namespace::" + prefix) }
         return n.attributeName.map { path + "/@" + $0 } ?? path
     }
 
     /// A node written as XML: an element's subtree, a text's escaped text, an attribute as
-    /// `name="value"`.
+    /// `name="value"`, a namespace node as its declaration (`xmlns:p="uri"`).
     static func xml(of n: XPathNode, in tree: ViewTree) -> String {
         guard let node = n.node else { return (try? tree.string(as: .xml)) ?? "" }
+        if let prefix = n.namespacePrefix {
+            return "\(prefix.isEmpty ? "xmlns" : "xmlns:" + prefix)=\"\(_xmlAttributeEscaped(n.namespaceURI ?? ""))\""
+        }
         if let name = n.attributeName {
             return "\(name)=\"\(_xmlAttributeEscaped(n.attributeValue ?? ""))\""
         }

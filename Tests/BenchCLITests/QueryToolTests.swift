@@ -61,6 +61,17 @@ import Testing
         #expect(fields["best_ns"]! > 0 && fields["best_ns"]! <= fields["median_ns"]!)
     }
 
+    @Test func namespaceNodes() throws {
+        let xml = try temporaryFile("ns.xml", "<r xmlns:p=\"urn:p\"><a xmlns:q=\"urn:q\"/></r>")
+        var r = try run(["query", xml, "--xpath", "//a/namespace::*", "--print", "paths"])
+        #expect(r.stdout == "/r[1]/a[1]/namespace::xml\n/r[1]/a[1]/namespace::p\n/r[1]/a[1]/namespace::q\n", "\(r.stdout) \(r.stderr)")
+        r = try run(["query", xml, "--xpath", "//a/namespace::q", "--print", "xml"])
+        #expect(r.stdout == "xmlns:q=\"urn:q\"\n", "\(r.stdout)")
+        // Not elements: no number of theirs.
+        r = try run(["query", xml, "--xpath", "//namespace::p"])
+        #expect(r.status == 0 && r.stdout == "", "\(r.stdout)")
+    }
+
     @Test func movesAndThreads() throws {
         let xml = try temporaryFile("q.xml", Self.page)
         // The same seed moves the same subtrees: the same answer twice; the pristine line
