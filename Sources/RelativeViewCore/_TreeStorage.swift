@@ -219,6 +219,23 @@ package final class _TreeStorage: @unchecked Sendable {
         NodeID(index: index, stamp: generation(at: Int(index)) &+ identity)
     }
 
+    /// The ids of the nodes at ranks `ranks` (slot `order[r]` for rank r, or slot r with no
+    /// order): one loop in here, so that the columns are not counted once per node.
+    ///
+    /// - Complexity: O(ranks.count)
+    package func nodeIDs(ranks: [Int32], order: [Int32]?) -> [NodeID] {
+        var out: [NodeID] = []
+        out.reserveCapacity(ranks.count)
+        if let order {
+            order.withUnsafeBufferPointer { order in
+                for r in ranks { out.append(nodeID(Int(r) < order.count ? order[Int(r)] : r)) }
+            }
+        } else {
+            for r in ranks { out.append(nodeID(r)) }
+        }
+        return out
+    }
+
     /// The generation the id `id` was made at, if it is of this tree.
     @inlinable @inline(__always)
     package func generation(of id: NodeID) -> UInt32 { id.stamp &- identity }

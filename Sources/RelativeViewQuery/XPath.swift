@@ -8,7 +8,7 @@ import RelativeViewCore
 /// let nodes = try tree.select(titles)
 /// ```
 ///
-/// Evaluation is set at a time over the tree's document order (see ``ViewTree/evaluate(_:from:budget:threads:variables:)``).
+/// Evaluation is set at a time over the tree's document order (see `ViewTree.evaluate(_:from:budget:threads:variables:)`).
 /// An unprefixed name test matches the elements of that name in no namespace, as XPath 1.0
 /// has it (an element under a default namespace declaration is in one); a prefix must be
 /// bound (``init(_:namespaces:)``), and a variable's value given to the evaluation.
@@ -232,11 +232,14 @@ extension ViewTree {
 
     private func xpathNodes(_ keys: [_Key], _ index: _DocumentIndex, _ namespaceNodes: [_Key: (String, String)]) -> [XPathNode] {
         let s = _storage
-        return keys.map { k in
+        // Every key's node id in one loop over the columns (a key of the root: rank 0's
+        // id, unused).
+        let ids = s.nodeIDs(ranks: keys.map { max(0, $0.rank) }, order: index.order)
+        return keys.enumerated().map { i, k in
             if k == .root { return XPathNode(node: nil, attributeName: nil, attributeValue: nil) }
-            let x = index.order?[Int(k.rank)] ?? k.rank
-            let id = s.nodeID(x)
-            if let (prefix, uri) = namespaceNodes[k] { return XPathNode(namespaceOf: id, prefix: prefix, uri: uri) }
+            let id = ids[i]
+            let x = id.index
+            if !namespaceNodes.isEmpty, let (prefix, uri) = namespaceNodes[k] { return XPathNode(namespaceOf: id, prefix: prefix, uri: uri) }
             guard k.isAttached else { return XPathNode(node: id, attributeName: nil, attributeValue: nil) }
             let e = s.content.attributes.run(of: Int(x)).lowerBound + k.attributeIndex
             return XPathNode(node: id, attributeName: TypeRegistry.shared.name(of: s.content.attributes.name(at: e)),

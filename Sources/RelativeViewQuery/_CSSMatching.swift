@@ -393,7 +393,6 @@ extension ViewTree {
                 return keys
             }
         }
-        let s = _storage
-        return try result.get().map { s.nodeID(index.order?[Int($0.rank)] ?? $0.rank) }
+        return _storage.nodeIDs(ranks: try result.get().map(\.rank), order: index.order)
     }
 }
