@@ -101,13 +101,8 @@ extension _XPathEvaluator {
     /// The attribute conditions of `conditions` resolved for this evaluation.
     mutating func resolved(_ conditions: [_Condition]) -> _ResolvedAttributes {
         let made = _ResolvedAttributes(conditions)
-        for i in 0 ..< made.count where made.items[i].type != _ResolvedAttribute.notAnAttribute {
-            switch conditions[i] {
-            case .id: made.items[i].type = attributeType(named: "id")
-            case .className: made.items[i].type = attributeType(named: "class")
-            case .attribute(let name, _, _, _): made.items[i].type = attributeType(named: name)
-            default: break
-            }
+        for i in 0 ..< made.count {
+            if let a = conditions[i].onAttribute { made.items[i].type = attributeType(named: a.name) }
         }
         return made
     }
@@ -171,8 +166,11 @@ extension _XPathEvaluator {
     mutating func matches(_ r: Int32, _ condition: _Condition) throws(QueryError) -> Bool {
         switch condition {
         case .id, .className, .attribute:
-            let one = resolved([condition])
-            return attributeMatches(r, one.items[0])
+            // One condition met on its own (inside :not(), :is(), :has() or a compound
+            // matched from the right): resolved in place, nothing allocated.
+            let a = condition.onAttribute.unsafelyUnwrapped
+            let type = attributeType(named: a.name)
+            return a.value.withUnsafeBufferPointer { attributeMatches(r, _ResolvedAttribute(type: type, op: a.op, value: $0, ignoreCase: a.ignoreCase)) }
         case .nth(let a, let b, let fromEnd, let ofType):
             let i = try siblingIndex(r, fromEnd: fromEnd, ofType: ofType)
             if a == 0 { return i == b }
@@ -311,6 +309,19 @@ extension _XPathEvaluator {
     }
 }
 
+extension _Condition {
+    /// A condition on an attribute as `[name op value i]`: `#id` is `[id=...]`, `.c` is
+    /// `[class~=c]`; `nil` for any other condition.
+    var onAttribute: (name: String, op: _AttributeOperator?, value: [UInt8], ignoreCase: Bool)? {
+        switch self {
+        case .id(let v): return ("id", .equal, v, false)
+        case .className(let v): return ("class", .includes, v, false)
+        case .attribute(let name, let op, let v, let ignoreCase): return (name, op, v, ignoreCase)
+        default: return nil
+        }
+    }
+}
+
 /// A CSS condition on an attribute, its name's type looked up for one evaluation (-1: no
 /// node has that name): `#id` is `[id=...]`, `.c` is `[class~=c]`. Plain values, so that
 /// checking one on an element retains nothing.
@@ -332,30 +343,18 @@ final class _ResolvedAttributes {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
 
     init(_ conditions: [_Condition]) {
-        func value(_ c: _Condition) -> [UInt8]? {
-            switch c {
-            case .id(let v), .className(let v): return v
-            case .attribute(_, _, let v, _): return v
-            default: return nil
-            }
-        }
-        bytes = .allocate(capacity: max(1, conditions.reduce(0) { $0 + (value($1)?.count ?? 0) }))
+        bytes = .allocate(capacity: max(1, conditions.reduce(0) { $0 + ($1.onAttribute?.value.count ?? 0) }))
         items = .allocate(capacity: max(1, conditions.count))
         count = conditions.count
         var at = 0
         for (i, c) in conditions.enumerated() {
             var item = _ResolvedAttribute(type: _ResolvedAttribute.notAnAttribute, op: nil, value: UnsafeBufferPointer(start: nil, count: 0), ignoreCase: false)
-            if let v = value(c) {
+            if let a = c.onAttribute {
+                let v = a.value
                 _ = UnsafeMutableBufferPointer(rebasing: bytes[at ..< at + v.count]).initialize(from: v)
                 item.value = UnsafeBufferPointer(rebasing: bytes[at ..< at + v.count])
                 at += v.count
-                item.type = -1
-                switch c {
-                case .id: item.op = .equal
-                case .className: item.op = .includes
-                case .attribute(_, let op, _, let ignoreCase): (item.op, item.ignoreCase) = (op, ignoreCase)
-                default: break
-                }
+                (item.type, item.op, item.ignoreCase) = (-1, a.op, a.ignoreCase)
             }
             items[i] = item
         }

@@ -732,17 +732,25 @@ struct _XPathEvaluator: ~Copyable {
         return out
     }
 
-    /// Appends the children of `r` of type `t` among ranks `from ..< to`, in order: the
-    /// type's postings in the range whose parent is `r`.
-    mutating func childrenThroughPostings(of r: Int32, from: Int32, to: Int32, type t: Int32, into out: inout [_Key]) {
-        let postings = postings()
-        guard Int(t) + 1 < postings.start.count else { return }
+    /// Where type `t`'s ranks in `postings` start at or after rank `from` (by binary
+    /// search), and where they end; `nil` if the tree has no node of that type.
+    func firstPosting(of t: Int32, from: Int32, in postings: _DocumentIndex._Postings) -> (first: Int, end: Int)? {
+        guard Int(t) + 1 < postings.start.count else { return nil }
         let hi = Int(postings.start[Int(t) + 1])
         var a = Int(postings.start[Int(t)]), b = hi
         while a < b {
             let m = (a + b) / 2
             if postings.ranks[m] < from { a = m + 1 } else { b = m }
         }
+        return (a, hi)
+    }
+
+    /// Appends the children of `r` of type `t` among ranks `from ..< to`, in order: the
+    /// type's postings in the range whose parent is `r`.
+    mutating func childrenThroughPostings(of r: Int32, from: Int32, to: Int32, type t: Int32, into out: inout [_Key]) {
+        let postings = postings()
+        guard let (first, hi) = firstPosting(of: t, from: from, in: postings) else { return }
+        var a = first
         while a < hi && postings.ranks[a] < to {
             let x = postings.ranks[a]
             if parent(x) == r && isElement(x) { out.append(_Key(rank: x)) }
@@ -756,13 +764,7 @@ struct _XPathEvaluator: ~Copyable {
         guard from < to else { return false }
         if case .type(let t) = test {
             let postings = postings()
-            guard Int(t) + 1 < postings.start.count else { return false }
-            let hi = Int(postings.start[Int(t) + 1])
-            var a = Int(postings.start[Int(t)]), b = hi
-            while a < b {
-                let m = (a + b) / 2
-                if postings.ranks[m] < from { a = m + 1 } else { b = m }
-            }
+            guard let (a, hi) = firstPosting(of: t, from: from, in: postings) else { return false }
             return a < hi && postings.ranks[a] < to && isElement(postings.ranks[a])
         }
         var r = from
@@ -794,14 +796,7 @@ struct _XPathEvaluator: ~Copyable {
         }
         if case .type(let t) = test, to - from > 64 {
             let postings = postings()
-            guard Int(t) + 1 < postings.start.count else { return }
-            let lo = Int(postings.start[Int(t)]), hi = Int(postings.start[Int(t) + 1])
-            // The first of the type's ranks at or after `from`.
-            var a = lo, b = hi
-            while a < b {
-                let m = (a + b) / 2
-                if postings.ranks[m] < from { a = m + 1 } else { b = m }
-            }
+            guard let (a, hi) = firstPosting(of: t, from: from, in: postings) else { return }
             var i = a
             while i < hi && postings.ranks[i] < to { i += 1 }
             try spend((i - a) + 16, at: offset)
