@@ -22,9 +22,13 @@ DIR/shape-floats.json: records of floats, negative numbers and exponents (e, E, 
 DIR/shape-strings.json: long strings with escapes (\\n, \\", \\\\, \\t, \\/), \\u sequences
   (surrogate pairs among them) and raw UTF-8;
 DIR/shape-deep.json: objects and arrays nested up to 900 deep (simdjson's DOM allows 1024).
+With --xmark-bytes B: DIR/xmark.xml, an XMark-shaped auction site of about B bytes; with
+--jsonmark-bytes B: DIR/jsonmark.json, the same kind of site as JSON (scripts/query-vs-peers.sh);
+with --nested-towers T: DIR/nested.xml, towers of nested div.
 The same seed gives the same bytes.
 """
 import argparse
+import json
 import os
 import random
 
@@ -440,6 +444,113 @@ def write_xmark(path, size, seed):
         XMark(size / XMARK_BYTES_AT_FACTOR_1, seed).write(f)
 
 
+JSON_FIRST = ["Anna", "Ben", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Aiko", "Amir"]
+JSON_LAST = ["Berg", "Bauer", "Cruz", "Dahl", "Evans", "Fischer", "Garcia", "Haas", "Ito", "Jensen", "Kaur", "Lopez"]
+JSON_WORDS = ["gold", "silver", "lamp", "chair", "vintage", "rare", "blue", "red", "large", "small", "wooden",
+              "glass", "clock", "camera", "bicycle", "guitar", "stamp", "coin", "print", "vase", "old", "new"]
+
+
+def write_jsonmark(path, size, seed):
+    """An auction site as JSON, shaped as XMark's (and at about the same bytes a record): regions
+    of items (descriptions with keywords, mailboxes), categories, people (optional phone, address,
+    homepage and profile), open auctions with bidders and closed auctions with annotations. Member
+    names are unique in each object, numbers plain decimals, so that every JSON reader (jq's and
+    Python's keep one member of a duplicated name) reads the same values."""
+    r = random.Random(seed)
+    units = max(12, size // 1330)
+    items, people, opened, closed, categories = units, units, max(1, units // 2), max(1, units // 2), max(1, units // 20)
+
+    def words(lo, hi):
+        return " ".join(r.choice(JSON_WORDS) for _ in range(r.randint(lo, hi)))
+
+    def price(lo, hi):
+        return round(r.uniform(lo, hi), 2)
+
+    def date():
+        return "%04d-%02d-%02d" % (r.randint(1998, 2025), r.randint(1, 12), r.randint(1, 28))
+
+    def person_name():
+        return r.choice(JSON_FIRST) + " " + r.choice(JSON_LAST)
+
+    def description():
+        return {"text": words(8, 40), "keywords": [r.choice(JSON_WORDS) for _ in range(r.randint(0, 5))]}
+
+    def item(n):
+        return {"id": "item%d" % n, "name": words(1, 4), "location": r.choice(XMARK_COUNTRIES),
+                "quantity": r.randint(1, 5), "price": price(1, 1000), "payment": r.choice(["Creditcard", "Cash", "Money order"]),
+                "featured": r.random() < 0.1, "shipping": r.choice([None, "Will ship internationally", "Buyer pays"]),
+                "incategory": ["category%d" % r.randrange(categories) for _ in range(r.randint(1, 4))],
+                "description": description(),
+                "mailbox": [{"from": person_name(), "to": person_name(), "date": date(), "text": words(3, 15)}
+                            for _ in range(r.choice([0, 0, 1, 1, 2, 3, 4]))]}
+
+    def person(n):
+        p = {"id": "person%d" % n, "name": person_name()}
+        p["email"] = "mailto:%s@%s%d.com" % (p["name"].split()[1], r.choice(["mail", "post", "web"]), r.randint(0, 9))
+        if r.random() < 0.5:
+            p["phone"] = "+%d (%d) %d" % (r.randint(1, 99), r.randint(10, 999), r.randint(1000000, 9999999))
+        if r.random() < 0.6:
+            p["address"] = {"street": "%d %s St" % (r.randint(1, 99), r.choice(JSON_LAST)), "city": r.choice(JSON_LAST) + "ville",
+                            "country": r.choice(XMARK_COUNTRIES), "zipcode": r.randint(10000, 99999)}
+        if r.random() < 0.3:
+            p["homepage"] = "http://www.example.com/~%d" % n
+        if r.random() < 0.7:
+            profile = {"interests": ["category%d" % r.randrange(categories) for _ in range(r.randint(0, 5))],
+                       "business": r.random() < 0.5}
+            if r.random() < 0.8:
+                profile["income"] = price(9000, 120000)
+            if r.random() < 0.4:
+                profile["education"] = r.choice(["High School", "College", "Graduate School", "Other"])
+            if r.random() < 0.5:
+                profile["age"] = r.randint(18, 90)
+            p["profile"] = profile
+        p["watches"] = ["open_auction%d" % r.randrange(opened) for _ in range(r.choice([0, 0, 1, 2, 4]))]
+        return p
+
+    def open_auction(n):
+        a = {"id": "open_auction%d" % n, "initial": price(1, 300)}
+        if r.random() < 0.4:
+            a["reserve"] = price(50, 800)
+        a["bidders"] = [{"date": date(), "time": "%02d:%02d:%02d" % (r.randint(0, 23), r.randint(0, 59), r.randint(0, 59)),
+                         "personref": "person%d" % r.randrange(people), "increase": price(1, 50)}
+                        for _ in range(r.choice([0, 1, 1, 2, 3, 5, 8, 12]))]
+        a["current"] = round(a["initial"] + sum(b["increase"] for b in a["bidders"]), 2)
+        a.update({"itemref": "item%d" % r.randrange(items), "seller": "person%d" % r.randrange(people),
+                  "quantity": r.randint(1, 3), "type": r.choice(["Regular", "Featured"]),
+                  "interval": {"start": date(), "end": date()}})
+        return a
+
+    def closed_auction(n):
+        return {"seller": "person%d" % r.randrange(people), "buyer": "person%d" % r.randrange(people),
+                "itemref": "item%d" % r.randrange(items), "price": price(5, 1500), "date": date(),
+                "quantity": r.randint(1, 3), "type": r.choice(["Regular", "Featured"]),
+                "annotation": {"author": "person%d" % r.randrange(people), "description": description(),
+                               "happiness": r.randint(1, 10)}}
+
+    def array(f, name, records, last=False):
+        f.write('"%s":[' % name)
+        for k, record in enumerate(records):
+            if k:
+                f.write(",\n")
+            f.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+        f.write("]" if last else "],\n")
+
+    regions = ["africa", "asia", "australia", "europe", "namerica", "samerica"]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('{"site":{"regions":{')
+        per = items // len(regions)
+        for k, region in enumerate(regions):
+            first = k * per
+            count = per if k < len(regions) - 1 else items - first
+            array(f, region, (item(first + j) for j in range(count)), last=k == len(regions) - 1)
+        f.write("},\n")
+        array(f, "categories", ({"id": "category%d" % n, "name": words(1, 3), "description": description()} for n in range(categories)))
+        array(f, "people", (person(n) for n in range(people)))
+        array(f, "open_auctions", (open_auction(n) for n in range(opened)))
+        array(f, "closed_auctions", (closed_auction(n) for n in range(closed)), last=True)
+        f.write("}}\n")
+
+
 def write_nested(path, towers, depth, seed):
     """Towers of div nested depth deep under one root, a span (and now and then a p) at each level
     beside the next div: `div div ... div span` with k descendant steps matches in every tower
@@ -468,6 +579,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shape-bytes", type=int, default=0)
     parser.add_argument("--xmark-bytes", type=int, default=0)
+    parser.add_argument("--jsonmark-bytes", type=int, default=0)
     parser.add_argument("--nested-towers", type=int, default=0)
     parser.add_argument("--nested-depth", type=int, default=40)
     args = parser.parse_args()
@@ -491,6 +603,10 @@ def main():
         path = os.path.join(args.dir, "xmark.xml")
         write_xmark(path, args.xmark_bytes, args.seed)
         print("xmark.xml: %d bytes" % os.path.getsize(path))
+    if args.jsonmark_bytes > 0:
+        path = os.path.join(args.dir, "jsonmark.json")
+        write_jsonmark(path, args.jsonmark_bytes, args.seed)
+        print("jsonmark.json: %d bytes" % os.path.getsize(path))
     if args.nested_towers > 0:
         path = os.path.join(args.dir, "nested.xml")
         write_nested(path, args.nested_towers, args.nested_depth, args.seed)

@@ -34,12 +34,15 @@ mkdir -p "$work"
 
 # shellcheck source=need-debs.sh
 source scripts/need-debs.sh
-need_debs libpugixml-dev g++ python3-lxml python3-cssselect
-
-echo "== building the peer's driver and relative-view (release)" >&2
-g++ -O2 -std=c++17 -o "$work/pugixml-query" scripts/peers/pugixml-query.cpp -lpugixml
+sections=" ${SECTIONS:-markup jsonpath} "
 swift build -c release --product relative-view 2>&1 | grep -E "error|warning:" >&2 || true
 tool=$(swift build -c release --show-bin-path)/relative-view
+
+if [[ $sections == *" markup "* ]]; then
+need_debs libpugixml-dev g++ python3-lxml python3-cssselect
+
+echo "== building the peer's driver" >&2
+g++ -O2 -std=c++17 -o "$work/pugixml-query" scripts/peers/pugixml-query.cpp -lpugixml
 
 echo "== writing the documents" >&2
 python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --seed "${SEED:-1}" \
@@ -343,6 +346,12 @@ report = {
              "note": "whole process of relative-view query on the snapshot / pugixml's load_file plus the query (target: at most 1/20)",
              "queries": cold_rows},
 }
+# The JSONPath section's figures, if an earlier run wrote them, stay.
+if os.path.exists(output):
+    with open(output) as f:
+        earlier = json.load(f)
+    if "jsonpath" in earlier:
+        report["jsonpath"] = earlier["jsonpath"]
 with open(output, "w") as f:
     json.dump(report, f, indent=1)
     f.write("\n")
@@ -357,3 +366,191 @@ print("cold: the snapshot mapped and one query answered in %.2f of pugixml's loa
 print("div ... span, k = 10 over k = 2: %s" % report["descendantChainGrowth"], file=sys.stderr)
 print("wrote %s" % output, file=sys.stderr)
 PY
+fi
+
+if [[ $sections == *" jsonpath "* ]]; then
+need_debs jq python3-pip
+/usr/bin/python3 -c "import jsonpath" 2>/dev/null \
+    || /usr/bin/python3 -m pip install -q --break-system-packages "python-jsonpath==2.2.2" >&2
+
+echo "== writing the JSON document and its snapshot" >&2
+python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --seed "${SEED:-1}" \
+    --jsonmark-bytes "${JSONMARK_BYTES:-160000000}" >&2
+"$tool" convert "$work/jsonmark.json" "$work/jsonmark.rvtree" --quiet
+
+/usr/bin/python3 - "$work" "$tool" "${JSON_RUNS:-2}" "$output" "${REPEAT:-5}" "${PYTHON_TIMEOUT:-120}" <<'PY'
+import json, math, os, platform, select, subprocess, sys, time
+
+work, tool, runs, output, repeat, python_timeout = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+document, snapshot = os.path.join(work, "jsonmark.json"), os.path.join(work, "jsonmark.rvtree")
+
+# jq has no JSONPath: each query comes with the jq program that gives the same values in the
+# same order (RFC 9535's: a descendant segment visits nodes in document order, each before
+# its descendants; a missing member is Nothing, which no comparison but != holds for).
+JQ_DEFS = ('def kids: if type == "object" or type == "array" then .[] else empty end; '
+           'def member($k): if type == "object" and has($k) then .[$k] else empty end; ')
+QUERIES = [
+    ("$.site.people[*].name", '.site.people[] | .name'),
+    ("$..email", '.. | member("email")'),
+    ("$.site.open_auctions[*].bidders[*].increase", '.site.open_auctions[].bidders[].increase'),
+    ("$..bidders[-1].personref", '.. | member("bidders") | select(type == "array" and length > 0) | .[-1] | member("personref")'),
+    ("$.site.regions.*[?@.featured == true].id", '.site.regions[] | .[] | select(any(member("featured"); . == true)) | member("id")'),
+    ("$..[?@.price > 900].id", '.. | kids | select(any(member("price"); type == "number" and . > 900)) | member("id")'),
+    ("$..keywords[0]", '.. | member("keywords") | select(type == "array" and length > 0) | .[0]'),
+    ("$.site.people[?@.address.country == 'Germany'].name",
+     '.site.people[] | select(any(member("address") | member("country"); . == "Germany")) | member("name")'),
+    ("$.site.people[?@.profile.income >= 80000 && @.profile.business == true].id",
+     '.site.people[] | select(any(member("profile") | member("income"); type == "number" and . >= 80000) and '
+     'any(member("profile") | member("business"); . == true)) | member("id")'),
+    ("$..[?@.phone].name", '.. | kids | select(type == "object" and has("phone")) | member("name")'),
+    ("$.site.open_auctions[?!@.reserve && @.current > 500].id",
+     '.site.open_auctions[] | select((type == "object" and has("reserve") | not) and any(member("current"); type == "number" and . > 500)) | member("id")'),
+    ("$..[?length(@.bidders) > 8].id",
+     '.. | kids | select(any(member("bidders"); (type == "array" or type == "object" or type == "string") and length > 8)) | member("id")'),
+    ("$..[?count(@.mailbox[*]) >= 3].id", '.. | kids | select([member("mailbox") | kids] | length >= 3) | member("id")'),
+    ("$.site.people[?match(@.name, 'A[a-z]+ B[a-z]+')].id",
+     '.site.people[] | select(any(member("name"); type == "string" and test("\\\\A(?:A[a-z]+ B[a-z]+)\\\\z"))) | member("id")'),
+    (r"$.site.people[?search(@.email, 'post[0-4]\\.com')].name",
+     '.site.people[] | select(any(member("email"); type == "string" and test("post[0-4]\\\\.com"))) | member("name")'),
+    ("$..date", '.. | member("date")'),
+    ("$.site.closed_auctions[?@.annotation.happiness > 8].price",
+     '.site.closed_auctions[] | select(any(member("annotation") | member("happiness"); type == "number" and . > 8)) | member("price")'),
+    ("$..bidders[?@.increase > 40].personref",
+     '.. | member("bidders") | kids | select(any(member("increase"); type == "number" and . > 40)) | member("personref")'),
+    ("$.site.categories[0,10,100].name", '.site.categories | (.[0], .[10], .[100]) | select(. != null) | member("name")'),
+    ("$..description.keywords[*]", '.. | member("description") | member("keywords") | kids'),
+    ("$.site.open_auctions[?value(@.bidders[*].increase) > 30].id",
+     '.site.open_auctions[] | select([member("bidders") | kids | member("increase")] | length == 1 and (.[0] | type == "number" and . > 30)) | member("id")'),
+    ("$.site.regions[*][100:110].name", '.site.regions[] | select(type == "array") | .[100:110][] | member("name")'),
+    ("$.site.people[-1:-10:-3].id", '.site.people | (.[-1], .[-4], .[-7]) | member("id")'),
+    ("$..[?@.type == 'Featured' && @.quantity > 2].itemref",
+     '.. | kids | select(any(member("type"); . == "Featured") and any(member("quantity"); type == "number" and . > 2)) | member("itemref")'),
+]
+
+def figures(stderr):
+    return dict(part.split("=") for part in stderr.strip().split("\n")[-1].split())
+
+ours_values = []
+for query, _ in QUERIES:
+    done = subprocess.run([tool, "query", snapshot, "--jsonpath", query], check=True, capture_output=True, text=True)
+    ours_values.append(json.loads(done.stdout))
+
+def python_peer(outdir):
+    """Every query answered by python-jsonpath on one load; a query that takes longer than
+    the timeout is answered None, its process killed, and a new one goes on with the next."""
+    os.makedirs(outdir, exist_ok=True)
+    results = [None] * len(QUERIES)
+    first = 0
+    while first < len(QUERIES):
+        listing = os.path.join(work, "queries-jsonpath.txt")
+        with open(listing, "w", encoding="utf-8") as f:
+            f.write("".join(q + "\n" for q, _ in QUERIES[first:]))
+        process = subprocess.Popen(["/usr/bin/python3", "scripts/peers/jsonpath-python.py", document, listing, outdir, str(repeat)],
+                                   stdout=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 600
+        answered = 0
+        while first + answered < len(QUERIES):
+            ready, _, _ = select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))
+            line = process.stdout.readline() if ready else ""
+            if not line:
+                break
+            row = json.loads(line)
+            deadline = time.monotonic() + python_timeout
+            if "loaded" in row:
+                continue
+            if "error" in row:
+                sys.exit("python-jsonpath cannot evaluate %r: %s" % (QUERIES[first + row["query"]][0], row["error"]))
+            with open(row["file"], encoding="utf-8") as f:
+                results[first + row["query"]] = (row, json.load(f))
+            answered += 1
+        if first + answered < len(QUERIES):
+            process.kill()
+            process.wait()
+            print("   python-jsonpath: %r took longer than %d s" % (QUERIES[first + answered][0], python_timeout), file=sys.stderr)
+            first += answered + 1
+        else:
+            process.wait()
+            break
+    return results
+
+rows = [{"query": q, "jq": j, "matches": len(ours_values[i]), "ours": [], "python": [], "oursCold": [], "jq_s": []}
+        for i, (q, j) in enumerate(QUERIES)]
+for run in range(runs):
+    print("== JSONPath run %d of %d" % (run + 1, runs), file=sys.stderr)
+    for i, (query, program) in enumerate(QUERIES):
+        done = subprocess.run([tool, "query", snapshot, "--jsonpath", query, "--repeat", str(repeat), "--print", "count"],
+                              check=True, capture_output=True, text=True)
+        rows[i]["ours"].append(int(figures(done.stderr)["best_ns"]))
+        # Cold: the whole process, a snapshot mapped and checked and the query answered,
+        # against jq's whole process, the JSON loaded and the query answered.
+        start = time.monotonic()
+        subprocess.run([tool, "query", snapshot, "--jsonpath", query, "--print", "count"], check=True, capture_output=True)
+        rows[i]["oursCold"].append(time.monotonic() - start)
+        start = time.monotonic()
+        answer = subprocess.run(["jq", "-c", JQ_DEFS + program, document], check=True, capture_output=True, text=True)
+        rows[i]["jq_s"].append(time.monotonic() - start)
+        values = [json.loads(line) for line in answer.stdout.split("\n") if line]
+        if values != ours_values[i]:
+            sys.exit("jq's values differ from ours for %r (%d against %d)" % (query, len(values), len(ours_values[i])))
+    for i, answer in enumerate(python_peer(os.path.join(work, "answers-jsonpath"))):
+        if answer is None:
+            rows[i]["python"].append(None)
+            continue
+        row, values = answer
+        if values != ours_values[i]:
+            sys.exit("python-jsonpath's values differ from ours for %r (%d against %d)" % (QUERIES[i][0], len(values), len(ours_values[i])))
+        rows[i]["python"].append(row["best_ns"])
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+out_rows = []
+for r in rows:
+    ours_best = min(r["ours"])
+    finished = [x for x in r["python"] if x is not None]
+    row = {"query": r["query"], "jqProgram": r["jq"], "matches": r["matches"], "oursBestNanoseconds": ours_best,
+           "oursColdProcessSeconds": min(r["oursCold"]), "jqProcessSeconds": min(r["jq_s"]),
+           "coldRatio": min(r["jq_s"]) / min(r["oursCold"]),
+           "coldRatioOfEachRun": [a / b for a, b in zip(r["jq_s"], r["oursCold"])]}
+    if finished:
+        row["pythonBestNanoseconds"] = min(finished)
+        row["warmRatio"] = min(finished) / ours_best
+        row["warmRatioOfEachRun"] = [p / o for p, o in zip(r["python"], r["ours"]) if p is not None]
+    else:
+        row["pythonBestNanoseconds"] = None
+        row["warmRatioAtLeast"] = python_timeout * 1e9 / ours_best
+    out_rows.append(row)
+warm = [r.get("warmRatio", r.get("warmRatioAtLeast")) for r in out_rows]
+cold = [r["coldRatio"] for r in out_rows]
+section = {
+    "date": time.strftime("%Y-%m-%d"), "runs": runs, "repeat": repeat,
+    "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
+                "cores": os.cpu_count()},
+    "document": {"bytes": os.path.getsize(document), "snapshotBytes": os.path.getsize(snapshot), "seed": int(os.environ.get("SEED", "1"))},
+    "peers": {"python": "python-jsonpath %s, JSONPathEnvironment(strict=True), findall on the document json.load gave" %
+              subprocess.run(["/usr/bin/python3", "-c", "import importlib.metadata as m; print(m.version('python-jsonpath'))"],
+                             capture_output=True, text=True).stdout.strip(),
+              "jq": subprocess.run(["jq", "--version"], capture_output=True, text=True).stdout.strip()},
+    "warm": {"note": "python-jsonpath's best findall / our best evaluation, each on its loaded document (target: geometric mean at least 50)",
+             "geometricMeanRatio": geomean(warm), "lowestRatio": min(warm), "lowestRatioQuery": out_rows[warm.index(min(warm))]["query"],
+             "queriesNotFinishedInTime": sum(1 for r in out_rows if "warmRatioAtLeast" in r)},
+    "cold": {"note": "jq's whole process (load the JSON, answer) / ours (map and check the snapshot, answer) (target: at least 50)",
+             "geometricMeanRatio": geomean(cold), "lowestRatio": min(cold), "lowestRatioQuery": out_rows[cold.index(min(cold))]["query"]},
+    "queries": out_rows,
+}
+report = {}
+if os.path.exists(output):
+    with open(output) as f:
+        report = json.load(f)
+report.setdefault("tool", "scripts/query-vs-peers.sh")
+report["jsonpath"] = section
+with open(output, "w") as f:
+    json.dump(report, f, indent=1)
+    f.write("\n")
+print("JSONPath warm: geometric mean %.1fx python-jsonpath, lowest %.1fx (%s)" % (
+    section["warm"]["geometricMeanRatio"], section["warm"]["lowestRatio"], section["warm"]["lowestRatioQuery"]), file=sys.stderr)
+print("JSONPath cold: geometric mean %.1fx jq, lowest %.1fx (%s)" % (
+    section["cold"]["geometricMeanRatio"], section["cold"]["lowestRatio"], section["cold"]["lowestRatioQuery"]), file=sys.stderr)
+print("wrote %s" % output, file=sys.stderr)
+PY
+fi

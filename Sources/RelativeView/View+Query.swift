@@ -34,4 +34,27 @@ extension View {
         }
         return try store.tree.select(query, from: _node).map(store.view)
     }
+
+    /// The nodelist of a JSONPath query with this view as its root (`$`), as views: in the
+    /// order RFC 9535 gives, a view as often as it is selected. A view with subviews is an
+    /// object whose members are its subviews, named by their nodes' `key` attributes
+    /// (`NodeAttribute.key`, which only a JSON document's tree has); a view without is a
+    /// string of its value. So wildcards, descendant segments and filters serve any
+    /// hierarchy:
+    ///
+    /// ```swift
+    /// let leaves = try window.select(JSONPath("$..[?length(@) == 0]"))  // views with an empty value and no subviews
+    /// ```
+    ///
+    /// - Throws: `QueryError` if the query needs more work than the default budget.
+    /// - Complexity: O(views visited), after an O(n) index on the first query of the
+    ///   hierarchy as it is.
+    public func select(_ query: JSONPath) throws(QueryError) -> [View] {
+        guard let store = _store else {
+            var alone = ViewTree()
+            let node = alone.makeNode(tag: _loneTag, type: TypeRegistry.shared.typeID(for: type(of: self)))
+            return try alone.select(query, root: node).map { _ in self }
+        }
+        return try store.tree.select(query, root: _node).map(store.view)
+    }
 }

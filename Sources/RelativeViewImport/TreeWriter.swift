@@ -351,6 +351,17 @@ package func _xmlAttributeEscaped(_ value: String) -> String {
     return String(decoding: out.bytes, as: UTF8.self)
 }
 
+/// `value` as a JSON string, quoted and escaped as the JSON writer writes one: what a tool
+/// prints of a text among JSON values.
+///
+/// - Complexity: O(value's length)
+package func _jsonQuoted(_ value: String) -> String {
+    let out = _OutputSink(fd: -1)
+    var value = value
+    value.withUTF8 { _JSONWriter.string($0, into: out) }
+    return String(decoding: out.bytes, as: UTF8.self)
+}
+
 /// Per byte, what XML must escape in text (`&`, `<`, `>`, CR: 1) and in an attribute value
 /// (those, `"`, tab and newline: 2 or 1), so that a reader gets the same characters back.
 private func _escapeTable() -> [UInt8] {

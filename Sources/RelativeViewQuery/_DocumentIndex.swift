@@ -31,6 +31,8 @@ final class _DocumentIndex: Sendable {
     /// Built on first use (see ``postings(of:)``).
     private let lazyPostings = Mutex<_Postings?>(nil)
     private let lazyNamespaces = Mutex<_Namespaces?>(nil)
+    /// The children of the large nodes JSONPath indexed (see ``children(of:_:)``).
+    private let lazyChildren = Mutex<[Int32: [Int32]]>([:])
 
     /// Which elements are in a namespace, for XPath's unprefixed name tests.
     struct _Namespaces: Sendable {
@@ -144,6 +146,16 @@ final class _DocumentIndex: Sendable {
     /// The index of `tree`'s current version: the one its storage keeps, or a new one.
     static func of(_ tree: ViewTree) -> _DocumentIndex {
         tree._storage.derived.value(for: tree._storage.version) { _DocumentIndex(tree) }
+    }
+
+    /// The children of rank `r` (a node with many: JSONPath's `[i]`, `[-i]` and slices on
+    /// a large array), made by `make` on first use and kept for this version of the tree: an
+    /// index from the end is then O(1), as in the peers' arrays.
+    func children(of r: Int32, _ make: () -> [Int32]) -> [Int32] {
+        if let kept = lazyChildren.withLock({ $0[r] }) { return kept }
+        let made = make()
+        lazyChildren.withLock { $0[r] = made }
+        return made
     }
 
     /// The ranks of the nodes of each type, in document order.

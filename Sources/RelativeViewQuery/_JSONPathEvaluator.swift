@@ -27,6 +27,7 @@ enum _JPValue {
 /// defines (section 2.5: per input node, per selector); a descendant segment reads each
 /// input node's subtree as one interval of ranks.
 struct _JSONPathEvaluator: ~Copyable {
+    let index: _DocumentIndex
     let view: _WriterView
     let count: Int32
     var budget: Int
@@ -43,6 +44,7 @@ struct _JSONPathEvaluator: ~Copyable {
     private var patterns: [_IRegexp: Regex<Substring>?] = [:]
 
     init(index: _DocumentIndex, view: _WriterView, budget: Int, root: Int32) {
+        self.index = index
         self.view = view
         count = Int32(index.count)
         self.budget = budget
@@ -219,12 +221,33 @@ struct _JSONPathEvaluator: ~Copyable {
         }
     }
 
+    /// The children of `n`: of a node with more than ``keptChildren``, the list the index
+    /// keeps for this version of the tree (made once), so that `[-1]` or a slice of a large
+    /// array costs what it selects, not the array's length, from the second query on.
     mutating func children(_ n: Int32, at offset: Int) throws(QueryError) -> [Int32] {
         var all: [Int32] = []
-        try forEachChild(n) { (c) throws(QueryError) in all.append(c) }
+        let e = end(n)
+        var c = n &+ 1
+        while c < e, all.count <= Self.keptChildren {
+            all.append(c)
+            c = end(c)
+        }
         try spend(all.count, at: offset)
-        return all
+        guard c < e else { return all }
+        let kept = index.children(of: n) {
+            var c = n &+ 1
+            var made: [Int32] = []
+            while c < e {
+                made.append(c)
+                c = end(c)
+            }
+            return made
+        }
+        try spend(kept.count / 64, at: offset)
+        return kept
     }
+
+    static let keptChildren = 64
 
     /// The indices a slice selects of an array of `count` elements (RFC 9535, 2.3.4.2.2).
     static func slice(count n: Int, start: Int?, end: Int?, step: Int?) -> [Int] {

@@ -3,21 +3,25 @@ import RelativeViewCore
 import RelativeViewImport
 import RelativeViewQuery
 
-/// `relative-view query FILE (--css SELECTOR | --xpath EXPR)`: the elements a selector
-/// matches, or the nodes (or the value) an expression selects.
+/// `relative-view query FILE (--css SELECTOR | --xpath EXPR | --jsonpath QUERY)`: the
+/// elements a selector matches, the nodes (or the value) an expression selects, or a
+/// JSONPath query's nodelist.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Ask a document or a snapshot a question: a CSS selector or an XPath 1.0 expression.",
+        abstract: "Ask a document or a snapshot a question: a CSS selector, an XPath 1.0 expression or a JSONPath query.",
         discussion: """
-            --print preorder (the default) prints each selected element's number in document \
+            Of a CSS selector or an XPath expression, --print preorder (the default) prints each selected element's number in document \
             order among all the elements (the root element is 0), one a line; paths prints \
             each selected node's path (/a[1]/b[2], /a[1]/@id, /a[1]/text()[1]); xml prints \
             each selected node written as XML; count prints how many nodes were selected. An \
             expression whose value is a number, a string or a boolean prints that value. \
             With --repeat N the query is evaluated N times on the loaded tree and the last \
             line on standard error is best_ns=<integer> median_ns=<integer> \
-            matches=<integer> (the evaluation alone, the load excluded). A wrong selector or \
-            expression is an error naming its place, exit status 1.
+            matches=<integer> (the evaluation alone, the load excluded). Of a JSONPath query \
+            (RFC 9535), --print values (the default) prints the nodelist's values as one JSON \
+            array, paths their normalized paths as one JSON array, count how many nodes there \
+            are. A wrong selector, expression or query is an error naming its place, exit \
+            status 1.
             """)
 
     @OptionGroup var source: InputOptions
@@ -28,13 +32,16 @@ struct Query: ParsableCommand {
     @Option(help: "An XPath 1.0 expression.")
     var xpath: String?
 
+    @Option(help: "A JSONPath query (RFC 9535).")
+    var jsonpath: String?
+
     @Option(name: .customLong("namespace"), help: "A prefix the XPath expression uses and its namespace URI, as PREFIX=URI (repeatable).")
     var namespaces: [String] = []
 
-    enum Output: String, ExpressibleByArgument, CaseIterable { case preorder, paths, xml, count }
+    enum Output: String, ExpressibleByArgument, CaseIterable { case preorder, paths, xml, count, values }
 
-    @Option(name: .customLong("print"), help: "What to print: preorder, paths, xml or count.")
-    var output: Output = .preorder
+    @Option(name: .customLong("print"), help: "What to print: preorder (the default), paths, xml or count; of a JSONPath query, values (the default), paths or count.")
+    var output: Output?
 
     @Option(help: "Evaluate this many times and report the times on standard error.")
     var `repeat`: Int = 1
@@ -54,7 +61,13 @@ struct Query: ParsableCommand {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a count of 1 or more, not \(`repeat`)") }
         guard threads >= 1 && threads <= 256 else { throw ValidationError("--threads takes 1 to 256, not \(threads)") }
         guard moves >= 0 else { throw ValidationError("--moves takes a count of 0 or more, not \(moves)") }
-        guard (css == nil) != (xpath == nil) else { throw ValidationError("give one of --css and --xpath") }
+        guard [css, xpath, jsonpath].compactMap({ $0 }).count == 1 else { throw ValidationError("give one of --css, --xpath and --jsonpath") }
+        if let output {
+            if jsonpath != nil, output == .preorder || output == .xml {
+                throw ValidationError("--print \(output.rawValue) is for CSS and XPath: a JSONPath query prints values, paths or count")
+            }
+            if jsonpath == nil, output == .values { throw ValidationError("--print values is for JSONPath: give preorder, paths, xml or count") }
+        }
         for n in namespaces where !n.contains("=") || n.hasPrefix("=") {
             throw ValidationError("--namespace takes PREFIX=URI, not '\(n)'")
         }
@@ -64,10 +77,11 @@ struct Query: ParsableCommand {
     enum Compiled {
         case css(CSSSelector)
         case xpath(XPath)
+        case jsonpath(JSONPath)
     }
 
     mutating func run() throws {
-        let text = css ?? xpath ?? ""
+        let text = css ?? xpath ?? jsonpath ?? ""
         let query: Compiled
         do {
             var bindings: [String: String] = [:]
@@ -75,19 +89,26 @@ struct Query: ParsableCommand {
                 let parts = n.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 bindings[String(parts[0])] = String(parts[1])
             }
-            if let css { query = .css(try CSSSelector(css)) } else { query = .xpath(try XPath(text, namespaces: bindings)) }
+            if let css {
+                query = .css(try CSSSelector(css))
+            } else if let jsonpath {
+                query = .jsonpath(try JSONPath(jsonpath))
+            } else {
+                query = .xpath(try XPath(text, namespaces: bindings))
+            }
         } catch {
             Loading.fail("\(error)\n  \(text)\n  \(String(repeating: " ", count: error.offset))^")
         }
         var tree = source.tree()
         var pristine: [Int]?
         if moves > 0 {
-            Self.move(moves, in: &tree, seed: seed)
+            Self.move(moves, in: &tree, seed: seed, json: jsonpath != nil)
             if `repeat` > 1 {
                 // The same document in a tree loaded afresh: its slots in document order.
                 do {
-                    let text = try tree.string(as: .xml)
-                    let fresh = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "<moved tree>")
+                    let format: ExportFormat = jsonpath != nil ? .json : .xml
+                    let text = try tree.string(as: format)
+                    let fresh = try TreeImporter().importTree(Array(text.utf8), format: format == .json ? .json : .xml, path: "<moved tree>")
                     pristine = Self.timed(query, on: fresh, times: `repeat`, threads: threads).times
                 } catch {
                     Loading.fail("the moved tree could not be written and read back: \(error)")
@@ -103,11 +124,16 @@ struct Query: ParsableCommand {
         case .string(let s): lines.append(s)
         case .nodes(let nodes):
             matches = nodes.count
-            switch output {
+            switch output ?? (jsonpath != nil ? .values : .preorder) {
             case .count: lines.append(String(nodes.count))
+            case .values where jsonpath != nil:
+                lines = [Self.jsonArray(nodes.map { Self.json(of: $0.node!, in: tree) })]
+            case .paths where jsonpath != nil:
+                lines = [Self.jsonArray(tree.normalizedPaths(of: nodes.map { $0.node! }).map(_jsonQuoted))]
             case .preorder: lines = Self.preorderNumbers(of: nodes, in: tree).map(String.init)
             case .paths: lines = nodes.map { Self.path(of: $0, in: tree) }
             case .xml: lines = nodes.map { Self.xml(of: $0, in: tree) }
+            case .values: break  // validate() allows it for JSONPath only
             }
         }
         var out: [UInt8] = []
@@ -137,6 +163,7 @@ struct Query: ParsableCommand {
                 switch query {
                 case .xpath(let x): value = try tree.evaluate(x, threads: threads)
                 case .css(let c): value = .nodes(try tree.select(c, threads: threads).map { XPathNode(node: $0) })
+                case .jsonpath(let j): value = .nodes(try tree.select(j).map { XPathNode(node: $0) })
                 }
             } catch {
                 Loading.fail("\(error)")
@@ -149,19 +176,29 @@ struct Query: ParsableCommand {
 
     /// Moves `count` random element subtrees: each element (not a root) to the end of a
     /// random element outside its subtree.
-    static func move(_ count: Int, in tree: inout ViewTree, seed: UInt64) {
+    ///
+    /// Of a JSON tree (`json`), the values move between containers of one kind: a member to
+    /// the end of another object (its name kept), an element to the end of another array,
+    /// so that the tree stays a JSON document.
+    static func move(_ count: Int, in tree: inout ViewTree, seed: UInt64, json: Bool = false) {
         var elements: [NodeID] = []
         for root in tree.roots {
             if tree.kind(of: root) == .element { elements.append(root) }
             for node in tree.descendants(of: root) where tree.kind(of: node) == .element { elements.append(node) }
         }
         guard elements.count > 2 else { return }
+        // A JSON tree's containers, by kind: 0 not one, 1 object, 2 array.
+        let container: [NodeID: Int] = json ? Dictionary(uniqueKeysWithValues: elements.map { e in
+            (e, tree.typeName(of: e) == "object" ? 1 : tree.typeName(of: e) == "array" ? 2 : 0)
+        }) : [:]
+        if json, !container.values.contains(1), !container.values.contains(2) { return }
         var rng = SplitMix64(seed: seed)
         var moved = 0
         while moved < count {
             let node = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
             let target = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
             guard tree.parent(of: node) != nil, node != target, !tree.isDescendant(target, of: node) else { continue }
+            if json, let p = tree.parent(of: node), container[p] != container[target] { continue }
             tree.append(node, to: target)
             moved += 1
         }
@@ -223,6 +260,22 @@ struct Query: ParsableCommand {
         let path = "/" + steps.reversed().joined(separator: "/")
         if let prefix = n.namespacePrefix { return path + (prefix.isEmpty ? "/namespace::*[name()='']" : "/namespace::" + prefix) }
         return n.attributeName.map { path + "/@" + $0 } ?? path
+    }
+
+    /// `items` (each a JSON text) as one JSON array, an item a line.
+    static func jsonArray(_ items: [String]) -> String {
+        items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n]"
+    }
+
+    /// A node's value as JSON (its subtree as the JSON writer writes it, on one line).
+    static func json(of node: NodeID, in tree: ViewTree) -> String {
+        do {
+            var text = try tree.string(as: .json, subtree: node)
+            if text.hasSuffix("\n") { text.removeLast() }
+            return text
+        } catch {
+            Loading.fail("the value at \(tree.normalizedPath(of: node)) cannot be written as JSON: \(error)")
+        }
     }
 
     /// A node written as XML: an element's subtree, a text's escaped text, an attribute as

@@ -97,8 +97,12 @@ import Testing
         (["query", "DOC", "--css", "a >"], Int32(1), "CSS error at character 4"),
         (["query", "DOC", "--css", ":hover"], Int32(1), "unsupported pseudo-class"),
         (["query", "DOC", "--xpath", "foo(1)"], Int32(1), "unknown function foo()"),
-        (["query", "DOC"], Int32(64), "give one of --css and --xpath"),
-        (["query", "DOC", "--css", "b", "--xpath", "//b"], Int32(64), "give one of --css and --xpath"),
+        (["query", "DOC"], Int32(64), "give one of --css, --xpath and --jsonpath"),
+        (["query", "DOC", "--css", "b", "--xpath", "//b"], Int32(64), "give one of --css, --xpath and --jsonpath"),
+        (["query", "DOC", "--css", "b", "--print", "values"], Int32(64), "--print values is for JSONPath"),
+        (["query", "DOC", "--jsonpath", "$[?@.a]", "--print", "xml"], Int32(64), "--print xml is for CSS and XPath"),
+        (["query", "DOC", "--jsonpath", "$[?@.a == 01]"], Int32(1), "JSONPath error at character 11: a number has no leading zero"),
+        (["query", "DOC", "--jsonpath", "$..[?count(@.a) > 1] "], Int32(1), "JSONPath error at character 21"),
         (["query", "DOC", "--css", "b", "--repeat", "0"], Int32(64), "--repeat"),
         (["query", "/nonexistent/q.xml", "--css", "b"], Int32(1), "/nonexistent/q.xml"),
     ])
@@ -107,5 +111,45 @@ import Testing
         let r = try run(arguments.map { $0 == "DOC" ? xml : $0 })
         #expect(r.status == status, "\(r.stderr)")
         #expect(r.stderr.contains(words), "\(r.stderr)")
+    }
+
+    static let store = #"{"store":{"book":[{"title":"A","price":8.95,"tags":["x"]},{"title":"B \"q\"","price":12.99},"#
+        + #"{"title":"C","price":8.99,"isbn":"0-1"}],"bicycle":{"color":"red","price":399}},"it's":[1,2.50,-0]}"#
+
+    @Test func jsonPathPrintsValuesPathsAndCounts() throws {
+        let json = try temporaryFile("store.json", Self.store)
+        var r = try run(["query", json, "--jsonpath", "$.store.book[?@.price < 10].title"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "[\n\"A\",\n\"C\"\n]\n", "\(r.stdout)")
+        // Numbers as written, objects and arrays whole, on one line each.
+        r = try run(["query", json, "--jsonpath", "$[\"it's\"][1:]"])
+        #expect(r.stdout == "[\n2.50,\n-0\n]\n", "\(r.stdout)")
+        r = try run(["query", json, "--jsonpath", "$..book[0]"])
+        #expect(r.stdout == "[\n{\"title\":\"A\",\"price\":8.95,\"tags\":[\"x\"]}\n]\n", "\(r.stdout)")
+        // Normalized paths, as JSON strings: the apostrophe escaped in the path, the
+        // backslash escaped in the JSON string.
+        r = try run(["query", json, "--jsonpath", "$..[?@ == 1 || @ == 'x']", "--print", "paths"])
+        #expect(r.stdout == "[\n\"$['store']['book'][0]['tags'][0]\",\n\"$['it\\\\'s'][0]\"\n]\n", "\(r.stdout)")
+        r = try run(["query", json, "--jsonpath", "$..price", "--print", "count"])
+        #expect(r.stdout == "4\n")
+        r = try run(["query", json, "--jsonpath", "$.nothing"])
+        #expect(r.status == 0 && r.stdout == "[]\n", "\(r.stdout)")
+    }
+
+    @Test func jsonPathOnASnapshotMovedAndRepeated() throws {
+        let json = try temporaryFile("store.json", Self.store)
+        let snapshot = json + ".rvtree"
+        var r = try run(["convert", json, snapshot, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let fromJSON = try run(["query", json, "--jsonpath", "$..*", "--print", "paths"])
+        r = try run(["query", snapshot, "--jsonpath", "$..*", "--print", "paths", "--repeat", "3"])
+        #expect(r.status == 0 && r.stdout == fromJSON.stdout && r.stdout.contains("$['store']['bicycle']['color']"), "\(r.stdout)")
+        #expect(r.stderr.split(separator: "\n").last?.hasPrefix("best_ns=") == true, "\(r.stderr)")
+        // Moves keep a JSON tree a JSON document (members to objects, elements to arrays):
+        // the pristine line is the moved document written and read back.
+        let moved = try run(["query", json, "--jsonpath", "$..*", "--moves", "5", "--seed", "2", "--repeat", "2", "--print", "count"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(moved.stdout == "21\n", "\(moved.stdout)")  // moves change places, not how many values
+        #expect(moved.stderr.contains("pristine_best_ns="), "\(moved.stderr)")
     }
 }

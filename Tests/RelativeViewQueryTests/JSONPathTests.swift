@@ -1,0 +1,118 @@
+import RelativeViewCore
+import RelativeViewFixtures
+import RelativeViewImport
+import RelativeViewQuery
+import Testing
+
+/// JSONPath beyond the compliance suite: errors at their place, the budget, a moved tree,
+/// duplicate member names, a query root other than the tree's, trees that are not JSON.
+@Suite struct JSONPathTests {
+    static func tree(_ json: String) throws -> ViewTree {
+        try TreeImporter().importTree(Array(json.utf8), format: .json, path: "t.json")
+    }
+
+    func values(_ tree: ViewTree, _ query: String) throws -> [String] {
+        try tree.select(JSONPath(query)).map { try tree.string(as: .json, subtree: $0).trimmingSuffix("\n") }
+    }
+
+    @Test(arguments: [
+        ("", 0, "the query is empty"),
+        (" $", 0, "a query starts with '$'"),
+        ("$ ", 1, "unexpected ' ' after the query"),
+        ("$.", 2, "expected a member name or '*' after '.'"),
+        ("$[01]", 2, "no leading zero"),
+        ("$[-0]", 2, "'-0' is not an index"),
+        ("$[9007199254740992]", 2, "outside ±(2^53 - 1)"),
+        ("$['\\uD800']", 3, "a high surrogate must be followed by a low one"),
+        ("$[?@.a == 1 == 2]", 12, "expected ',' or ']'"),
+        ("$[?@..a == 1]", 3, "a comparison needs a singular query"),
+        ("$[?length(@.*) == 1]", 10, "a ValueType argument must be a singular query"),
+        ("$[?count(1) == 1]", 9, "a NodesType argument must be a query"),
+        ("$[?true]", 3, "a literal alone is not a test"),
+        ("$[?nope(@)]", 3, "unknown function 'nope'"),
+        ("$[?match(@.a)]", 3, "match() takes 2 arguments, not 1"),
+    ])
+    func errorsNameTheirPlace(query: String, offset: Int, words: String) {
+        do {
+            _ = try JSONPath(query)
+            Issue.record("\(query) compiled")
+        } catch {
+            #expect(error.language == "JSONPath")
+            #expect(error.offset == offset && error.message.contains(words), "\(query): \(error)")
+        }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let query = "$[?" + String(repeating: "(", count: 100_000) + "@" + String(repeating: ")", count: 100_000) + "]"
+        #expect(throws: QueryError.self) { try JSONPath(query) }
+    }
+
+    @Test func duplicateMembersAreEachSelected() throws {
+        let t = try Self.tree(#"{"a":1,"b":{"a":2},"a":3}"#)
+        #expect(try values(t, "$.a") == ["1", "3"])
+        #expect(try values(t, "$..a") == ["1", "3", "2"])  // the root's members first, then b's
+        #expect(try values(t, "$[?@.a]") == ["{\"a\":2}"])
+    }
+
+    @Test func descendantsComeInTheRFCsOrder() throws {
+        // `..[0]`: each visited node's first element, nodes visited in document order, so an
+        // inner array's element comes after its parent's and before a later sibling's.
+        let t = try Self.tree(#"[[["x"],"y"],["z"]]"#)
+        #expect(try values(t, "$..[0]") == [#"[["x"],"y"]"#, #"["x"]"#, #""x""#, #""z""#])
+        // `..a` where a later member's name is met in an earlier member's subtree first.
+        let u = try Self.tree(#"{"k":{"a":1},"a":2}"#)
+        #expect(try values(u, "$..a") == ["2", "1"])
+        #expect(try u.normalizedPaths(of: u.select(JSONPath("$..a"))) == ["$['a']", "$['k']['a']"])
+    }
+
+    @Test func theBudgetEndsAQueryThatWouldNot() throws {
+        let t = try Self.tree("[" + (0 ..< 1000).map(String.init).joined(separator: ",") + "]")
+        #expect(throws: QueryError.self) { try t.select(JSONPath("$..*"), budget: 100) }
+        #expect(try t.select(JSONPath("$..*"), budget: 10_000).count == 1000)
+    }
+
+    @Test func aQueryRootOtherThanTheTrees() throws {
+        let t = try Self.tree(#"{"a":{"b":[1,2]},"b":[3]}"#)
+        let a = try t.select(JSONPath("$.a"))[0]
+        let inA = try t.select(JSONPath("$..b[*]"), root: a)
+        #expect(inA.map { t.value(of: $0) } == ["1", "2"])
+        // Paths are from the tree's root still.
+        #expect(t.normalizedPaths(of: inA) == ["$['a']['b'][0]", "$['a']['b'][1]"])
+    }
+
+    @Test func aMovedTreeAnswersAsTheSameDocumentReadAfresh() throws {
+        var t = try TreeImporter().importTree(SampleDocuments.json(values: 3000, seed: 7), format: .json, path: "sample.json")
+        // Members move to other objects, elements to other arrays: still a JSON document.
+        var rng = SplitMix64(seed: 11)
+        let all = t.roots + t.descendants(of: t.roots[0])
+        let containers = all.filter { ["object", "array"].contains(t.typeName(of: $0)) }
+        var moved = 0
+        while moved < 300 {
+            let node = all[Int.random(in: 1 ..< all.count, using: &rng)]
+            let target = containers[Int.random(in: 0 ..< containers.count, using: &rng)]
+            guard let p = t.parent(of: node), target != node, !t.isDescendant(target, of: node),
+                  t.typeName(of: p) == t.typeName(of: target) else { continue }
+            t.append(node, to: target)
+            moved += 1
+        }
+        let fresh = try Self.tree(t.string(as: .json))
+        for q in ["$..*", "$..[0]", "$..[-1:0:-2]", "$..[?@.id]", "$..[?length(@) > 2]", "$..[?@ == true]",
+                  "$..[?search(@, 'a[b-d]')]", "$[*]..[?count(@.*) > 1 && !@[0]]"] {
+            let ours = try t.select(JSONPath(q)), theirs = try fresh.select(JSONPath(q))
+            #expect(ours.count == theirs.count, "\(q)")
+            #expect(t.normalizedPaths(of: ours) == fresh.normalizedPaths(of: theirs), "\(q)")
+        }
+    }
+
+    @Test func aTreeThatIsNotJSON() throws {
+        // Markup: an element with children is an object (members unnamed: no key), a leaf a
+        // string of its value.
+        let t = try TreeImporter().importTree(Array("<a><b>x</b><c/></a>".utf8), format: .xml)
+        #expect(try t.select(JSONPath("$.*")).map { t.typeName(of: $0) } == ["b", "c"])
+        #expect(try t.select(JSONPath("$..[?@ == 'x']")).map { t.kind(of: $0) } == [.text])
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}
