@@ -215,8 +215,15 @@ struct _JSONPathEvaluator: ~Copyable {
                 let all = elements.unsafelyUnwrapped
                 for j in Self.slice(count: all.count, start: start, end: stop, step: step) { out.append(all[j]) }
             case .filter(let test):
-                if elements == nil { elements = try children(n, at: offset) }
-                for c in elements.unsafelyUnwrapped where try self.test(test, current: c) { out.append(c) }
+                // The children in turn, not gathered: most nodes a descendant segment visits
+                // have few.
+                let e = end(n)
+                var c = n &+ 1
+                try spend(Int(e - n), at: offset)
+                while c < e {
+                    if try self.test(test, current: c) { out.append(c) }
+                    c = end(c)
+                }
             }
         }
     }
