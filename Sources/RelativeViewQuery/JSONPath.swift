@@ -24,6 +24,8 @@ public struct JSONPath: Sendable, CustomStringConvertible {
     /// - Complexity: O(1)
     public let expression: String
     let query: _JPQuery
+    /// Its filters, flat.
+    let program: _JPProgram
 
     /// Compiles `expression`.
     ///
@@ -32,7 +34,7 @@ public struct JSONPath: Sendable, CustomStringConvertible {
     /// - Complexity: O(expression's length)
     public init(_ expression: String) throws(QueryError) {
         var parser = _JPParser(expression)
-        query = try parser.parseQuery()
+        (query, program) = _JPProgram.compile(try parser.parseQuery())
         self.expression = expression
     }
 
@@ -80,7 +82,7 @@ extension ViewTree {
         guard !nodes.isEmpty else { return [] }
         let index = _DocumentIndex.of(self)
         return _withWriterView { view in
-            var e = _JSONPathEvaluator(index: index, view: view, budget: .max, root: 0)
+            var e = _JSONPathEvaluator(index: index, view: view, budget: .max, root: 0, program: Self._noProgram)
             return e.normalizedPaths(nodes.map { index.rank?[Int($0.index)] ?? $0.index })
         }
     }
@@ -90,11 +92,15 @@ extension ViewTree {
     /// - Complexity: O(depth + the length of the arrays on the way).
     public func normalizedPath(of node: NodeID) -> String { normalizedPaths(of: [node])[0] }
 
-    /// The nodelist of `query` as ranks and their normalized paths, one evaluation.
+    /// The program of a query without filters (for the evaluator's paths alone).
+    private static var _noProgram: _JPProgram { _JPProgram.compile(_JPQuery(relative: false, segments: [], offset: 0)).1 }
+
+    /// The nodelist of `query` as ranks, one evaluation.
     func _jsonPathRanks(_ query: JSONPath, root: NodeID?, index: _DocumentIndex, budget: Int?) throws(QueryError) -> [Int32] {
         let result = _withWriterView { view -> Result<[Int32], QueryError> in
             let r = root.map { index.rank?[Int($0.index)] ?? $0.index } ?? 0
-            var e = _JSONPathEvaluator(index: index, view: view, budget: budget ?? JSONPath.defaultBudget(nodes: count), root: r)
+            var e = _JSONPathEvaluator(index: index, view: view, budget: budget ?? JSONPath.defaultBudget(nodes: count), root: r,
+                                       program: query.program)
             return Result { () throws(QueryError) in try e.select(query.query, current: r) }
         }
         return try result.get()

@@ -37,6 +37,8 @@ enum _JPSelector: Sendable {
     case index(Int)
     case slice(start: Int?, end: Int?, step: Int?)
     case filter(_JPLogical)
+    /// A filter laid out flat: its root in the query's ``_JPProgram``.
+    case compiledFilter(Int32)
 }
 
 /// A value written in a filter: a number, a string, `true`, `false` or `null`.

@@ -33,6 +33,107 @@ final class _DocumentIndex: Sendable {
     private let lazyNamespaces = Mutex<_Namespaces?>(nil)
     /// The children of the large nodes JSONPath indexed (see ``children(of:_:)``).
     private let lazyChildren = Mutex<[Int32: [Int32]]>([:])
+    /// Member names' postings (see ``keyPostings(_:)``), and how often they were asked for.
+    private let lazyKeys = Mutex<(asked: Int, made: _KeyPostings?)>((0, nil))
+
+    /// Per member name (a node's `key` attribute), the ranks of the nodes of that name, in
+    /// document order: JSONPath's `..name`, and a descendant filter that needs a member,
+    /// read only them.
+    struct _KeyPostings: Sendable {
+        /// Open addressing: a name's hash picks a place, and the first place from it that
+        /// holds its number (or -1: no such name).
+        let table: [Int32]
+        /// Name `i` is `names[nameStart[i] ..< nameStart[i + 1]]`; its ranks are
+        /// `ranks[start[i] ..< start[i + 1]]`.
+        let nameStart: [Int32]
+        let names: [UInt8]
+        let start: [Int32]
+        let ranks: [Int32]
+
+        static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            return h
+        }
+
+        /// The ranks of the members named `name`.
+        func ranks(named name: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+            let mask = table.count - 1
+            var at = Int(truncatingIfNeeded: Self.hash(name)) & mask
+            while true {
+                let i = Int(table[at])
+                if i < 0 { return 0 ..< 0 }
+                let (a, b) = (Int(nameStart[i]), Int(nameStart[i + 1]))
+                if b - a == name.count, names[a ..< b].elementsEqual(name) { return Int(start[i]) ..< Int(start[i + 1]) }
+                at = (at + 1) & mask
+            }
+        }
+
+        /// The postings of the `count` ranks' names (`key(r)`: nil for a node with none).
+        init(count: Int, key: (Int32) -> UnsafeBufferPointer<UInt8>?) {
+            var table = [Int32](repeating: -1, count: 1024)
+            var nameStart: [Int32] = [0]
+            var names: [UInt8] = []
+            var ids = [Int32](repeating: -1, count: count)
+            var sizes: [Int32] = []
+            for r in 0 ..< count {
+                guard let name = key(Int32(r)) else { continue }
+                var at = Int(truncatingIfNeeded: Self.hash(name)) & (table.count - 1)
+                var id: Int32 = -1
+                while true {
+                    let i = Int(table[at])
+                    if i < 0 { break }
+                    let (a, b) = (Int(nameStart[i]), Int(nameStart[i + 1]))
+                    if b - a == name.count, names[a ..< b].elementsEqual(name) { id = Int32(i); break }
+                    at = (at + 1) & (table.count - 1)
+                }
+                if id < 0 {
+                    id = Int32(sizes.count)
+                    names += name
+                    nameStart.append(Int32(names.count))
+                    sizes.append(0)
+                    table[at] = id
+                    if sizes.count * 2 > table.count {
+                        // Twice the places, the names placed anew.
+                        table = [Int32](repeating: -1, count: table.count * 2)
+                        for j in 0 ..< sizes.count {
+                            let text = names[Int(nameStart[j]) ..< Int(nameStart[j + 1])]
+                            var p = text.withUnsafeBufferPointer { Int(truncatingIfNeeded: Self.hash($0)) } & (table.count - 1)
+                            while table[p] >= 0 { p = (p + 1) & (table.count - 1) }
+                            table[p] = Int32(j)
+                        }
+                    }
+                }
+                ids[r] = id
+                sizes[Int(id)] += 1
+            }
+            var start = [Int32](repeating: 0, count: sizes.count + 1)
+            for i in 0 ..< sizes.count { start[i + 1] = start[i] + sizes[i] }
+            var next = start
+            var ranks = [Int32](repeating: 0, count: Int(start[sizes.count]))
+            for r in 0 ..< count where ids[r] >= 0 {
+                let i = Int(ids[r])
+                ranks[Int(next[i])] = Int32(r)
+                next[i] += 1
+            }
+            (self.table, self.nameStart, self.names, self.start, self.ranks) = (table, nameStart, names, start, ranks)
+        }
+    }
+
+    /// The member names' postings, made by `make` on the second time they are asked for in
+    /// this version of the tree (nil the first time): a tree asked once scans, a tree asked
+    /// again is indexed.
+    func keyPostings(_ make: () -> _KeyPostings) -> _KeyPostings? {
+        let (asked, made) = lazyKeys.withLock { kept in
+            kept.asked += 1
+            return (kept.asked, kept.made)
+        }
+        if let made { return made }
+        guard asked >= 2 else { return nil }
+        let built = make()
+        lazyKeys.withLock { $0.made = built }
+        return built
+    }
 
     /// Which elements are in a namespace, for XPath's unprefixed name tests.
     struct _Namespaces: Sendable {

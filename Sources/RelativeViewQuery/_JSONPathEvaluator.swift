@@ -14,9 +14,7 @@ enum _JPValue {
     case null
     case bool(Bool)
     case number(Double)
-    /// A string of the query (its UTF-8).
-    case string([UInt8])
-    /// A string of the document, read in place.
+    /// A string of the document or of the query, read in place.
     case text(UnsafeBufferPointer<UInt8>)
     /// An object or an array of the document, by rank.
     case node(Int32)
@@ -39,11 +37,18 @@ struct _JSONPathEvaluator: ~Copyable {
     private var kinds: [UInt8]
     /// The node `$` stands for.
     let root: Int32
-    /// Patterns of `match` and `search` compiled so far, by their translation (nil: not an
-    /// I-Regexp, or one Swift's `Regex` rejects).
+    /// The query's filters, flat.
+    let program: _JPProgram
+    /// The literal patterns of `match` and `search`, compiled on first use (by the
+    /// program's pattern index; `.some(nil)`: one Swift's `Regex` rejects).
+    private var literalPatterns: [Regex<Substring>??] = []
+    /// The member names' postings, once asked for (`.some(nil)`: not made yet).
+    private var keysKept: _DocumentIndex._KeyPostings??
+    /// Patterns that are values of the document, compiled so far.
     private var patterns: [_IRegexp: Regex<Substring>?] = [:]
 
-    init(index: _DocumentIndex, view: _WriterView, budget: Int, root: Int32) {
+    init(index: _DocumentIndex, view: _WriterView, budget: Int, root: Int32, program: _JPProgram) {
+        self.program = program
         self.index = index
         self.view = view
         count = Int32(index.count)
@@ -138,6 +143,14 @@ struct _JSONPathEvaluator: ~Copyable {
                 try descendantMembers(named: name, of: n, into: &out, at: offset)
                 continue
             }
+            // `..[?test]` where the test needs a member: its parents only.
+            if segment.selectors.count == 1, case .compiledFilter(let test) = segment.selectors[0] {
+                let required = program.required[Int(test)]
+                if required.start >= 0 {
+                    try descendantFilter(test, requiring: required, of: n, into: &out, at: offset)
+                    continue
+                }
+            }
             // The input node and its descendants in document order (arrays in order,
             // each node before its descendants), the selectors applied to each.
             let e = end(n)
@@ -152,36 +165,102 @@ struct _JSONPathEvaluator: ~Copyable {
     }
 
     mutating func descendantMembers(named name: [UInt8], of n: Int32, into out: inout [Int32], at offset: Int) throws(QueryError) {
-        let e = end(n)
-        try spend(Int(e - n), at: offset)
-        let first = out.count
+        var found: [Int32] = []
+        try name.withUnsafeBufferPointer { (name) throws(QueryError) in try members(named: name, in: n, into: &found, at: offset) }
+        var kept: [Int32] = []
+        kept.reserveCapacity(found.count)
+        for c in found where kind(parent(c)) == .object { kept.append(c) }
+        out += orderedByParent(kept)
+    }
+
+    /// `nodes` (in document order) ordered as a descendant segment gives them: by their
+    /// parents' ranks (each parent's turn, in document order), in document order among one
+    /// parent's. A member nested in an earlier sibling's subtree comes after its own parent's
+    /// turn.
+    func orderedByParent(_ nodes: [Int32]) -> [Int32] {
+        var last: Int32 = -1
         var sorted = true
-        var lastParent: Int32 = -1
-        try name.withUnsafeBufferPointer { (name) throws(QueryError) in
-            var c = n &+ 1
-            while c < e {
-                let k = key(c)
-                if k.count == name.count, k.elementsEqual(name) {
-                    let p = parent(c)
-                    if kind(p) == .object {
-                        if p < lastParent { sorted = false }
-                        lastParent = p
-                        out.append(c)
-                    }
-                }
-                c &+= 1
+        for c in nodes {
+            let p = parent(c)
+            if p < last { sorted = false; break }
+            last = p
+        }
+        if sorted { return nodes }
+        let parents = nodes.map { parent($0) }
+        var order = Array(nodes.indices)
+        order.sort { parents[$0] != parents[$1] ? parents[$0] < parents[$1] : $0 < $1 }
+        return order.map { nodes[$0] }
+    }
+
+    /// The member names' postings, if this version of the tree has them (from its second
+    /// asking on: see ``_DocumentIndex/keyPostings(_:)``).
+    mutating func keyPostings() -> _DocumentIndex._KeyPostings? {
+        if let kept = keysKept { return kept }
+        let made = index.keyPostings { [view, slotsByRank] in
+            _DocumentIndex._KeyPostings(count: Int(count)) { r in view.column(.key, slotsByRank?[Int(r)] ?? r) }
+        }
+        keysKept = .some(made)
+        return made
+    }
+
+    /// The nodes in the subtree of `n` (not `n`) whose member name is `name`, in document
+    /// order: from the names' postings, or a scan of the subtree.
+    mutating func members(named name: UnsafeBufferPointer<UInt8>, in n: Int32, into out: inout [Int32], at offset: Int) throws(QueryError) {
+        let e = end(n)
+        if let postings = keyPostings() {
+            let range = postings.ranks(named: name)
+            var lo = range.lowerBound, hi = range.upperBound
+            while lo < hi {
+                let m = (lo + hi) / 2
+                if postings.ranks[m] <= n { lo = m + 1 } else { hi = m }
             }
+            var i = lo
+            while i < range.upperBound, postings.ranks[i] < e {
+                out.append(postings.ranks[i])
+                i += 1
+            }
+            try spend(i - lo + 1, at: offset)
+            return
         }
-        if !sorted {
-            // Stable by parent: a member nested in an earlier sibling's subtree comes after
-            // its own parent's turn.
-            var part = Array(out[first...])
-            let parents = part.map { parent($0) }
-            var order = Array(part.indices)
-            order.sort { parents[$0] != parents[$1] ? parents[$0] < parents[$1] : $0 < $1 }
-            part = order.map { part[$0] }
-            out.replaceSubrange(first..., with: part)
+        try spend(Int(e - n), at: offset)
+        var c = n &+ 1
+        while c < e {
+            if let k = view.column(.key, slot(c)), k.count == name.count, k.elementsEqual(name) { out.append(c) }
+            c &+= 1
         }
+    }
+
+    /// `..[?test]` from `n`, where the test needs its node to have member `required`: the
+    /// parents of the members of that name are the only candidates.
+    mutating func descendantFilter(_ test: Int32, requiring required: (start: Int32, count: Int32), of n: Int32,
+                                   into out: inout [Int32], at offset: Int) throws(QueryError) {
+        var found: [Int32] = []
+        try members(named: bytes(required.start, required.count), in: n, into: &found, at: offset)
+        var candidates: [Int32] = []
+        candidates.reserveCapacity(found.count)
+        var last: Int32 = -1
+        var increasing = true
+        for m in found {
+            let c = parent(m)
+            if c == n || c == last { continue }
+            if c < last { increasing = false }
+            candidates.append(c)
+            last = c
+        }
+        if !increasing {
+            candidates.sort()
+            var unique: [Int32] = []
+            for c in candidates where c != unique.last { unique.append(c) }
+            candidates = unique
+        }
+        var kept: [Int32] = []
+        for c in candidates {
+            let p = parent(c)
+            let k = kind(p)
+            guard k == .object || k == .array else { continue }
+            if try self.test(test, current: c) { kept.append(c) }
+        }
+        out += orderedByParent(kept)
     }
 
     /// The children of `n` each selector selects, selector after selector.
@@ -214,7 +293,9 @@ struct _JSONPathEvaluator: ~Copyable {
                 if elements == nil { elements = try children(n, at: offset) }
                 let all = elements.unsafelyUnwrapped
                 for j in Self.slice(count: all.count, start: start, end: stop, step: step) { out.append(all[j]) }
-            case .filter(let test):
+            case .filter:
+                preconditionFailure("a filter is compiled into the query's program")
+            case .compiledFilter(let test):
                 // The children in turn, not gathered: most nodes a descendant segment visits
                 // have few.
                 let e = end(n)
@@ -276,24 +357,29 @@ struct _JSONPathEvaluator: ~Copyable {
         return out
     }
 
-    // MARK: Filters
+    // MARK: Filters (over the flat program)
 
-    mutating func test(_ e: _JPLogical, current: Int32) throws(QueryError) -> Bool {
-        switch e {
-        case .or(let parts):
-            for p in parts where try test(p, current: current) { return true }
+    @inline(__always) func bytes(_ start: Int32, _ count: Int32) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: program.bytes[Int(start) ..< Int(start) + Int(count)])
+    }
+
+    /// Whether logical expression `i` of the program holds for `current`.
+    mutating func test(_ i: Int32, current: Int32) throws(QueryError) -> Bool {
+        let n = program.nodes[Int(i)]
+        switch n.op {
+        case .or:
+            for k in 0 ..< n.b where try test(program.kids[Int(n.a + k)], current: current) { return true }
             return false
-        case .and(let parts):
-            for p in parts where try !test(p, current: current) { return false }
+        case .and:
+            for k in 0 ..< n.b where try !test(program.kids[Int(n.a + k)], current: current) { return false }
             return true
-        case .not(let inner): return try !test(inner, current: current)
-        case .exists(let q):
-            if q.isSingular { return try singular(q, current: current) != nil }
-            return try !select(q, current: current).isEmpty
-        case .function(let f): return try logical(f, current: current)
-        case .compare(let a, let op, let b):
-            let x = try value(a, current: current), y = try value(b, current: current)
-            switch op {
+        case .not: return try !test(n.a, current: current)
+        case .existsSingular: return try singular(n.a, current: current) != nil
+        case .exists: return try count(query: n.a, current: current, limit: 1).count > 0
+        case .function: return try logical(n.a, current: current)
+        case .compare:
+            let x = try value(n.a, current: current), y = try value(n.b, current: current)
+            switch n.comparison {
             case .equal: return equal(x, y)
             case .notEqual: return !equal(x, y)
             case .less: return less(x, y)
@@ -304,61 +390,121 @@ struct _JSONPathEvaluator: ~Copyable {
         }
     }
 
-    /// The node a singular query selects, if any: one child lookup per segment.
-    mutating func singular(_ q: _JPQuery, current: Int32) throws(QueryError) -> Int32? {
+    /// The node singular query `i` selects, if any: one child lookup per step.
+    mutating func singular(_ i: Int32, current: Int32) throws(QueryError) -> Int32? {
+        let q = program.singulars[Int(i)]
         var n = q.relative ? current : root
-        for s in q.segments {
-            let k = kind(n)
-            var next: Int32?
-            switch s.selectors[0] {
-            case .name(let name):
-                guard k == .object else { return nil }
-                name.withUnsafeBufferPointer { name in
-                    let e = end(n)
-                    var c = n &+ 1
-                    while c < e {
-                        let key = key(c)
-                        if key.count == name.count, key.elementsEqual(name) { next = c; break }
-                        c = end(c)
-                    }
+        for k in q.first ..< q.first + q.count {
+            let step = program.steps[Int(k)]
+            let kind = kind(n)
+            if step.nameStart >= 0 {
+                guard kind == .object else { return nil }
+                let name = bytes(step.nameStart, step.nameCount)
+                let e = end(n)
+                var c = n &+ 1
+                var found: Int32 = -1
+                while c < e {
+                    let key = key(c)
+                    if key.count == name.count, key.elementsEqual(name) { found = c; break }
+                    c = end(c)
                 }
-            case .index(let i):
-                guard k == .array else { return nil }
+                guard found >= 0 else { return nil }
+                n = found
+            } else {
+                guard kind == .array else { return nil }
+                let i = step.index
+                var found: Int32 = -1
                 if i >= 0 {
                     var j = 0
                     let e = end(n)
                     var c = n &+ 1
                     while c < e {
-                        if j == i { next = c; break }
+                        if j == i { found = c; break }
                         j += 1
                         c = end(c)
                     }
                 } else {
-                    let all = try children(n, at: q.offset)
-                    if all.count + i >= 0 { next = all[all.count + i] }
+                    let all = try children(n, at: 0)
+                    if all.count + i >= 0 { found = all[all.count + i] }
                 }
-            default: return nil
+                guard found >= 0 else { return nil }
+                n = found
             }
-            guard let found = next else { return nil }
-            n = found
         }
         return n
     }
 
-    mutating func value(_ c: _JPComparable, current: Int32) throws(QueryError) -> _JPValue {
-        switch c {
-        case .literal(let l): return Self.value(l)
-        case .query(let q): return try singular(q, current: current).map { value(ofNode: $0) } ?? .nothing
-        case .function(let f): return try value(f, current: current)
+    /// How many nodes query `i` of the program selects (up to `limit`: past it the count
+    /// stops), and the first: a path is followed without a nodelist made.
+    mutating func count(query i: Int32, current: Int32, limit: Int) throws(QueryError) -> (count: Int, first: Int32) {
+        let p = program.paths[Int(i)]
+        guard p >= 0 else {
+            let nodes = try select(program.queries[Int(i)], current: current)
+            return (nodes.count, nodes.first ?? -1)
+        }
+        let path = program.singulars[Int(p)]
+        var (n, first): (Int, Int32) = (0, -1)
+        try follow(path, step: path.first, from: path.relative ? current : root, limit: limit, count: &n, first: &first)
+        return (n, first)
+    }
+
+    /// The nodes of `path` from its step `k` on, from node `n`, counted.
+    mutating func follow(_ path: _JPProgram.Singular, step k: Int32, from n: Int32, limit: Int,
+                         count: inout Int, first: inout Int32) throws(QueryError) {
+        if k == path.first + path.count {
+            if count == 0 { first = n }
+            count += 1
+            return
+        }
+        let step = program.steps[Int(k)]
+        let kind = kind(n)
+        guard kind == .object || kind == .array else { return }
+        let e = end(n)
+        if step.nameStart == -1 {
+            guard kind == .array else { return }
+            var found: Int32 = -1
+            if step.index >= 0 {
+                var j = 0
+                var c = n &+ 1
+                while c < e {
+                    if j == step.index { found = c; break }
+                    j += 1
+                    c = end(c)
+                }
+            } else {
+                let all = try children(n, at: 0)
+                if all.count + step.index >= 0 { found = all[all.count + step.index] }
+            }
+            if found >= 0 { try follow(path, step: k + 1, from: found, limit: limit, count: &count, first: &first) }
+            return
+        }
+        if step.nameStart >= 0, kind != .object { return }
+        try spend(Int(e - n), at: 0)
+        let name = step.nameStart >= 0 ? bytes(step.nameStart, step.nameCount) : UnsafeBufferPointer(start: nil, count: 0)
+        var c = n &+ 1
+        while c < e, count < limit {
+            if step.nameStart == -2 {
+                try follow(path, step: k + 1, from: c, limit: limit, count: &count, first: &first)
+            } else {
+                let key = key(c)
+                if key.count == name.count, key.elementsEqual(name) {
+                    try follow(path, step: k + 1, from: c, limit: limit, count: &count, first: &first)
+                }
+            }
+            c = end(c)
         }
     }
 
-    static func value(_ l: _JPLiteral) -> _JPValue {
-        switch l {
-        case .number(let d): return .number(d)
-        case .string(let s): return .string(s)
-        case .bool(let b): return .bool(b)
+    /// The value of comparable `i` for `current`.
+    mutating func value(_ i: Int32, current: Int32) throws(QueryError) -> _JPValue {
+        let c = program.comparables[Int(i)]
+        switch c.kind {
+        case .number: return .number(c.number)
+        case .string: return .text(bytes(c.a, c.b))
+        case .bool: return .bool(c.a != 0)
         case .null: return .null
+        case .singular: return try singular(c.a, current: current).map { value(ofNode: $0) } ?? .nothing
+        case .function: return try value(function: c.a, current: current)
         }
     }
 
@@ -389,14 +535,6 @@ struct _JSONPathEvaluator: ~Copyable {
         return Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
     }
 
-    static func withBytes<R>(_ v: _JPValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        switch v {
-        case .string(let s): return s.withUnsafeBufferPointer(body)
-        case .text(let t): return body(t)
-        default: return nil
-        }
-    }
-
     /// `==` of section 2.3.5.2.2: Nothing equals Nothing; numbers by value; strings by code
     /// points; arrays and objects deeply.
     mutating func equal(_ a: _JPValue, _ b: _JPValue) -> Bool {
@@ -404,8 +542,7 @@ struct _JSONPathEvaluator: ~Copyable {
         case (.nothing, .nothing), (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
-        case (.string, .string), (.string, .text), (.text, .string), (.text, .text):
-            return Self.withBytes(a) { x in Self.withBytes(b) { y in x.count == y.count && x.elementsEqual(y) } ?? false } ?? false
+        case (.text(let x), .text(let y)): return x.count == y.count && x.elementsEqual(y)
         case (.node(let x), .node(let y)): return deepEqual(x, y)
         default: return false
         }
@@ -415,8 +552,7 @@ struct _JSONPathEvaluator: ~Copyable {
     func less(_ a: _JPValue, _ b: _JPValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)): return x < y
-        case (.string, .string), (.string, .text), (.text, .string), (.text, .text):
-            return Self.withBytes(a) { x in Self.withBytes(b) { y in x.lexicographicallyPrecedes(y) } ?? false } ?? false
+        case (.text(let x), .text(let y)): return x.lexicographicallyPrecedes(y)
         default: return false
         }
     }
@@ -445,12 +581,11 @@ struct _JSONPathEvaluator: ~Copyable {
 
     // MARK: Functions
 
-    mutating func value(_ f: _JPFunction, current: Int32) throws(QueryError) -> _JPValue {
+    mutating func value(function i: Int32, current: Int32) throws(QueryError) -> _JPValue {
+        let f = program.functions[Int(i)]
         switch f.name {
         case .length:
-            let v = try argumentValue(f.arguments[0], current: current)
-            switch v {
-            case .string(let s): return .number(Double(String(decoding: s, as: UTF8.self).unicodeScalars.count))
+            switch try argument(f.first, current: current) {
             case .text(let t): return .number(Double(Self.scalarCount(t)))
             case .node(let r):
                 var n = 0
@@ -460,14 +595,14 @@ struct _JSONPathEvaluator: ~Copyable {
             default: return .nothing
             }
         case .count:
-            guard case .nodes(let q) = f.arguments[0] else { return .nothing }
-            return .number(Double(try select(q, current: current).count))
+            let a = program.arguments[Int(f.first)]
+            return .number(Double(try count(query: a.a, current: current, limit: .max).count))
         case .value:
-            guard case .nodes(let q) = f.arguments[0] else { return .nothing }
-            let nodes = try select(q, current: current)
-            return nodes.count == 1 ? value(ofNode: nodes[0]) : .nothing
+            let a = program.arguments[Int(f.first)]
+            let (n, first) = try count(query: a.a, current: current, limit: 2)
+            return n == 1 ? value(ofNode: first) : .nothing
         case .match, .search:
-            return .bool(try logical(f, current: current))
+            return .bool(try logical(i, current: current))
         }
     }
 
@@ -477,50 +612,56 @@ struct _JSONPathEvaluator: ~Copyable {
         return n
     }
 
-    mutating func argumentValue(_ a: _JPArgument, current: Int32) throws(QueryError) -> _JPValue {
-        switch a {
-        case .literal(let l): return Self.value(l)
-        case .singular(let q): return try singular(q, current: current).map { value(ofNode: $0) } ?? .nothing
-        case .function(let f): return try value(f, current: current)
-        case .nodes(let q):
-            let nodes = try select(q, current: current)
-            return nodes.count == 1 ? value(ofNode: nodes[0]) : .nothing
-        case .logical(let l): return .bool(try test(l, current: current))
+    /// Argument `i`'s value: a comparable's; a nodelist's single node's value (Nothing
+    /// otherwise); a logical expression's truth.
+    mutating func argument(_ i: Int32, current: Int32) throws(QueryError) -> _JPValue {
+        let a = program.arguments[Int(i)]
+        switch a.kind {
+        case .comparable: return try value(a.a, current: current)
+        case .nodes:
+            let (n, first) = try count(query: a.a, current: current, limit: 2)
+            return n == 1 ? value(ofNode: first) : .nothing
+        case .logical: return .bool(try test(a.a, current: current))
         }
     }
 
-    /// `match()` and `search()`: false unless both arguments are strings and the pattern is
-    /// an I-Regexp.
-    mutating func logical(_ f: _JPFunction, current: Int32) throws(QueryError) -> Bool {
+    /// `match()` and `search()` (function `i`): false unless both arguments are strings and
+    /// the pattern is an I-Regexp.
+    mutating func logical(_ i: Int32, current: Int32) throws(QueryError) -> Bool {
+        let f = program.functions[Int(i)]
         guard f.name == .match || f.name == .search else { return false }
-        let subject = try argumentValue(f.arguments[0], current: current)
-        guard let string = Self.withBytes(subject, { String(decoding: $0, as: UTF8.self) }) else { return false }
-        let pattern: _IRegexp
-        if let compiled = f.pattern {
-            pattern = compiled
-        } else {
-            guard case .literal(.string) = f.arguments[1] else {
-                let p = try argumentValue(f.arguments[1], current: current)
-                guard let text = Self.withBytes(p, { String(decoding: $0, as: UTF8.self) }),
-                      let made = _IRegexp(text, whole: f.name == .match) else { return false }
-                return try run(made, on: string, at: f.offset)
-            }
-            return false  // a literal that is not an I-Regexp
-        }
-        return try run(pattern, on: string, at: f.offset)
-    }
-
-    mutating func run(_ pattern: _IRegexp, on string: String, at offset: Int) throws(QueryError) -> Bool {
-        try spend(string.utf8.count + 1, at: offset)
+        guard case .text(let subject) = try argument(f.first, current: current) else { return false }
         let regex: Regex<Substring>?
-        if let known = patterns[pattern] {
-            regex = known
+        if f.patternIsLiteral {
+            guard f.pattern >= 0 else { return false }
+            if literalPatterns.isEmpty { literalPatterns = Array(repeating: nil, count: program.patterns.count) }
+            if let known = literalPatterns[Int(f.pattern)] {
+                regex = known
+            } else {
+                let made = Self.compile(program.patterns[Int(f.pattern)])
+                literalPatterns[Int(f.pattern)] = .some(made)
+                regex = made
+            }
         } else {
-            regex = (try? Regex(pattern.translated, as: Substring.self))?.matchingSemantics(.unicodeScalar)
-            patterns[pattern] = regex
+            guard case .text(let p) = try argument(f.first + 1, current: current),
+                  let pattern = _IRegexp(String(decoding: p, as: UTF8.self), whole: f.name == .match) else { return false }
+            if let known = patterns[pattern] {
+                regex = known
+            } else {
+                regex = Self.compile(pattern)
+                patterns[pattern] = regex
+            }
         }
         guard let regex else { return false }
-        return pattern.whole ? string.wholeMatch(of: regex) != nil : string.contains(regex)
+        try spend(subject.count + 1, at: f.offset)
+        let string = String(decoding: subject, as: UTF8.self)
+        return f.name == .match ? string.wholeMatch(of: regex) != nil : string.contains(regex)
+    }
+
+    /// An I-Regexp's translation as Swift's `Regex`, matching Unicode scalars (nil if `Regex`
+    /// rejects it: a range quantifier too large, say).
+    static func compile(_ pattern: _IRegexp) -> Regex<Substring>? {
+        (try? Regex(pattern.translated, as: Substring.self))?.matchingSemantics(.unicodeScalar)
     }
 
     // MARK: Normalized paths

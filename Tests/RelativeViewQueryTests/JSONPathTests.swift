@@ -104,6 +104,30 @@ import Testing
         }
     }
 
+    @Test func theSecondQueryReadsTheNamesPostingsAndAnswersTheSame() throws {
+        // A tree's first query scans for a member name; from its second, the names' postings
+        // are made and read. Each answer is checked against the scan's, and against one
+        // evaluation with no name to narrow it (`..*` then a filter at the end).
+        let t = try TreeImporter().importTree(SampleDocuments.json(values: 5000, seed: 3), format: .json, path: "sample.json")
+        let u = try TreeImporter().importTree(SampleDocuments.json(values: 5000, seed: 3), format: .json, path: "sample.json")
+        for q in ["$..id", "$..[?@.id > 300]", "$..[?@.kind == 'ab' || @.id]", "$..[?@.id && @.a == false]",
+                  "$..[?match(@.name, 'a.*')]", "$..[?@.tags[0] <= 500]", "$..[?@.x]", "$[3]..kind",
+                  "$..[?count(@.tags[*]) >= 2]", "$..[?count(@.tags[*]) < 1]", "$..[?length(@.name) > 2]", "$..[?value(@.x[*]) == false]"] {
+            let first = try t.select(JSONPath(q))
+            let again = try t.select(JSONPath(q))
+            let third = try t.select(JSONPath(q))
+            #expect(first == again && again == third, "\(q)")
+            // A fresh tree's first query of each: a scan, with no postings.
+            let fresh = try TreeImporter().importTree(SampleDocuments.json(values: 5000, seed: 3), format: .json, path: "sample.json")
+            #expect(try fresh.normalizedPaths(of: fresh.select(JSONPath(q))) == t.normalizedPaths(of: third), "\(q)")
+        }
+        // The same members by a query no postings serve: every value, then its name.
+        let all = try u.select(JSONPath("$..*"))
+        let named = all.filter { u.attribute(.key, of: $0) == "id" }
+        #expect(Set(try t.normalizedPaths(of: t.select(JSONPath("$..id")))) == Set(u.normalizedPaths(of: named)))
+        #expect(!named.isEmpty)
+    }
+
     @Test func aTreeThatIsNotJSON() throws {
         // Markup: an element with children is an object (members unnamed: no key), a leaf a
         // string of its value.
