@@ -33,6 +33,12 @@ let package = Package(
             .product(name: "RelativeView", package: "RelativeView"),
             "FuzzSupport",
         ]),
+        .executableTarget(name: "fuzz-query", dependencies: [
+            .product(name: "RelativeViewQuery", package: "RelativeView"),
+            .product(name: "RelativeViewImport", package: "RelativeView"),
+            .product(name: "RelativeViewCore", package: "RelativeView"),
+            "FuzzSupport",
+        ]),
         .executableTarget(name: "fuzz-tree", dependencies: [
             .product(name: "RelativeViewFixtures", package: "RelativeView"),
             "FuzzSupport",

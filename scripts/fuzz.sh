@@ -3,14 +3,15 @@
 # Usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
 #   TARGET: json, xml, html, names (the importers and the directory walker's name handling)
 #           tree (ViewTree mutations and queries checked against the naive core)
-#           or snapshot (the snapshot loader, on bytes as they come and with their checksum repaired).
+#           snapshot (the snapshot loader, on bytes as they come and with their checksum repaired)
+#           or query (JSONPath, XPath and CSS compiled and evaluated).
 # Builds Fuzz/ with -sanitize=fuzzer,address (debug, so the index's invariant checks run),
 # starts from the committed seeds (Fuzz/corpus/TARGET) plus what earlier runs found
 # (Fuzz/.work/TARGET, not committed), and keeps any crashing input in
 # Fuzz/.work/TARGET-crashes. Prints libFuzzer's final stats; exits non-zero on a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets="json xml html names tree snapshot"
+targets="json xml html names tree snapshot query"
 if [ $# -lt 2 ] || ! [[ " $targets " == *" $1 "* ]] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
     echo "usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]  (TARGET: ${targets// /, })" >&2
     exit 64

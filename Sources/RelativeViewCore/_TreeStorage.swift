@@ -236,6 +236,30 @@ package final class _TreeStorage: @unchecked Sendable {
         return out
     }
 
+    /// The ids of the nodes at ranks `ranks`, slot `order[r]` and stamp `stamps[r]` for rank
+    /// r (a moved tree's columns by rank, made with its document index): read in rank
+    /// order, as the answers come, rather than a slot's generation wherever the slot lies.
+    ///
+    /// - Complexity: O(ranks.count)
+    package func nodeIDs(ranks: [Int32], order: [Int32], stamps: [UInt32]) -> [NodeID] {
+        var out: [NodeID] = []
+        out.reserveCapacity(ranks.count)
+        order.withUnsafeBufferPointer { order in
+            stamps.withUnsafeBufferPointer { stamps in
+                for r in ranks { out.append(NodeID(index: order[Int(r)], stamp: stamps[Int(r)])) }
+            }
+        }
+        return out
+    }
+
+    /// The stamp of each of `order`'s slots (its generation plus the tree's identity), in
+    /// the order given.
+    ///
+    /// - Complexity: O(order.count)
+    package func stamps(of order: [Int32]) -> [UInt32] {
+        order.map { generation(at: Int($0)) &+ identity }
+    }
+
     /// The generation the id `id` was made at, if it is of this tree.
     @inlinable @inline(__always)
     package func generation(of id: NodeID) -> UInt32 { id.stamp &- identity }

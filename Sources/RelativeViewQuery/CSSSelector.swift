@@ -89,6 +89,10 @@ struct _RelativeSelector: Sendable {
 struct _CSSParser {
     private let s: [Unicode.Scalar]
     private var k = 0
+    /// How deep selector lists nest (`:not(:is(...))`): past ``maximumDepth`` an error, so
+    /// that neither this parser nor the matcher, both recursive, can run out of stack.
+    private var depth = 0
+    static let maximumDepth = 64
 
     init(_ text: String) { s = Array(text.unicodeScalars) }
 
@@ -180,6 +184,9 @@ struct _CSSParser {
     }
 
     mutating func selectorList() throws(QueryError) -> [_ComplexSelector] {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw error("selector lists nest more than \(Self.maximumDepth) deep") }
         var list: [_ComplexSelector] = []
         skipSpace()
         list.append(try complex())

@@ -69,7 +69,7 @@ extension ViewTree {
         guard count > 0 else { return [] }
         let index = _DocumentIndex.of(self)
         let ranks = try _jsonPathRanks(query, root: root, index: index, budget: budget)
-        return _storage.nodeIDs(ranks: ranks, order: index.order)
+        return index.nodeIDs(ranks, of: self)
     }
 
     /// The normalized path (RFC 9535, section 2.7) of each node, from the tree's root:

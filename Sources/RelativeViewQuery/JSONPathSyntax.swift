@@ -403,6 +403,9 @@ struct _JPParser {
         case "!":
             at += 1
             skipBlanks()
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maximumDepth else { throw error("'!' nests more than \(Self.maximumDepth) deep") }
             return .not(try parseUnary(), offset: start)
         case "(":
             at += 1

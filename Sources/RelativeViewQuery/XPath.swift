@@ -234,7 +234,7 @@ extension ViewTree {
         let s = _storage
         // Every key's node id in one loop over the columns (a key of the root: rank 0's
         // id, unused).
-        let ids = s.nodeIDs(ranks: keys.map { max(0, $0.rank) }, order: index.order)
+        let ids = index.nodeIDs(keys.map { max(0, $0.rank) }, of: self)
         return keys.enumerated().map { i, k in
             if k == .root { return XPathNode(node: nil, attributeName: nil, attributeValue: nil) }
             let id = ids[i]

@@ -276,6 +276,18 @@ struct _XPathTokenizer {
 struct _XPathParser {
     private let tokens: [_XPathToken]
     private var p = 0
+    /// How deep the expression being read nests: one per parenthesis, predicate or argument
+    /// list, and one per operator of a chain (`1 + 1 + ...` is a tree as deep as it is
+    /// long). Past ``maximumDepth`` the expression is an error, so that neither this parser
+    /// nor the evaluator, both recursive, can run out of stack on a hostile query.
+    private var depth = 0
+    static let maximumDepth = 256
+
+    /// Counts `levels` more of depth, or fails past the maximum.
+    private mutating func nest(_ levels: Int = 1) throws(QueryError) {
+        depth += levels
+        if depth > Self.maximumDepth { throw error("the expression nests more than \(Self.maximumDepth) deep") }
+    }
 
     init(_ query: String) throws(QueryError) {
         var tokenizer = _XPathTokenizer(query)
@@ -311,7 +323,11 @@ struct _XPathParser {
         }
     }
 
-    private mutating func expr() throws(QueryError) -> _XPathExpr { try orExpr() }
+    private mutating func expr() throws(QueryError) -> _XPathExpr {
+        try nest()
+        defer { depth -= 1 }
+        return try orExpr()
+    }
 
     /// Operands read by `operand`, joined from left to right by the operators `op` tells
     /// from the tokens between them: one level of XPath's operator precedence.
@@ -319,8 +335,12 @@ struct _XPathParser {
         _ op: (_XPathToken.Kind) -> _BinaryOperator?, _ operand: (inout _XPathParser) throws(QueryError) -> _XPathExpr
     ) throws(QueryError) -> _XPathExpr {
         var e = try operand(&self)
+        var chain = 0
+        defer { depth -= chain }
         while let o = op(kind) {
             p += 1
+            try nest()
+            chain += 1
             e = .binary(o, e, try operand(&self))
         }
         return e
@@ -371,6 +391,8 @@ struct _XPathParser {
             negations += 1
             p += 1
         }
+        try nest(negations)
+        defer { depth -= negations }
         var e = try unionExpr()
         for _ in 0 ..< negations { e = .negate(e) }
         return e
@@ -378,9 +400,13 @@ struct _XPathParser {
 
     private mutating func unionExpr() throws(QueryError) -> _XPathExpr {
         var e = try pathExpr()
+        var chain = 0
+        defer { depth -= chain }
         while kind == .pipe {
             let offset = token.offset
             p += 1
+            try nest()
+            chain += 1
             e = .union(e, try pathExpr(), offset: offset)
         }
         return e

@@ -392,6 +392,6 @@ extension ViewTree {
                 return keys
             }
         }
-        return _storage.nodeIDs(ranks: try result.get().map(\.rank), order: index.order)
+        return index.nodeIDs(try result.get().map(\.rank), of: self)
     }
 }

@@ -28,6 +28,9 @@ final class _DocumentIndex: Sendable {
     let rank: [Int32]?
     let parentByRank: [Int32]?
     let typeByRank: [Int32]?
+    /// `nil` when ranks are slots; else per rank its node id's stamp, so that an answer's
+    /// ids are read in rank order (see ``nodeIDs(_:of:)``).
+    let stampByRank: [UInt32]?
     /// Built on first use (see ``postings(of:)``).
     private let lazyPostings = Mutex<_Postings?>(nil)
     private let lazyNamespaces = Mutex<_Namespaces?>(nil)
@@ -226,8 +229,9 @@ final class _DocumentIndex: Sendable {
         count = tree.count
         self.end = end
         if inOrder && slots == tree.count {
-            (self.order, self.rank, parentByRank, typeByRank) = (nil, nil, nil, nil)
+            (self.order, self.rank, parentByRank, typeByRank, stampByRank) = (nil, nil, nil, nil, nil)
         } else {
+            stampByRank = tree._storage.stamps(of: order)
             self.order = order
             self.rank = rank
             var parents = [Int32](repeating: -1, count: order.count)
@@ -242,6 +246,12 @@ final class _DocumentIndex: Sendable {
             parentByRank = parents
             typeByRank = types
         }
+    }
+
+    /// The ids of the nodes at `ranks` in `tree` (this index's tree).
+    func nodeIDs(_ ranks: [Int32], of tree: ViewTree) -> [NodeID] {
+        if let order, let stampByRank { return tree._storage.nodeIDs(ranks: ranks, order: order, stamps: stampByRank) }
+        return tree._storage.nodeIDs(ranks: ranks, order: nil)
     }
 
     /// The index of `tree`'s current version: the one its storage keeps, or a new one.

@@ -140,3 +140,31 @@ import Testing
 extension String {
     fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
+
+/// A hostile query nests deeper than any real one: an error at its place, not a stack
+/// overflow in a recursive parser or evaluator (found by Fuzz/fuzz-query).
+@Suite struct DeepQueryTests {
+    @Test func deepXPathIsAnError() {
+        for query in [String(repeating: "(", count: 600) + "1" + String(repeating: ")", count: 600),
+                      Array(repeating: "1", count: 5000).joined(separator: " + "),
+                      String(repeating: "-", count: 5000) + "1",
+                      Array(repeating: "//a", count: 5000).joined(separator: " | "),
+                      "//a" + String(repeating: "[b", count: 600) + String(repeating: "]", count: 600)] {
+            #expect(throws: QueryError.self) { try XPath(query) }
+        }
+        #expect((try? XPath(String(repeating: "(", count: 50) + "1" + String(repeating: ")", count: 50))) != nil)
+        #expect((try? XPath(Array(repeating: "1", count: 200).joined(separator: " + "))) != nil)
+    }
+
+    @Test func deepCSSIsAnError() {
+        #expect(throws: QueryError.self) { try CSSSelector(String(repeating: ":not(", count: 500) + "a" + String(repeating: ")", count: 500)) }
+        #expect((try? CSSSelector(String(repeating: ":not(", count: 20) + "a" + String(repeating: ")", count: 20))) != nil)
+    }
+
+    @Test func deepJSONPathIsAnError() {
+        #expect(throws: QueryError.self) { try JSONPath("$[?" + String(repeating: "!", count: 5000) + "@]") }
+        #expect(throws: QueryError.self) { try JSONPath("$" + String(repeating: "[?@", count: 500) + String(repeating: "]", count: 500)) }
+        #expect((try? JSONPath("$[?" + String(repeating: "!", count: 20) + "@]")) != nil)
+        #expect((try? JSONPath("$" + String(repeating: "[?@", count: 20) + String(repeating: "]", count: 20))) != nil)
+    }
+}
