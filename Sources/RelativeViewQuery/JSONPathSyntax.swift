@@ -349,29 +349,27 @@ struct _JPParser {
     }
 
     mutating func parseOr() throws(QueryError) -> Expr {
-        var parts = [try parseAnd()]
-        while true {
-            let before = at
-            skipBlanks()
-            guard current == "|", peek(1) == "|" else { at = before; break }
-            at += 2
-            skipBlanks()
-            parts.append(try parseAnd())
-        }
+        let parts = try parseJoined("|") { (p) throws(QueryError) in try p.parseAnd() }
         return parts.count == 1 ? parts[0] : .or(parts)
     }
 
     mutating func parseAnd() throws(QueryError) -> Expr {
-        var parts = [try parseComparison()]
+        let parts = try parseJoined("&") { (p) throws(QueryError) in try p.parseComparison() }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    /// Operands read by `operand`, joined by the doubled `op` (`||`, `&&`), blanks around it.
+    mutating func parseJoined(_ op: Unicode.Scalar, _ operand: (inout _JPParser) throws(QueryError) -> Expr) throws(QueryError) -> [Expr] {
+        var parts = [try operand(&self)]
         while true {
             let before = at
             skipBlanks()
-            guard current == "&", peek(1) == "&" else { at = before; break }
+            guard current == op, peek(1) == op else { at = before; break }
             at += 2
             skipBlanks()
-            parts.append(try parseComparison())
+            parts.append(try operand(&self))
         }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        return parts
     }
 
     mutating func parseComparison() throws(QueryError) -> Expr {
