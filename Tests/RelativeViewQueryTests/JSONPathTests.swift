@@ -168,3 +168,31 @@ extension String {
         #expect((try? JSONPath("$" + String(repeating: "[?@", count: 20) + String(repeating: "]", count: 20))) != nil)
     }
 }
+
+/// One compiled query on one tree from several threads at once: the index they share makes
+/// its member-name postings and its large arrays' children on first use (a lock each), and
+/// every thread gets the answer one thread alone gets. (Run under ThreadSanitizer in CI.)
+@Suite struct JSONPathConcurrencyTests {
+    @Test func threadsShareOneTreeAndOneQuery() async throws {
+        func imported() throws -> ViewTree {
+            try TreeImporter().importTree(SampleDocuments.json(values: 20_000, seed: 5), format: .json, path: "sample.json")
+        }
+        let queries = try ["$..id", "$..[?@.id > 500]", "$[-1:-200:-3]", "$[*][?@.kind]", "$..[?count(@.tags[*]) >= 2]"].map(JSONPath.init)
+        let one = try imported()
+        let alone = try queries.map { try one.normalizedPaths(of: one.select($0)) }
+        // A fresh tree, first asked by four threads at once: they race to make its index,
+        // its postings and its children lists.
+        let tree = try imported()
+        let answers = try await withThrowingTaskGroup(of: [[String]].self) { group in
+            for _ in 0 ..< 4 {
+                group.addTask { try queries.map { try tree.normalizedPaths(of: tree.select($0)) } + queries.map { try tree.normalizedPaths(of: tree.select($0)) } }
+            }
+            var all: [[[String]]] = []
+            for try await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == 4)
+        for answer in answers { #expect(answer == alone + alone) }
+        #expect(alone.allSatisfy { !$0.isEmpty })
+    }
+}
