@@ -12,6 +12,13 @@ struct _IRegexp: Sendable, Hashable {
     let translated: String
     /// Whether the whole string must match (`match`), or some substring (`search`).
     let whole: Bool
+    /// The longest run of plain characters every match holds (UTF-8; empty if none): the
+    /// pattern has one branch, and in it these characters stand one after the other, each
+    /// once. A string without it cannot match, and is rejected before `Regex` runs.
+    let required: [UInt8]
+    /// Of `match`: the plain characters the pattern starts with, which every string it
+    /// matches starts with (UTF-8; empty if none).
+    let prefix: [UInt8]
 
     /// The translation of `pattern`, or `nil` if it is not an I-Regexp.
     init?(_ pattern: String, whole: Bool) {
@@ -19,12 +26,36 @@ struct _IRegexp: Sendable, Hashable {
         guard let out = t.regexp(), t.at == t.s.count else { return nil }
         translated = out
         self.whole = whole
+        let oneBranch = !t.topLevelAlternation
+        required = oneBranch ? Array(String(String.UnicodeScalarView(t.longestRun)).utf8) : []
+        prefix = oneBranch && whole ? Array(String(String.UnicodeScalarView(t.firstRun)).utf8) : []
+    }
+
+    /// Whether `subject` may match: it holds ``required`` (and starts with ``prefix``).
+    func mayMatch(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !prefix.isEmpty, !subject.starts(with: prefix) { return false }
+        guard let first = required.first else { return true }
+        let n = required.count
+        guard subject.count >= n else { return false }
+        var i = 0
+        while i <= subject.count - n {
+            if subject[i] == first, subject[i ..< i + n].elementsEqual(required) { return true }
+            i += 1
+        }
+        return false
     }
 
     private struct _Translator {
         let s: [Unicode.Scalar]
         var at = 0
         var depth = 0
+        /// The plain character the last atom was (nil for any other atom).
+        var lastLiteral: Unicode.Scalar?
+        /// Of the top level: whether it has a `|`, its longest run of plain characters
+        /// standing once each, and the run it starts with.
+        var topLevelAlternation = false
+        var longestRun: [Unicode.Scalar] = []
+        var firstRun: [Unicode.Scalar] = []
         init(_ s: [Unicode.Scalar]) { self.s = s }
         var current: Unicode.Scalar? { at < s.count ? s[at] : nil }
 
@@ -40,6 +71,7 @@ struct _IRegexp: Sendable, Hashable {
             out += first
             while current == "|" {
                 at += 1
+                if depth == 1 { topLevelAlternation = true }
                 guard let next = branch() else { return nil }
                 out += "|" + next
             }
@@ -48,14 +80,32 @@ struct _IRegexp: Sendable, Hashable {
 
         mutating func branch() -> String? {
             var out = ""
+            let top = depth == 1
+            var run: [Unicode.Scalar] = []
+            var atStart = true
+            func endRun() {
+                if top, run.count > longestRun.count { longestRun = run }
+                if top, atStart, firstRun.isEmpty { firstRun = run }
+                atStart = false
+                run = []
+            }
             while let c = current, c != "|", c != ")" {
+                lastLiteral = nil
                 guard let atom = atom() else { return nil }
+                let literal = lastLiteral
                 out += atom
-                if let q = quantifier() {
+                let q = quantifier()
+                if let q {
                     guard !q.isEmpty else { return nil }
                     out += q
                 }
+                if let literal, q == nil {
+                    run.append(literal)
+                } else {
+                    endRun()
+                }
             }
+            endRun()
             return out
         }
 
@@ -97,6 +147,7 @@ struct _IRegexp: Sendable, Hashable {
                 at += 1
                 guard let inner = regexp(), current == ")" else { return nil }
                 at += 1
+                lastLiteral = nil  // a group is no plain character, whatever ends it
                 return "(?:" + inner + ")"
             case ".": at += 1; return "[^\\n\\r]"
             // Anchors, as the compliance suite reads them (its "explicit caret" and
@@ -104,10 +155,19 @@ struct _IRegexp: Sendable, Hashable {
             case "^": at += 1; return "\\A"
             case "$": at += 1; return "\\z"
             case "[": return classExpression()
-            case "\\": return escape(inClass: false)
+            case "\\":
+                let start = at
+                let e = escape(inClass: false)
+                // A single-character escape (`\.`, `\n`) is a plain character.
+                if e != nil, at == start + 2, s[start + 1] != "p", s[start + 1] != "P" {
+                    let x = s[start + 1]
+                    lastLiteral = x == "n" ? "\n" : x == "r" ? "\r" : x == "t" ? "\t" : x
+                }
+                return e
             case ")", "*", "+", "?", "]", "{", "|", "}": return nil
             default:
                 at += 1
+                lastLiteral = c
                 return Self.literal(c)
             }
         }

@@ -654,6 +654,8 @@ struct _JSONPathEvaluator: ~Copyable {
         }
         guard let regex else { return false }
         try spend(subject.count + 1, at: f.offset)
+        // What every match holds, looked for first: most strings fail there, without `Regex`.
+        if f.patternIsLiteral, !program.patterns[Int(f.pattern)].mayMatch(subject) { return false }
         let string = String(decoding: subject, as: UTF8.self)
         return f.name == .match ? string.wholeMatch(of: regex) != nil : string.contains(regex)
     }

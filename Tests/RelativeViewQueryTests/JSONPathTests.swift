@@ -1,7 +1,7 @@
 import RelativeViewCore
 import RelativeViewFixtures
 import RelativeViewImport
-import RelativeViewQuery
+@testable import RelativeViewQuery
 import Testing
 
 /// JSONPath beyond the compliance suite: errors at their place, the budget, a moved tree,
@@ -194,5 +194,40 @@ extension String {
         #expect(answers.count == 4)
         for answer in answers { #expect(answer == alone + alone) }
         #expect(alone.allSatisfy { !$0.isEmpty })
+    }
+}
+
+/// `match()` and `search()` look for what every match must hold (a run of plain characters,
+/// a prefix) before Swift's `Regex` runs: a filter, never a different answer. Checked
+/// against `Regex` alone on generated patterns and strings.
+@Suite struct IRegexpPrefilterTests {
+    @Test func thePrefilterNeverRejectsAMatch() throws {
+        var rng = SplitMix64(seed: 9)
+        let atoms = ["a", "b", "c", "ab", "\\.", ".", "[ab]", "(ab|c)", "(a)", "\\n", "é", "^", "$"]
+        let quantifiers = ["", "", "", "*", "+", "?", "{2}", "{0,1}"]
+        var checked = 0, rejected = 0
+        for _ in 0 ..< 400 {
+            var pattern = ""
+            for _ in 0 ..< Int.random(in: 1 ... 5, using: &rng) {
+                pattern += atoms[Int.random(in: 0 ..< atoms.count, using: &rng)] + quantifiers[Int.random(in: 0 ..< quantifiers.count, using: &rng)]
+            }
+            if Int.random(in: 0 ..< 5, using: &rng) == 0 { pattern += "|" + atoms[Int.random(in: 0 ..< atoms.count, using: &rng)] }
+            for whole in [true, false] {
+                guard let p = _IRegexp(pattern, whole: whole), let regex = _JSONPathEvaluator.compile(p) else { continue }
+                for _ in 0 ..< 20 {
+                    let subject = String((0 ..< Int.random(in: 0 ... 6, using: &rng)).map { _ in "abc.\né".randomElement(using: &rng)! })
+                    let matches = whole ? subject.wholeMatch(of: regex) != nil : subject.contains(regex)
+                    let may = Array(subject.utf8).withUnsafeBufferPointer { p.mayMatch($0) }
+                    #expect(may || !matches, "\(pattern) on \(subject.debugDescription): rejected a match")
+                    checked += 1
+                    if !may { rejected += 1 }
+                }
+            }
+        }
+        #expect(checked > 5000 && rejected > 500, "\(checked) checked, \(rejected) rejected")
+        #expect(_IRegexp("post[0-4]\\.com", whole: false)?.required == Array("post".utf8))
+        #expect(_IRegexp("A[a-z]+ B[a-z]+", whole: true)?.prefix == Array("A".utf8))
+        #expect(_IRegexp("(ab)c", whole: true)?.prefix == [])
+        #expect(_IRegexp("ab|cd", whole: true)?.required == [])
     }
 }
