@@ -13,7 +13,7 @@ import RelativeViewCore
 /// `count`, `match`, `search` and `value` (their patterns I-Regexps, RFC 9485). A query
 /// the RFC's grammar or its type rules reject is an error at its place.
 ///
-/// Over a tree that a JSON import made (``RelativeViewImport``'s `JSONTreeReader`: node
+/// Over a tree that a JSON import made (`RelativeViewImport`'s `JSONTreeReader`: node
 /// types `object`, `array`, `string`, `number`, `bool`, `null`, member names in the `key`
 /// attribute, scalars' text as their value), a query means what the RFC says of the
 /// document. Over any other tree, a node with children is an object whose members are named
