@@ -92,8 +92,8 @@ extension ViewTree {
     /// - Complexity: O(depth + the length of the arrays on the way).
     public func normalizedPath(of node: NodeID) -> String { normalizedPaths(of: [node])[0] }
 
-    /// The program of a query without filters (for the evaluator's paths alone).
-    private static var _noProgram: _JPProgram { _JPProgram.compile(_JPQuery(relative: false, segments: [], offset: 0)).1 }
+    /// The program of a query without filters (for the evaluator's paths alone), made once.
+    private static let _noProgram = _JPProgram.compile(_JPQuery(relative: false, segments: [], offset: 0)).1
 
     /// The nodelist of `query` as ranks, one evaluation.
     func _jsonPathRanks(_ query: JSONPath, root: NodeID?, index: _DocumentIndex, budget: Int?) throws(QueryError) -> [Int32] {
