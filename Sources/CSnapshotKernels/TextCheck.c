@@ -3,15 +3,21 @@
 
 // A start is -1 (no text) or the position in `bytes` of a text's LEB128 length; a narrow
 // start (a version 4 snapshot's) is 0xFFFFFFFF for none. The fast check passes a start
-// whose length is one byte (under 128) and whose text ends within the bytes; a longer
-// length, or anything out of range, is left to the check that names flaws.
+// whose length takes one or two bytes (a text under 16,384 bytes) and whose text ends
+// within the bytes; a longer length, or anything out of range, is left to the check that
+// names flaws. What it passes, that check passes too (it reads a length byte by byte, a
+// two-byte one as `(b0 & 0x7F) | b1 << 7`, and wants `start + length bytes + count <= n`).
 
 // 1 if the start `s` of a text (read unsigned: a negative one is past any bytes) is not a
-// one-byte length whose text ends within the `n` (at least one) `bytes`; with no branch.
+// one- or two-byte length whose text ends within the `n` (at least one) `bytes`; with no
+// branch. At the last byte, a length that goes on (`cont`) is past the end whatever `b1`.
 static inline uint64_t start_unsound(uint64_t s, const uint8_t *bytes, size_t n) {
     uint64_t at = s < n - 1 ? s : n - 1;
-    uint64_t head = bytes[at];
-    return (s >= n) | (head >> 7) | (head > n - at - 1);
+    uint64_t b0 = bytes[at];
+    uint64_t b1 = bytes[at + 1 < n ? at + 1 : at];
+    uint64_t cont = b0 >> 7;
+    uint64_t length = (b0 & 0x7F) | ((b1 << 7) & (0 - cont));
+    return (s >= n) | (cont & (b1 >> 7)) | (at + cont + length > n - 1);
 }
 
 static int sound_scalar(const int64_t *starts, size_t count, const uint8_t *bytes, size_t n) {
@@ -42,10 +48,16 @@ static int sound_avx2(const int64_t *starts, size_t count, const uint8_t *bytes,
         __m256i word_at = _mm256_blendv_epi8(at, last_word, _mm256_cmpgt_epi64(at, last_word));
         __m128i words = _mm256_i64gather_epi32((const int *)bytes, word_at, 1);
         __m256i shift = _mm256_slli_epi64(_mm256_sub_epi64(at, word_at), 3);
-        __m256i head = _mm256_and_si256(_mm256_srlv_epi64(_mm256_cvtepu32_epi64(words), shift), byte);
-        // A length of two bytes or more, or a text past the end (at + head > n - 1).
-        __m256i flaw = _mm256_or_si256(_mm256_or_si256(below, past), _mm256_cmpgt_epi64(head, one_byte_max));
-        flaw = _mm256_or_si256(flaw, _mm256_cmpgt_epi64(_mm256_add_epi64(at, head), last));
+        __m256i w = _mm256_srlv_epi64(_mm256_cvtepu32_epi64(words), shift);
+        __m256i b0 = _mm256_and_si256(w, byte);
+        __m256i b1 = _mm256_and_si256(_mm256_srli_epi64(w, 8), byte);
+        // A two-byte length: its second byte counts 128s. Three bytes or more are left to the
+        // other check, as is a text past the end (at + length bytes + count > n).
+        __m256i more = _mm256_cmpgt_epi64(b0, one_byte_max);
+        __m256i length = _mm256_or_si256(_mm256_and_si256(b0, one_byte_max), _mm256_and_si256(_mm256_slli_epi64(b1, 7), more));
+        __m256i flaw = _mm256_or_si256(_mm256_or_si256(below, past), _mm256_and_si256(more, _mm256_cmpgt_epi64(b1, one_byte_max)));
+        __m256i through = _mm256_add_epi64(_mm256_add_epi64(at, length), _mm256_srli_epi64(b0, 7));
+        flaw = _mm256_or_si256(flaw, _mm256_cmpgt_epi64(through, last));
         bad = _mm256_or_si256(bad, _mm256_and_si256(present, flaw));
     }
     return _mm256_testz_si256(bad, bad) && sound_scalar(starts + i, count - i, bytes, n);
@@ -59,7 +71,8 @@ static int sound_scalar32(const uint32_t *starts, size_t count, const uint8_t *b
 }
 
 #ifdef RV_HAVE_AVX2_PATH
-// Eight starts at a time; the bytes are fewer than 2^31 (the gather's offsets are signed).
+// Eight starts at a time; the bytes are fewer than 2^31 - 2^15 (the gather's offsets and the
+// comparisons are signed, and a start plus a two-byte length stays below 2^31).
 __attribute__((target("avx2")))
 static int sound_avx2_32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n) {
     const __m256i none = _mm256_set1_epi32(-1);
@@ -80,10 +93,15 @@ static int sound_avx2_32(const uint32_t *starts, size_t count, const uint8_t *by
         __m256i word_at = _mm256_min_epi32(at, last_word);
         __m256i words = _mm256_i32gather_epi32((const int *)bytes, word_at, 1);
         __m256i shift = _mm256_slli_epi32(_mm256_sub_epi32(at, word_at), 3);
-        __m256i head = _mm256_and_si256(_mm256_srlv_epi32(words, shift), byte);
-        // A length of two bytes or more, or a text past the end (at + head > n - 1).
-        __m256i flaw = _mm256_or_si256(past, _mm256_cmpgt_epi32(head, one_byte_max));
-        flaw = _mm256_or_si256(flaw, _mm256_cmpgt_epi32(_mm256_add_epi32(at, head), last));
+        __m256i w = _mm256_srlv_epi32(words, shift);
+        __m256i b0 = _mm256_and_si256(w, byte);
+        __m256i b1 = _mm256_and_si256(_mm256_srli_epi32(w, 8), byte);
+        // As in `sound_avx2`: one- and two-byte lengths; the sums stay below 2^31 + 2^14.
+        __m256i more = _mm256_cmpgt_epi32(b0, one_byte_max);
+        __m256i length = _mm256_or_si256(_mm256_and_si256(b0, one_byte_max), _mm256_and_si256(_mm256_slli_epi32(b1, 7), more));
+        __m256i flaw = _mm256_or_si256(past, _mm256_and_si256(more, _mm256_cmpgt_epi32(b1, one_byte_max)));
+        __m256i through = _mm256_add_epi32(_mm256_add_epi32(at, length), _mm256_srli_epi32(b0, 7));
+        flaw = _mm256_or_si256(flaw, _mm256_cmpgt_epi32(through, last));
         bad = _mm256_or_si256(bad, _mm256_and_si256(present, flaw));
     }
     return _mm256_testz_si256(bad, bad) && sound_scalar32(starts + i, count - i, bytes, n);
@@ -96,7 +114,7 @@ int rv_texts_sound32(const uint32_t *starts, size_t count, const uint8_t *bytes,
         return 1;
     }
 #ifdef RV_HAVE_AVX2_PATH
-    if (allow_vector && n >= 4 && n < ((size_t)1 << 31) - 256 && __builtin_cpu_supports("avx2")) return sound_avx2_32(starts, count, bytes, n);
+    if (allow_vector && n >= 4 && n < ((size_t)1 << 31) - (1 << 15) && __builtin_cpu_supports("avx2")) return sound_avx2_32(starts, count, bytes, n);
 #endif
     return sound_scalar32(starts, count, bytes, n);
 }

@@ -1120,6 +1120,26 @@ package struct _TourBlocks {
         adoptContiguousBlocks(tokens: tokens, fill: Self.capacity)
     }
 
+    /// Whether the tour's `tokens` tokens lie in slot order from slot 0, in full blocks
+    /// linked in physical order (the last one holding the rest), with nothing pending: as a
+    /// streamed build or a loaded snapshot leaves them, until a change moves a block. Each
+    /// token's position is then its place in the tour.
+    ///
+    /// - Complexity: O(blocks)
+    package func liesInSlotOrder(tokens: Int) -> Bool {
+        let blocks = (tokens + Self.capacity - 1) / Self.capacity
+        guard liveBlocks == blocks, pendingHead < 0, blocks == 0 ? head < 0 : head == 0 && tail == Int32(blocks - 1) else { return false }
+        return count.withUnsafeBufferPointer { count in
+            next.withUnsafeBufferPointer { next in
+                for b in 0 ..< blocks {
+                    let full = b + 1 < blocks ? Self.capacity : tokens - b * Self.capacity
+                    if count[b] != Int32(full) || next[b] != (b + 1 < blocks ? Int32(b + 1) : -1) { return false }
+                }
+                return true
+            }
+        }
+    }
+
     // MARK: Checks
 
     /// Checks the tour against itself: blocks linked both ways with increasing labels, no

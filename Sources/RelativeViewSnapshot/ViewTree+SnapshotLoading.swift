@@ -336,12 +336,21 @@ struct SnapshotReader {
         // checksum matches.
         let inPlace = textsInPlace(ranges, version: version)
         let (address, length) = (UInt(bitPattern: bytes.baseAddress), body)
-        let textColumns: [(starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
+        let attributeColumns: [(starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
             NodeAttribute.allCases.map { a in
                 (address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
                  address + UInt(ranges[Section.bytes(a).rawValue].lowerBound), Int(counts.attributeBytes[a.rawValue]))
             }
+        // Version 5's values, read in place as well, join the attribute columns (after them:
+        // column `NodeAttribute.allCases.count`), checked in the same pieces.
+        let valuesInPlace = inPlace != nil && version >= 5
+            && (address + UInt(ranges[Section.valueStarts.rawValue].lowerBound)) % 4 == 0
+        let textColumns = attributeColumns + (valuesInPlace
+            ? [(address + UInt(ranges[Section.valueStarts.rawValue].lowerBound), Int(counts.content.valueStarts),
+                address + UInt(ranges[Section.valueBytes.rawValue].lowerBound), Int(counts.content.valueBytes))]
+            : [])
         let narrow = SnapshotLayout.attributeStartSize(version) == 4
+        let values = NodeAttribute.allCases.count
         // The texts' check, in pieces that either thread takes: this one once the index is
         // checked, the second once it is done with the checksum's pieces and the index's (if
         // this thread has posted those by then).
@@ -351,7 +360,7 @@ struct SnapshotReader {
         let textShare = _WorkShare<(element: Int, reason: String)?>()
         textShare.post(pieces: textPieces.count) { k in
             let (c, range) = (textColumns[textPieces[k].column], textPieces[k].range)
-            let starts = Self.starts(at: c.starts, count: c.count, narrow: narrow)
+            let starts = Self.starts(at: c.starts, count: c.count, narrow: narrow || textPieces[k].column == values)
             let texts = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: c.bytes), count: c.byteCount)
             guard !ViewTree._attributeTextsAreSound(starts: starts.slice(range), bytes: texts) else { return nil }
             return ViewTree._attributeTextFlaw(starts: starts, bytes: texts, slots: range)
@@ -386,7 +395,7 @@ struct SnapshotReader {
         }
         let sections = Result { () throws(SnapshotError) in
             try readSections(
-                counts: counts, ranges: ranges, inPlace: inPlace, typeFor: typeFor,
+                counts: counts, ranges: ranges, inPlace: inPlace, valuesInPlace: valuesInPlace, typeFor: typeFor,
                 checksumMatches: { () throws(SnapshotError) in
                     let sum = computed()
                     if sum != stored { throw mismatch(sum) }
@@ -434,7 +443,7 @@ struct SnapshotReader {
     /// `checksumMatches` throws unless the checksum matches (it waits for it); type names
     /// are registered only after it returns. `textFlaws` gives the text flaws found apart.
     func readSections(
-        counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], inPlace: AnyObject?,
+        counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], inPlace: AnyObject?, valuesInPlace: Bool = false,
         typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
         checksumMatches: () throws(SnapshotError) -> Void,
         textFlaws: () -> [(element: Int, reason: String)?], tourShare: _WorkShare<_TourCheck.Tally>? = nil
@@ -526,7 +535,7 @@ struct SnapshotReader {
         if counts.version >= 2 {
             return try readColumns(
                 counts: counts, at: at, extras: image, types: names, typeFor: typeFor,
-                checksumMatches: checksumMatches, textFlaws: textFlaws, tourShare: tourShare)
+                checksumMatches: checksumMatches, textFlaws: textFlaws, tourShare: tourShare, valuesInPlace: valuesInPlace)
         }
         try checksumMatches()
         let processType = try processTypes(names, typeFor: typeFor)
@@ -610,7 +619,8 @@ struct SnapshotReader {
         types: [(name: String, isClass: Bool, unused: Bool, entry: Int)],
         typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
         checksumMatches: () throws(SnapshotError) -> Void,
-        textFlaws: () -> [(element: Int, reason: String)?], tourShare: _WorkShare<_TourCheck.Tally>? = nil
+        textFlaws: () -> [(element: Int, reason: String)?], tourShare: _WorkShare<_TourCheck.Tally>? = nil,
+        valuesInPlace: Bool = false
     ) throws(SnapshotError) -> ViewTree {
         #if _endian(big)
         throw error(Field.version, "version \(counts.version) snapshots are read on little-endian machines only")
@@ -658,7 +668,9 @@ struct SnapshotReader {
         let processType = try processTypes(types, typeFor: typeFor)
         if !processType.indices.allSatisfy({ processType[$0] == Int32($0) || types[$0].unused }) { tree._renumberTypes(processType) }
         if counts.version >= 5 {
-            try readContent(into: &tree, counts: counts, at: at, parent: columns.parent, processType: processType)
+            try readContent(
+                into: &tree, counts: counts, at: at, parent: columns.parent, processType: processType,
+                valuesInPlace: valuesInPlace, valueFlaw: valuesInPlace ? textFlaws()[NodeAttribute.allCases.count] : nil)
         }
         // A tree that reads its columns in place keeps the whole of the memory.
         if tree._borrowsMemory { (owner as? SnapshotMemory)?.lentFrom = 0 }
@@ -670,10 +682,15 @@ struct SnapshotReader {
     /// Version 5: gives `tree` (just read, its `parent` column the file's) the content in
     /// the snapshot, checked as the rest is (every start within its texts and every length
     /// fitting, no content on a free slot, runs laid out in slot order, names in the type
-    /// table), copied into the tree's own memory, names renumbered by `processType`.
+    /// table), names renumbered by `processType`.
+    ///
+    /// With `valuesInPlace` (and `valueFlaw`, the first flaw of the values' texts, found apart
+    /// in the pieces both threads share), the values' starts and texts are read in place, borrowed from
+    /// the owner of the bytes as the attribute columns are, and so are the named
+    /// attributes' texts; else they are checked here and copied into the tree's own memory.
     func readContent(
         into tree: inout ViewTree, counts: SnapshotLayout.Counts, at: (Section) -> Int, parent: UnsafeBufferPointer<Int32>,
-        processType: [Int32]
+        processType: [Int32], valuesInPlace: Bool = false, valueFlaw: (element: Int, reason: String)? = nil
     ) throws(SnapshotError) {
         let c = counts.content
         let noText = SnapshotLayout.noText
@@ -681,15 +698,37 @@ struct SnapshotReader {
         func texts(_ s: Section, _ n: UInt64) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: (base + at(s)).assumingMemoryBound(to: UInt8.self), count: Int(n))
         }
-        // The values: a text column with narrow starts, checked as the attributes' are.
-        let valueStarts: [UInt32] = column(at(.valueStarts), count: Int(c.valueStarts))
         let valueBytes = texts(.valueBytes, c.valueBytes)
-        let valueFlaw = valueStarts.withUnsafeBufferPointer { starts in
-            ViewTree._attributeTextFlaw(starts: _TextStarts(narrow: starts), bytes: valueBytes, parent: parent)
+        var text: _TextColumn
+        if valuesInPlace, let owner {
+            // The values, in place: the lowest free slot with a value against the first flaw
+            // found apart, the lower slot first, a free slot first at the same slot, as the
+            // check with `parent` below reports them.
+            let starts = _TextStarts(base: base + at(.valueStarts), count: Int(c.valueStarts), isNarrow: true)
+            var lowestFree: Int?
+            if tree.slotCount > tree.count {
+                var f = tree._storage.freeHead
+                while f != _TreeStorage.none {
+                    if Int(f) < starts.count && starts[Int(f)] != -1 { lowestFree = min(lowestFree ?? Int(f), Int(f)) }
+                    f = _TreeStorage.nextFree(parent[Int(f)])
+                }
+            }
+            let flaw = valueFlaw
+            if let lowestFree, flaw.map({ lowestFree <= $0.element }) ?? true {
+                throw error(at(.valueStarts) + 4 * lowestFree, "value: free slot \(lowestFree) has a text")
+            }
+            if let (slot, reason) = flaw { throw error(at(.valueStarts) + 4 * slot, "value: \(reason)") }
+            text = starts.count == 0 ? _TextColumn() : _TextColumn(borrowing: _BorrowedTexts(starts: starts, bytes: valueBytes, owner: owner))
+        } else {
+            // The values: a text column with narrow starts, checked as the attributes' are.
+            let valueStarts: [UInt32] = column(at(.valueStarts), count: Int(c.valueStarts))
+            let valueFlaw = valueStarts.withUnsafeBufferPointer { starts in
+                ViewTree._attributeTextFlaw(starts: _TextStarts(narrow: starts), bytes: valueBytes, parent: parent)
+            }
+            if let (slot, reason) = valueFlaw { throw error(at(.valueStarts) + 4 * slot, "value: \(reason)") }
+            text = _TextColumn(start: valueStarts.map { $0 == noText ? -1 : Int($0) }, bytes: Array(valueBytes))
+            if text.start.isEmpty { text = _TextColumn() }
         }
-        if let (slot, reason) = valueFlaw { throw error(at(.valueStarts) + 4 * slot, "value: \(reason)") }
-        var text = _TextColumn(start: valueStarts.map { $0 == noText ? -1 : Int($0) }, bytes: Array(valueBytes))
-        if text.start.isEmpty { text = _TextColumn() }
         // The named attributes: runs in slot order from entry 0.
         var named = _AttributeRuns()
         let first: [Int32] = column(at(.namedFirst), count: Int(c.namedFirst))
@@ -723,7 +762,13 @@ struct SnapshotReader {
         guard next == names.count else {
             throw error(at(.namedNames) + 4 * next, "named attribute \(next) belongs to no slot's run")
         }
-        if !named.isEmpty { named.texts = _TextColumn(start: [], bytes: Array(namedBytes)) }
+        if !named.isEmpty {
+            named.texts = if valuesInPlace, let owner {
+                _TextColumn(borrowing: _BorrowedTexts(starts: _TextStarts(base: nil, count: 0, isNarrow: true), bytes: namedBytes, owner: owner))
+            } else {
+                _TextColumn(start: [], bytes: Array(namedBytes))
+            }
+        }
         tree._adoptContent(text: text, attributes: named)
     }
 

@@ -47,11 +47,15 @@ import Testing
         for mapped in [true, false] {
             var loaded = try ViewTree(contentsOfSnapshot: path, mapped: mapped)
             #expect(content(loaded) == content(Self.sample), "mapped \(mapped)")
+            // The values and the named attributes' texts are read where they lie in the file's
+            // memory, not copied; an edit that writes a text makes its column the tree's own.
+            #expect(loaded._storage.content.text.borrowed != nil && loaded._storage.content.attributes.texts.borrowed != nil, "mapped \(mapped)")
             // It edits as any tree, and saves again the same way.
             let root = loaded.roots[0]
             loaded.setAttribute(named: "id", nil, of: root)
             loaded.setValue("changed", of: loaded.firstChild(of: root)!)
             #expect(content(try ViewTree(snapshot: loaded.snapshot())) == content(loaded))
+            #expect(loaded._storage.content.text.borrowed == nil, "mapped \(mapped): the value set made the values the tree's own")
         }
         // Saved again at once: the same bytes.
         #expect(fromMemory.snapshot() == Self.bytes)

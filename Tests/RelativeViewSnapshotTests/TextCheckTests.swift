@@ -6,8 +6,8 @@ import Testing
 /// The first check of an attribute column's texts (`_attributeTextsAreSound`, four wide or
 /// eight narrow starts at a time with AVX2 where the processor has it, else one) must never pass a column that the
 /// check that names flaws (`_attributeTextFlaw`) fails, and must pass every sound column of
-/// one-byte lengths; at every length of the texts, down to under four bytes, where the
-/// vector path's 4-byte reads would pass the end.
+/// one- and two-byte lengths (texts under 16,384 bytes); at every length of the texts, down
+/// to under four bytes, where the vector path's 4-byte reads would pass the end.
 @Suite struct TextCheckTests {
     /// Texts of the given lengths, each with its LEB128 length, and their starts.
     func column(_ lengths: [Int]) -> (bytes: [UInt8], starts: [Int]) {
@@ -52,7 +52,10 @@ import Testing
         for trial in 0 ..< 3000 {
             // Up to 20 texts: past the narrow vector loop's eight starts.
             let texts = Int.random(in: 0 ... 20, using: &rng)
-            let (bytes, textStarts) = column((0 ..< texts).map { _ in Int.random(in: 0 ... 4, using: &rng) })
+            // Mostly short texts; one in eight of 120 to 300 bytes (a two-byte length).
+            let (bytes, textStarts) = column((0 ..< texts).map { _ in
+                Int.random(in: 0 ..< 8, using: &rng) == 0 ? Int.random(in: 120 ... 300, using: &rng) : Int.random(in: 0 ... 4, using: &rng)
+            })
             // Slots with a text, and slots with none, in some order.
             var starts = textStarts + [Int](repeating: -1, count: Int.random(in: 0 ... 5, using: &rng))
             starts.shuffle(using: &rng)
@@ -81,12 +84,26 @@ import Testing
         #expect(flawed > 300)
     }
 
-    /// A text of 128 bytes or more has a two-byte length: the first check leaves it to the
-    /// other, which passes it.
+    /// A text of 128 bytes up to 16,383 has a two-byte length, which the first check reads;
+    /// one of 16,384 bytes or more has three, and the first check leaves it to the other,
+    /// which passes it. A two-byte length whose second byte is past the end, or whose text
+    /// runs one byte past it, fails both.
     @Test(arguments: [false, true])
-    func longTextsGoToTheOtherCheck(narrow: Bool) {
-        let (bytes, starts) = column([3, 200, 1, 0, 5, 2, 2, 2, 2])
-        let v = verdicts(starts, bytes, narrow: narrow)
-        #expect(!v.vector && !v.scalar && v.flaw == nil)
+    func lengthsOfTwoBytesAndMore(narrow: Bool) {
+        let (bytes, starts) = column([3, 200, 1, 0, 5, 2, 16383, 2, 2, 2])
+        let two = verdicts(starts, bytes, narrow: narrow)
+        #expect(two.vector && two.scalar && two.flaw == nil)
+        let (longBytes, longStarts) = column([3, 200, 1, 0, 5, 2, 16384, 2, 2, 2])
+        let three = verdicts(longStarts, longBytes, narrow: narrow)
+        #expect(!three.vector && !three.scalar && three.flaw == nil)
+        // The last text's length cut to its first byte, then its text cut by one byte.
+        let (lastBytes, lastStarts) = column([2, 2, 2, 2, 2, 2, 2, 2, 200])
+        // Its start last (the scalar tail) and first (a vector lane, where there is one).
+        for order in [lastStarts, [lastStarts[8]] + lastStarts.prefix(8)] {
+            for cut in [lastBytes.count - 200, lastBytes.count - 1] {
+                let v = verdicts(order, Array(lastBytes.prefix(cut)), narrow: narrow)
+                #expect(!v.vector && !v.scalar && v.flaw != nil, "cut at \(cut)")
+            }
+        }
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+import RelativeViewCore
+import RelativeViewFixtures
+import RelativeViewImport
+@testable import RelativeViewQuery
+import RelativeViewSnapshot
+import Testing
+
+/// The document index's `end` column (per rank, the rank after its subtree) comes one of
+/// three ways: from the spans alone where the tour lies in slot order and the slots are
+/// entered in slot order (an import, a loaded snapshot of one), from one pass over the
+/// tokens where only the second holds, and from ranks made afresh otherwise (a tree after
+/// moves, or with free slots). Each is checked here against a count through the public
+/// API, on trees that take each way.
+@Suite struct DocumentIndexTests {
+    /// Per node in document order, the place after its subtree in that order.
+    static func expectedEnds(_ tree: ViewTree) -> (order: [NodeID], ends: [Int32]) {
+        let order = tree.roots.flatMap { [$0] + tree.descendants(of: $0) }
+        let ends = order.indices.map { r in Int32(r + 1 + tree.descendants(of: order[r]).count) }
+        return (order, ends)
+    }
+
+    /// The index of `tree` against the count, and which way it took: `true` when its ranks
+    /// are the slots.
+    @discardableResult
+    static func check(_ tree: ViewTree, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let index = _DocumentIndex(tree)
+        let (order, ends) = expectedEnds(tree)
+        #expect(index.end == ends, "\(label): end", sourceLocation: sourceLocation)
+        if let slots = index.order {
+            #expect(slots == order.map { Int32($0.index) }, "\(label): order", sourceLocation: sourceLocation)
+        } else {
+            #expect(order.map { Int32($0.index) } == Array(0 ..< Int32(order.count)), "\(label): ranks are slots", sourceLocation: sourceLocation)
+        }
+        return index.order == nil
+    }
+
+    static func imported(values: Int, seed: UInt64) throws -> ViewTree {
+        try TreeImporter().importTree(SampleDocuments.json(values: values, seed: seed), format: .json, path: "sample.json")
+    }
+
+    static func loaded(_ tree: ViewTree) throws -> ViewTree {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString).rvtree").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try tree.writeSnapshot(to: path)
+        return try ViewTree(contentsOfSnapshot: path, mapped: true)
+    }
+
+    /// Moves `count` random subtrees under other nodes.
+    static func moved(_ tree: ViewTree, count: Int, seed: UInt64) -> ViewTree {
+        var t = tree
+        var rng = SplitMix64(seed: seed)
+        let all = t.roots + t.descendants(of: t.roots[0])
+        var moved = 0
+        while moved < count {
+            let node = all[Int.random(in: 1 ..< all.count, using: &rng)]
+            let target = all[Int.random(in: 0 ..< all.count, using: &rng)]
+            guard target != node, !t.isDescendant(target, of: node) else { continue }
+            t.append(node, to: target)
+            moved += 1
+        }
+        return t
+    }
+
+    @Test func anImportAndItsSnapshotReadTheSpans() throws {
+        let tree = try Self.imported(values: 2000, seed: 3)
+        #expect(_DocumentIndex.endsFromSpans(tree) != nil)
+        #expect(Self.check(tree, "imported"))
+        let loaded = try Self.loaded(tree)
+        #expect(_DocumentIndex.endsFromSpans(loaded) != nil)
+        #expect(Self.check(loaded, "loaded"))
+    }
+
+    @Test func aMovedTreeTakesTheGeneralWay() throws {
+        let tree = Self.moved(try Self.imported(values: 2000, seed: 4), count: 50, seed: 5)
+        #expect(_DocumentIndex.endsFromSpans(tree) == nil && _DocumentIndex.endsInSlotOrder(tree) == nil)
+        #expect(!Self.check(tree, "moved"))
+        // Saved and loaded: the tour lies in slot order again, but the slots are not entered
+        // in slot order, which the spans' order shows.
+        let loaded = try Self.loaded(tree)
+        #expect(_DocumentIndex.endsFromSpans(loaded) == nil && _DocumentIndex.endsInSlotOrder(loaded) == nil)
+        #expect(!Self.check(loaded, "moved, then loaded"))
+    }
+
+    @Test func freeSlotsTakeTheGeneralWay() throws {
+        var tree = try Self.imported(values: 2000, seed: 6)
+        let root = tree.roots[0]
+        tree.removeSubtree(Array(tree.children(of: root))[1])
+        #expect(tree.slotCount > tree.count)
+        #expect(!Self.check(tree, "removed"))
+        #expect(!Self.check(try Self.loaded(tree), "removed, then loaded"))
+    }
+
+    @Test func aLargeTreeInPiecesOnTwoThreads() throws {
+        // More than two pieces of 2^18 nodes: the second thread takes some, and each piece
+        // compares its last slot's enter with the next piece's first.
+        let tree = try Self.loaded(try Self.imported(values: 700_000, seed: 8))
+        #expect(tree.count > 2 << 18)
+        let index = _DocumentIndex(tree)
+        #expect(index.order == nil)
+        // The ends against one pass over the tokens (the count above is quadratic here).
+        #expect(index.end == _DocumentIndex.endsInSlotOrder(tree))
+    }
+}
