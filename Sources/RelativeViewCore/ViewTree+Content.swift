@@ -577,6 +577,8 @@ package struct _WriterView {
     @usableFromInline package let valueBytes: UnsafePointer<UInt8>?
     @usableFromInline package let first: UnsafeBufferPointer<Int32>
     @usableFromInline package let names: UnsafePointer<UInt32>?
+    /// The named attributes' entries (`names`' count), those of no run among them.
+    @usableFromInline package let entryCount: Int
     @usableFromInline package let values: UnsafePointer<Int>?
     @usableFromInline package let attributeBytes: UnsafePointer<UInt8>?
     /// Per ``NodeAttribute``: its starts and texts.
@@ -671,7 +673,7 @@ extension ViewTree {
                                                         narrowTag: narrowTag.baseAddress ?? UnsafePointer(bitPattern: 8)!,
                                                         parent: parent.baseAddress ?? UnsafePointer(bitPattern: 8)!,
                                                         valueStarts: valueStarts, valueBytes: valueBytes.baseAddress,
-                                                        first: first, names: names.baseAddress, values: values.baseAddress,
+                                                        first: first, names: names.baseAddress, entryCount: names.count, values: values.baseAddress,
                                                         attributeBytes: attributeBytes.baseAddress,
                                                         columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)],
                                                         hasColumns: s0.count + s1.count + s2.count > 0))

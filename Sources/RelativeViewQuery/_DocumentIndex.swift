@@ -167,13 +167,16 @@ final class _DocumentIndex: Sendable {
             kinds[name] = k
             return k
         }
+        // Whether any attribute is a declaration: its entries' names, each distinct name
+        // looked up once (an entry no run holds any more may say yes: the flags below are
+        // then made, and are right all the same).
         var declared = false
-        for r in 0 ..< e.count {
-            for a in e.attributeRun(r) {
-                let d = declaration(e.view.name(a))
-                if d.isDefault || d.isPrefixed { declared = true; break }
-            }
-            if declared { break }
+        var seen = Set<Int32>()
+        for a in 0 ..< e.view.entryCount {
+            let name = e.view.name(a)
+            guard seen.insert(name).inserted else { continue }
+            let d = declaration(name)
+            if d.isDefault || d.isPrefixed { declared = true; break }
         }
         guard declared else { return _Namespaces(declared: false, inNamespace: []) }
         var flags = [Bool](repeating: false, count: Int(e.count))
@@ -349,27 +352,68 @@ final class _DocumentIndex: Sendable {
         let ranks: [Int32]
     }
 
-    /// The postings of every type, built on first use: one counting pass and one filling
-    /// pass over the types in document order.
-    func postings(_ type: (Int32) -> Int32) -> _Postings {
+    /// The postings of every type, built on first use from `types` (per rank, its type's
+    /// raw value): one pass for the largest type, one counting pass and one filling pass,
+    /// each over the two halves of the ranks on two threads (a large tree's).
+    func postings(types: UnsafeBufferPointer<Int32>) -> _Postings {
         lazyPostings.withLock { kept in
             if let kept { return kept }
-            var types = [Int32](repeating: 0, count: count)
-            for r in 0 ..< count { types[r] = type(Int32(r)) }
-            let most = types.max() ?? 0
-            var start = [Int32](repeating: 0, count: Int(most) + 2)
-            for r in 0 ..< count where types[r] >= 0 { start[Int(types[r]) + 1] += 1 }
-            for t in 1 ..< start.count { start[t] += start[t - 1] }
-            var next = start
-            var ranks = [Int32](repeating: 0, count: Int(start[start.count - 1]))
-            for r in 0 ..< count where types[r] >= 0 {
-                let t = Int(types[r])
-                ranks[Int(next[t])] = Int32(r)
-                next[t] += 1
-            }
-            let made = _Postings(start: start, ranks: ranks)
+            let made = Self.makePostings(types)
             kept = made
             return made
         }
+    }
+
+    /// See ``postings(types:)``.
+    ///
+    /// - Complexity: O(n + types)
+    static func makePostings(_ types: UnsafeBufferPointer<Int32>) -> _Postings {
+        let n = types.count
+        let base = UInt(bitPattern: types.baseAddress)
+        // Two halves for a large tree; the second on a thread of its own.
+        let halves = n >= 1 << 20 ? [0 ..< n / 2, n / 2 ..< n] : [0 ..< n]
+        func inHalves<R: Sendable>(_ body: @escaping @Sendable (_ half: Int, _ types: UnsafeBufferPointer<Int32>) -> R) -> [R] {
+            let run = { @Sendable (h: Int) -> R in
+                let start = UnsafePointer<Int32>(bitPattern: base).map { $0 + halves[h].lowerBound }
+                return body(h, UnsafeBufferPointer(start: start, count: halves[h].count))
+            }
+            guard halves.count == 2 else { return [run(0)] }
+            let side = _SideTask { run(1) }
+            let first = run(0)
+            return [first, side.wait()]
+        }
+        let most = Int(inHalves { _, t in t.max() ?? -1 }.max() ?? -1)
+        guard most >= 0 else { return _Postings(start: [0, 0], ranks: []) }
+        let counts = inHalves { _, t in
+            var c = [Int32](repeating: 0, count: most + 1)
+            c.withUnsafeMutableBufferPointer { c in
+                for x in t where x >= 0 { c[Int(x)] &+= 1 }
+            }
+            return c
+        }
+        var start = [Int32](repeating: 0, count: most + 2)
+        for t in 0 ... most { start[t + 1] = start[t] + counts.reduce(0) { $0 + $1[t] } }
+        // Where each half's ranks of a type begin: the first half's at the type's start.
+        let firstAt = [start, (0 ... most).map { start[$0] + counts[0][$0] }]
+        let ranks = [Int32](unsafeUninitializedCapacity: Int(start[most + 1])) { ranks, initialized in
+            let out = UInt(bitPattern: ranks.baseAddress)
+            _ = inHalves { h, t in
+                let ranks = UnsafeMutablePointer<Int32>(bitPattern: out)
+                var next = firstAt[h]
+                next.withUnsafeMutableBufferPointer { next in
+                    var r = Int32(halves[h].lowerBound)
+                    for x in t {
+                        if x >= 0 {
+                            ranks.unsafelyUnwrapped[Int(next[Int(x)])] = r
+                            next[Int(x)] &+= 1
+                        }
+                        r &+= 1
+                    }
+                }
+                return 0
+            }
+            initialized = Int(start[most + 1])
+        }
+        return _Postings(start: start, ranks: ranks)
     }
 }

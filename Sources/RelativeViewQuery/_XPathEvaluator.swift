@@ -111,6 +111,12 @@ struct _XPathEvaluator: ~Copyable {
 
     @inline(__always) func end(_ r: Int32) -> Int32 { ends[Int(r)] }
     @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank?[Int(r)] ?? view.typeID[Int(r)] }
+    /// Calls `body` with the types by rank: the index's, or the tree's own column where the
+    /// ranks are the slots.
+    func withTypesByRank<R>(_ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+        if let typesByRank { return typesByRank.withUnsafeBufferPointer(body) }
+        return body(UnsafeBufferPointer(start: view.typeID, count: Int(count)))
+    }
     @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
     @inline(__always) func slot(_ r: Int32) -> Int32 { slotsByRank?[Int(r)] ?? r }
     /// The rank of slot `x`.
@@ -146,7 +152,7 @@ struct _XPathEvaluator: ~Copyable {
     /// The per-type postings of the index (made on the first call of a version), kept.
     mutating func postings() -> _DocumentIndex._Postings {
         if let kept = postingsKept { return kept }
-        let made = index.postings { type($0) }
+        let made = withTypesByRank { index.postings(types: $0) }
         postingsKept = made
         return made
     }
@@ -278,7 +284,7 @@ struct _XPathEvaluator: ~Copyable {
 
     /// The types that nodes of the tree have whose names pass `matches`.
     func treeTypes(named matches: (String) -> Bool) -> [Int32] {
-        let postings = index.postings { type($0) }
+        let postings = withTypesByRank { index.postings(types: $0) }
         var ids: [Int32] = []
         for t in 0 ..< postings.start.count - 1 where postings.start[t + 1] > postings.start[t] {
             if matches(TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t)))) { ids.append(Int32(t)) }

@@ -754,7 +754,6 @@ struct SnapshotReader {
                     throw error(at(.namedValueStarts) + 4 * next, "named attribute \(next)'s value at \(v) lies outside the \(namedBytes.count) bytes")
                 }
                 let last = names[next] & _AttributeRuns.lastBit != 0
-                named.appendToLastRun(rawName: processType[Int(name)], valueAt: Int(v), slot: x)
                 next += 1
                 if last { break }
             }
@@ -762,7 +761,12 @@ struct SnapshotReader {
         guard next == names.count else {
             throw error(at(.namedNames) + 4 * next, "named attribute \(next) belongs to no slot's run")
         }
-        if !named.isEmpty {
+        // Checked: the runs are the file's, each name renumbered (its last-entry mark kept).
+        if !names.isEmpty {
+            let mark = _AttributeRuns.lastBit
+            named.first = first
+            named.name = names.map { UInt32(bitPattern: processType[Int($0 & ~mark)]) | $0 & mark }
+            named.value = valueAt.map { Int($0) }
             named.texts = if valuesInPlace, let owner {
                 _TextColumn(borrowing: _BorrowedTexts(starts: _TextStarts(base: nil, count: 0, isNarrow: true), bytes: namedBytes, owner: owner))
             } else {

@@ -101,4 +101,23 @@ import Testing
         // The ends against one pass over the tokens (the count above is quadratic here).
         #expect(index.end == _DocumentIndex.endsInSlotOrder(tree))
     }
+
+    /// The postings (per type, its ranks in document order) against a dictionary of
+    /// arrays; over two halves on two threads from 2^20 ranks on, with a type that only one
+    /// half has and negative entries (no type) skipped.
+    @Test(arguments: [1000, (1 << 20) + 77])
+    func postingsAgainstADictionary(count: Int) {
+        var rng = SplitMix64(seed: UInt64(count))
+        var types = (0 ..< count).map { _ in Int32.random(in: -1 ... 40, using: &rng) }
+        types[count - 1] = 41
+        let postings = types.withUnsafeBufferPointer { _DocumentIndex.makePostings($0) }
+        var expected: [Int32: [Int32]] = [:]
+        for (r, t) in types.enumerated() where t >= 0 { expected[t, default: []].append(Int32(r)) }
+        #expect(postings.start.count == 43)
+        for t in 0 ... 41 {
+            let ranks = Array(postings.ranks[Int(postings.start[t]) ..< Int(postings.start[t + 1])])
+            #expect(ranks == expected[Int32(t), default: []], "type \(t)")
+        }
+        #expect(types.withUnsafeBufferPointer { _DocumentIndex.makePostings(UnsafeBufferPointer(rebasing: $0[0 ..< 0])) }.ranks.isEmpty)
+    }
 }
