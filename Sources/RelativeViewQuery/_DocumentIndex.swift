@@ -11,8 +11,10 @@ import Synchronization
 /// A tree built by streaming (an import, a loaded snapshot of one) and never moved since
 /// has its slots in document order already: the rank of a node is its slot, and the tree's
 /// own `parent` and `typeID` columns serve as they are, so the index is the `end` column
-/// alone (4 bytes a node, one pass over the tour). Any other tree gets the rank of each
-/// slot, the slot of each rank, and parent and type by rank (20 bytes a node).
+/// alone (4 bytes a node), read from the spans on two threads where the tour still lies in
+/// slot order (``endsFromSpans(_:)``), else from one pass over the tour. Any other tree
+/// gets the rank of each slot, the slot of each rank, and parent and type by rank (20
+/// bytes a node).
 ///
 /// Per type, the ranks of the nodes of that type (``postings(of:)``, in document order)
 /// are built on the first name test that needs them, all types in one pass: a step
