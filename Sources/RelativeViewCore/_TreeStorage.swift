@@ -252,6 +252,27 @@ package final class _TreeStorage: @unchecked Sendable {
         return out
     }
 
+    /// The ids of the nodes at ranks `ranks`, slot `order[r]` for rank r, each with the
+    /// stamp `stamp` (a tree whose nodes' stamps are all the same: ``uniformStamp``).
+    ///
+    /// - Complexity: O(ranks.count)
+    package func nodeIDs(ranks: [Int32], order: [Int32], stamp: UInt32) -> [NodeID] {
+        var out: [NodeID] = []
+        out.reserveCapacity(ranks.count)
+        order.withUnsafeBufferPointer { order in
+            for r in ranks { out.append(NodeID(index: order[Int(r)], stamp: stamp)) }
+        }
+        return out
+    }
+
+    /// The stamp every slot's id has, if it is the same for all (every generation 0: no
+    /// slot was ever reused, as in a tree that was only built, moved and added to).
+    ///
+    /// - Complexity: O(slots)
+    package var uniformStamp: UInt32? {
+        generation.withUnsafeBufferPointer { g in g.allSatisfy { $0 == 0 } } ? identity : nil
+    }
+
     /// The stamp of each of `order`'s slots (its generation plus the tree's identity), in
     /// the order given.
     ///

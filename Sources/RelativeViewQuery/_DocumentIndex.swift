@@ -30,9 +30,13 @@ final class _DocumentIndex: Sendable {
     let rank: [Int32]?
     let parentByRank: [Int32]?
     let typeByRank: [Int32]?
-    /// `nil` when ranks are slots; else per rank its node id's stamp, so that an answer's
+    /// `nil` when ranks are slots, or when every node's stamp is the same (no slot was ever
+    /// reused: ``uniformStamp``); else per rank its node id's stamp, so that an answer's
     /// ids are read in rank order (see ``nodeIDs(_:of:)``).
     let stampByRank: [UInt32]?
+    /// The stamp of every node's id, where it is the same for all: an answer's ids then
+    /// read only the slot of each rank.
+    let uniformStamp: UInt32?
     /// Built on first use (see ``postings(of:)``).
     private let lazyPostings = Mutex<_Postings?>(nil)
     private let lazyNamespaces = Mutex<_Namespaces?>(nil)
@@ -212,7 +216,7 @@ final class _DocumentIndex: Sendable {
         // enter out of order ends that walk, and the general one below starts afresh.
         if tree.slotCount == tree.count, let end = Self.endsFromSpans(tree) ?? Self.endsInSlotOrder(tree) {
             self.end = end
-            (order, rank, parentByRank, typeByRank, stampByRank) = (nil, nil, nil, nil, nil)
+            (order, rank, parentByRank, typeByRank, stampByRank, uniformStamp) = (nil, nil, nil, nil, nil, nil)
             return
         }
         let slots = tree.slotCount
@@ -239,7 +243,8 @@ final class _DocumentIndex: Sendable {
             }
         }
         self.end = end
-        stampByRank = tree._storage.stamps(of: order)
+        uniformStamp = tree._storage.uniformStamp
+        stampByRank = uniformStamp == nil ? tree._storage.stamps(of: order) : nil
         self.order = order
         self.rank = rank
         var parents = [Int32](repeating: -1, count: order.count)
@@ -328,6 +333,7 @@ final class _DocumentIndex: Sendable {
     /// The ids of the nodes at `ranks` in `tree` (this index's tree).
     func nodeIDs(_ ranks: [Int32], of tree: ViewTree) -> [NodeID] {
         if let order, let stampByRank { return tree._storage.nodeIDs(ranks: ranks, order: order, stamps: stampByRank) }
+        if let order, let uniformStamp { return tree._storage.nodeIDs(ranks: ranks, order: order, stamp: uniformStamp) }
         return tree._storage.nodeIDs(ranks: ranks, order: nil)
     }
 

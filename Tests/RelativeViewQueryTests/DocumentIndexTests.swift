@@ -82,6 +82,25 @@ import Testing
         #expect(!Self.check(loaded, "moved, then loaded"))
     }
 
+    /// An answer's ids: by the slot and stamp of each rank, or by the slot alone where no
+    /// slot was ever reused (every stamp the same), against the ids in document order.
+    @Test func idsOfRanksOnMovedTrees() throws {
+        let moved = Self.moved(try Self.imported(values: 2000, seed: 9), count: 50, seed: 10)
+        let index = _DocumentIndex(moved)
+        #expect(index.order != nil && index.uniformStamp != nil && index.stampByRank == nil)
+        let order = Self.expectedEnds(moved).order
+        #expect(index.nodeIDs((0 ..< Int32(order.count)).reversed(), of: moved) == order.reversed())
+        // A slot freed and taken again: its id's stamp differs from the others'.
+        var reused = moved
+        let root = reused.roots[0]
+        reused.removeSubtree(Array(reused.children(of: root))[0])
+        _ = reused.appendChild(type: TypeRegistry.shared.typeID(named: "extra"), to: root)
+        let again = _DocumentIndex(reused)
+        #expect(again.order != nil && again.uniformStamp == nil && again.stampByRank != nil)
+        let reusedOrder = Self.expectedEnds(reused).order
+        #expect(again.nodeIDs(Array(0 ..< Int32(reusedOrder.count)), of: reused) == reusedOrder)
+    }
+
     @Test func freeSlotsTakeTheGeneralWay() throws {
         var tree = try Self.imported(values: 2000, seed: 6)
         let root = tree.roots[0]
