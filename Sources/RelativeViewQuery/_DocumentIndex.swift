@@ -212,8 +212,8 @@ final class _DocumentIndex: Sendable {
     init(_ tree: ViewTree) {
         count = tree.count
         // A tree whose slots are its ranks (every slot live, each entered in slot order) needs
-        // `end` alone, written as the tour is read: an exit's slot is its rank. The first
-        // enter out of order ends that walk, and the general one below starts afresh.
+        // `end` alone: from the spans where the tour lies in slot order, else from a walk of
+        // the tour that an enter out of order ends, and the general walk below starts afresh.
         if tree.slotCount == tree.count, let end = Self.endsFromSpans(tree) ?? Self.endsInSlotOrder(tree) {
             self.end = end
             (order, rank, parentByRank, typeByRank, stampByRank, uniformStamp) = (nil, nil, nil, nil, nil, nil)

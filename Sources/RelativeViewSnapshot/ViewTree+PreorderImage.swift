@@ -324,6 +324,21 @@ extension ViewTree {
         _attributeTextFlaw(starts: _TextStarts(starts), bytes: bytes, parent: parent, slots: slots)
     }
 
+    /// The first flaw of a text column as ``_attributeTextFlaw(starts:bytes:parent:slots:)``
+    /// with `parent` reports it, from `found` (its first flaw without `parent`, found apart)
+    /// and the `free` slots: the lowest free slot with a text against `found`, the lower
+    /// slot first, a free slot first at the same slot.
+    ///
+    /// - Complexity: O(free slots)
+    package static func _textFlaw(
+        found: (element: Int, reason: String)?, starts: _TextStarts, free: some Sequence<Int32>
+    ) -> (element: Int, reason: String)? {
+        var lowest: Int?
+        for f in free where Int(f) < starts.count && starts[Int(f)] != -1 { lowest = min(lowest ?? Int(f), Int(f)) }
+        if let lowest, found.map({ lowest <= $0.element }) ?? true { return (lowest, "free slot \(lowest) has a text") }
+        return found
+    }
+
     /// ``_attributeTextFlaw(starts:bytes:parent:slots:)`` of starts wide or narrow.
     package static func _attributeTextFlaw(
         starts: _TextStarts, bytes: UnsafeBufferPointer<UInt8>, parent: UnsafeBufferPointer<Int32>? = nil,
@@ -436,14 +451,7 @@ extension ViewTree {
                 guard let checked = checkedFlaws else {
                     return Self._attributeTextFlaw(starts: starts, bytes: bytes, parent: parent)
                 }
-                // The lowest free slot with a text, against the first text flaw found apart:
-                // the lower slot first, a free slot first at the same slot, as the check
-                // with `parent` reports them.
-                var lowest: Int?
-                for f in free where Int(f) < starts.count && starts[Int(f)] != -1 { lowest = min(lowest ?? Int(f), Int(f)) }
-                let text = a < checked.count ? checked[a] : nil
-                if let lowest, text.map({ lowest <= $0.element }) ?? true { return (lowest, "free slot \(lowest) has a text") }
-                return text
+                return Self._textFlaw(found: a < checked.count ? checked[a] : nil, starts: starts, free: free)
             }
             if let problem { throw flaw(.attribute(attribute), problem.element, "\(attribute): \(problem.reason)") }
             columns.append(column)

@@ -701,23 +701,17 @@ struct SnapshotReader {
         let valueBytes = texts(.valueBytes, c.valueBytes)
         var text: _TextColumn
         if valuesInPlace, let owner {
-            // The values, in place: the lowest free slot with a value against the first flaw
-            // found apart, the lower slot first, a free slot first at the same slot, as the
-            // check with `parent` below reports them.
+            // The values, in place: the flaw found apart merged with the free slots (the tree's
+            // free list, checked), as the check with `parent` below reports it.
             let starts = _TextStarts(base: base + at(.valueStarts), count: Int(c.valueStarts), isNarrow: true)
-            var lowestFree: Int?
-            if tree.slotCount > tree.count {
-                var f = tree._storage.freeHead
-                while f != _TreeStorage.none {
-                    if Int(f) < starts.count && starts[Int(f)] != -1 { lowestFree = min(lowestFree ?? Int(f), Int(f)) }
-                    f = _TreeStorage.nextFree(parent[Int(f)])
-                }
+            let free = sequence(state: tree._storage.freeHead) { f -> Int32? in
+                guard f != _TreeStorage.none else { return nil }
+                defer { f = _TreeStorage.nextFree(parent[Int(f)]) }
+                return f
             }
-            let flaw = valueFlaw
-            if let lowestFree, flaw.map({ lowestFree <= $0.element }) ?? true {
-                throw error(at(.valueStarts) + 4 * lowestFree, "value: free slot \(lowestFree) has a text")
+            if let (slot, reason) = ViewTree._textFlaw(found: valueFlaw, starts: starts, free: free) {
+                throw error(at(.valueStarts) + 4 * slot, "value: \(reason)")
             }
-            if let (slot, reason) = flaw { throw error(at(.valueStarts) + 4 * slot, "value: \(reason)") }
             text = starts.count == 0 ? _TextColumn() : _TextColumn(borrowing: _BorrowedTexts(starts: starts, bytes: valueBytes, owner: owner))
         } else {
             // The values: a text column with narrow starts, checked as the attributes' are.
