@@ -309,6 +309,18 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// The warmers the builder keeps (for tests).
     var _warmerCount: Int { warmers.count }
 
+    /// Whether the builder maps its columns' pages ahead of its writes on a thread of its
+    /// own (see ``forgoWarming()``).
+    private var warming = true
+
+    /// Stops mapping the columns' pages ahead of the writes on a thread of their own: the
+    /// caller keeps the other CPU busy (an import that scans on one thread while this one
+    /// builds), and the writes map their pages themselves.
+    package mutating func forgoWarming() {
+        warming = false
+        stopWarmers()
+    }
+
     /// Stops and forgets every warmer: the columns are about to grow past what was reserved,
     /// and a column that grows moves.
     @inline(never)
@@ -435,6 +447,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         // CPUs, and the writer faulting.
         attributeRanges.append(reserved)
         stopWarmers()
+        guard warming else { return }
         let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
         warmer.advance(to: Int(nodes))
         warmers = [warmer]

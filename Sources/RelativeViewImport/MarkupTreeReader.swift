@@ -1,6 +1,7 @@
 internal import CLibXML2
 internal import CByteCount
 import RelativeViewCore
+import RelativeViewEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -72,6 +73,19 @@ public struct MarkupTreeReader: Sendable {
     public init(fastPath: Bool = true, content: ImportContent = .whole) {
         self.fastPath = fastPath
         self.content = content
+        pipelined = nil
+    }
+
+    /// Whether the fast path scans on a thread of its own while the caller's thread builds
+    /// (``_PipelinedScan``): `nil` for a whole import (``ImportContent/whole``) of a
+    /// document of ``_PipelinedScan/minimumBytes`` or more, with more than one CPU; else as
+    /// given (tests give it, on documents of any size).
+    package let pipelined: Bool?
+
+    package init(fastPath: Bool = true, content: ImportContent = .whole, pipelined: Bool?) {
+        self.fastPath = fastPath
+        self.content = content
+        self.pipelined = pipelined
     }
 
     /// The tree of the XML in `bytes` if the fast path reads it whole, `nil` if it hands
@@ -96,10 +110,61 @@ public struct MarkupTreeReader: Sendable {
         progress: (Int) -> Void = { _ in }
     ) -> Int? {
         let mark = builder.mark
-        var scanner = _XMLScanner(source: source, registry: registry, bufferSize: bufferSize, whole: content == .whole)
-        guard let gaveUpAt = scanner.run(into: &builder, progress: progress) else { return nil }
+        let gaveUpAt: Int?
+        if let piped = scanPipelined(source, bufferSize: bufferSize, into: &builder, progress: progress) {
+            gaveUpAt = piped
+        } else {
+            var scanner = _XMLScanner(source: source, registry: registry, bufferSize: bufferSize, whole: content == .whole)
+            gaveUpAt = scanner.run(into: &builder, progress: progress)
+        }
+        guard let gaveUpAt else { return nil }
         builder.rollBack(to: mark)
         return gaveUpAt
+    }
+
+    /// The fast path with the scan on a thread of its own, writing a tape that this thread
+    /// replays into `builder` as it comes (``_PipelinedScan``): `.some(nil)` when it read
+    /// the whole document, `.some(offset)` where it gave up (the builder then holds what
+    /// was replayed: the caller rolls it back); `nil` if it did not run (a small document,
+    /// one CPU, no thread to be had), and nothing was built.
+    private func scanPipelined(
+        _ source: _ByteSource, bufferSize: Int, into builder: inout ViewTreeBuilder, progress: (Int) -> Void
+    ) -> Int?? {
+        let size: Int
+        switch source {
+        case .memory(let bytes): size = bytes.count
+        case .file(let fd, _):
+            var info = stat()
+            size = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        }
+        // A skeleton's building is a small part of its import: the scan alone is the
+        // critical path, and the builder's page warmer makes better use of the other CPU.
+        guard pipelined ?? (content == .whole && size >= _PipelinedScan.minimumBytes) else { return nil }
+        // A document in memory crosses to the other thread as its address: the caller
+        // keeps it alive until `wait()` returns, which is before this function does.
+        let sendable = _SendableSource(source)
+        let (registry, whole) = (self.registry, content == .whole)
+        let channel = _TapeChannel()
+        let scan = _SideTask { () -> Int? in
+            var scanner = _XMLScanner(source: sendable.source, registry: registry, bufferSize: bufferSize, whole: whole)
+            var writer = _TapeWriter(channel)
+            let gaveUpAt = scanner.run(into: &writer, progress: { channel.producerBytesRead = $0 })
+            writer.finish()
+            return gaveUpAt
+        }
+        guard scan.hasThread else { return nil }
+        // The scan takes the other CPU: this thread maps the columns' pages as it writes.
+        builder.forgoWarming()
+        var reported = 0
+        while let chunk = channel.nextChunk() {
+            chunk.replay(into: &builder)
+            if chunk.bytesRead != reported {
+                reported = chunk.bytesRead
+                progress(reported)
+            }
+            channel.giveBack(chunk)
+        }
+        return .some(scan.wait())
     }
 
     /// The most entity text the reader expands for a document of which it has read

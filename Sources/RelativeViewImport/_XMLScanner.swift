@@ -123,7 +123,7 @@ struct _XMLScanner: ~Copyable {
 
     /// Reads the whole document into `builder` (`nil`), or gives up, leaving whatever it
     /// built, and returns the document offset where it did.
-    mutating func run(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) -> Int? {
+    mutating func run<Sink: _TreeSink & ~Copyable>(into builder: inout Sink, progress: (Int) -> Void) -> Int? {
         scan(into: &builder, progress: progress) ? nil : w.base + i
     }
 
@@ -146,7 +146,7 @@ struct _XMLScanner: ~Copyable {
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
 
     /// The scan; false to give up.
-    private mutating func scan(into builder: inout ViewTreeBuilder, progress: (Int) -> Void) -> Bool {
+    private mutating func scan<Sink: _TreeSink & ~Copyable>(into builder: inout Sink, progress: (Int) -> Void) -> Bool {
         _ = refill(keep: 0, progress)
         while count < 6 && refill(keep: 0, progress) {}
         if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { i = 3 }
@@ -281,7 +281,7 @@ struct _XMLScanner: ~Copyable {
 
     /// The markup at `i` (a `<`): a tag, a comment, a CDATA section or a processing
     /// instruction, each read whole (refilling while it runs past the buffer).
-    private mutating func markup(_ builder: inout ViewTreeBuilder, _ progress: (Int) -> Void) -> Bool {
+    private mutating func markup<Sink: _TreeSink & ~Copyable>(_ builder: inout Sink, _ progress: (Int) -> Void) -> Bool {
         let next = buffer[i + 1]
         if next == UInt8(ascii: "/") {
             // Most end tags are whole in the buffer: read at once, with no closure, and
@@ -293,7 +293,7 @@ struct _XMLScanner: ~Copyable {
             }
             // The end tag matched the innermost open element.
             open.pop()
-            builder.close()
+            builder.closeNode()
             i = end
             return true
         }
@@ -331,9 +331,9 @@ struct _XMLScanner: ~Copyable {
         }
         guard let (type, cached) = typeID(at: i + 1, length: tag.nameLength) else { return false }
         if tag.empty {
-            builder.appendLeaf(tag: tag.tag, type: type)
+            builder.appendLeafNode(tag: tag.tag, type: type)
         } else {
-            builder.open(tag: tag.tag, type: type)
+            builder.openNode(tag: tag.tag, type: type)
             open.push(cached)
         }
         // The node opened last, whether it is still open or not.
@@ -551,8 +551,8 @@ struct _XMLScanner: ~Copyable {
 
     /// Ends the text being gathered at `i` (markup follows): a text node, its bytes handed
     /// over from the buffer when nothing was gathered apart.
-    private mutating func endText(_ builder: inout ViewTreeBuilder) {
-        builder.appendLeaf(type: contentTypes.text)
+    private mutating func endText<Sink: _TreeSink & ~Copyable>(_ builder: inout Sink) {
+        builder.appendLeafNode(tag: 0, type: contentTypes.text)
         if gathered.count == 0 {
             builder.setValue(utf8: UnsafeBufferPointer(start: buffer + textStart, count: i - textStart))
         } else {
@@ -565,8 +565,8 @@ struct _XMLScanner: ~Copyable {
 
     /// A leaf of `type` (a comment, a CDATA section) holding the bytes of `range`, line
     /// ends normalized: the last child of the innermost open element, or a root.
-    private mutating func leaf(_ type: TypeID, _ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
-        builder.appendLeaf(type: type)
+    private mutating func leaf<Sink: _TreeSink & ~Copyable>(_ type: TypeID, _ range: Range<Int>, _ builder: inout Sink) {
+        builder.appendLeafNode(tag: 0, type: type)
         setNormalizedValue(range, &builder)
         lastCDATAEnd = -1
     }
@@ -574,13 +574,13 @@ struct _XMLScanner: ~Copyable {
     /// A CDATA section holding the bytes of `range`. Sections next to each other make one
     /// node, as libxml2's push parser reports them (one section in pieces, and two sections
     /// in a row, alike).
-    private mutating func cdataSection(_ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
+    private mutating func cdataSection<Sink: _TreeSink & ~Copyable>(_ range: Range<Int>, _ builder: inout Sink) {
         let raw = UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)
         if lastCDATAEnd == w.base + i {
             // The section before ended right here: this one continues its node's text.
             lastCDATA.append(contentsOf: raw)
         } else {
-            builder.appendLeaf(type: contentTypes.cdata)
+            builder.appendLeafNode(tag: 0, type: contentTypes.cdata)
             lastCDATA.removeAll(keepingCapacity: true)
             lastCDATA.append(contentsOf: raw)
         }
@@ -607,19 +607,19 @@ struct _XMLScanner: ~Copyable {
     }
 
     /// Gives the node made last the bytes of `range` as its value, CR LF and lone CRs as LF.
-    private mutating func setNormalizedValue(_ range: Range<Int>, _ builder: inout ViewTreeBuilder) {
+    private mutating func setNormalizedValue<Sink: _TreeSink & ~Copyable>(_ range: Range<Int>, _ builder: inout Sink) {
         let raw = UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)
         guard raw.contains(0x0D) else { return builder.setValue(utf8: raw) }
         Self.normalizedLineEnds(raw).withUnsafeBufferPointer { builder.setValue(utf8: $0) }
     }
 
     /// `<?target data?>` from `j` to `end`: a node of type `?target` whose value is the data.
-    private mutating func processingInstruction(from j: Int, to end: Int, _ builder: inout ViewTreeBuilder) {
+    private mutating func processingInstruction<Sink: _TreeSink & ~Copyable>(from j: Int, to end: Int, _ builder: inout Sink) {
         var k = j + 2
         while k < end - 2 && !Self.isSpace(buffer[k]) && buffer[k] != UInt8(ascii: "?") { k += 1 }
         let target = String(decoding: UnsafeBufferPointer(start: buffer + j + 2, count: k - j - 2), as: UTF8.self)
         while k < end - 2 && Self.isSpace(buffer[k]) { k += 1 }
-        builder.appendLeaf(type: registry.typeID(named: NodeKind.processingInstructionTypeName(target: target)))
+        builder.appendLeafNode(tag: 0, type: registry.typeID(named: NodeKind.processingInstructionTypeName(target: target)))
         setNormalizedValue(k ..< end - 2, &builder)
     }
 
