@@ -31,7 +31,8 @@ import Musl
 /// HTML is parsed leniently (unclosed `<p>` and `<li>`, void elements, implied `<html>`
 /// and `<body>`, a truncated document), as browsers do; only unreadable input is an error.
 /// Documents are read in 64 KiB chunks, so memory stays proportional to the tree, not to
-/// the file. The parser is given `XML_PARSE_HUGE`, which lifts libxml2's nesting limit
+/// the file. A whole import (``ImportContent/whole``) of 1 MiB or more, with more than one
+/// CPU, is scanned on a thread of its own while the caller's thread builds the tree. The parser is given `XML_PARSE_HUGE`, which lifts libxml2's nesting limit
 /// (256 levels in libxml2 2.9): a document 100,000 elements deep imports.
 ///
 /// Entities are bounded, since `XML_PARSE_HUGE` also lifts libxml2's own amplification
