@@ -253,32 +253,27 @@ struct _TapeWriter: ~Copyable, _TreeSink {
         byteCount &+= text.count
     }
 
-    mutating func openNode(tag: Int, type: TypeID) {
+    /// A node made by `op` (untagged) or `tagged` (its tag in a second word).
+    @inline(__always)
+    private mutating func node(_ op: _TapeChunk.Op, _ tagged: _TapeChunk.Op, tag: Int, type: TypeID) {
         room(text: 0)
         if tag == 0 {
-            put(.open, type: type)
+            put(op, type: type)
         } else {
-            put(.openTagged, type: type)
+            put(tagged, type: type)
             ops[opCount] = UInt64(UInt(bitPattern: tag))
             opCount &+= 1
         }
     }
+
+    mutating func openNode(tag: Int, type: TypeID) { node(.open, .openTagged, tag: tag, type: type) }
 
     mutating func closeNode() {
         room(text: 0)
         put(.close, type: TypeID(rawValue: 0))
     }
 
-    mutating func appendLeafNode(tag: Int, type: TypeID) {
-        room(text: 0)
-        if tag == 0 {
-            put(.leaf, type: type)
-        } else {
-            put(.leafTagged, type: type)
-            ops[opCount] = UInt64(UInt(bitPattern: tag))
-            opCount &+= 1
-        }
-    }
+    mutating func appendLeafNode(tag: Int, type: TypeID) { node(.leaf, .leafTagged, tag: tag, type: type) }
 
     mutating func setValue(utf8: UnsafeBufferPointer<UInt8>) {
         room(text: utf8.count)
