@@ -321,6 +321,18 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         stopWarmers()
     }
 
+    /// Maps the columns' pages ahead of the writes again after ``forgoWarming()``: from
+    /// now on (`startingNow`, a warmer from the current node, when the other CPU is free
+    /// again and the build goes on, as after a hand-over to another parser), or from the
+    /// next column reserved.
+    package mutating func resumeWarming(startingNow: Bool) {
+        warming = true
+        guard startingNow, warmers.isEmpty, capacity > 0, Int(nodes) < capacity else { return }
+        let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
+        warmer.advance(to: Int(nodes))
+        warmers = [warmer]
+    }
+
     /// Stops and forgets every warmer: the columns are about to grow past what was reserved,
     /// and a column that grows moves.
     @inline(never)

@@ -97,6 +97,18 @@ public struct MarkupTreeReader: Sendable {
 
     /// The fast path on the XML in `bytes`: its tree, or the offset where it gave up.
     /// Tests give a small `bufferSize`, so that every token is cut somewhere.
+    /// The fast path on the XML in `bytes` with the scan on a thread of its own
+    /// (``_PipelinedScan``) if ``pipelined`` allows it, for tests: its tree or where it gave
+    /// up, and whether a thread did scan (not with one CPU).
+    package func pipelinedFastPath(_ bytes: [UInt8]) -> (tree: ViewTree?, gaveUpAt: Int?, onThread: Bool) {
+        var builder = ViewTreeBuilder()
+        let mark = builder.mark
+        let piped = bytes.withUnsafeBufferPointer { scanPipelined(.memory($0), bufferSize: _ByteWindow.defaultCapacity, into: &builder, progress: { _ in }) }
+        guard let gaveUpAt = piped else { return (nil, nil, false) }
+        if gaveUpAt != nil { builder.rollBack(to: mark) }
+        return (gaveUpAt == nil && builder.count > 0 ? builder.finish() : nil, gaveUpAt, true)
+    }
+
     package func fastPath(_ bytes: [UInt8], bufferSize: Int = _ByteWindow.defaultCapacity) -> (tree: ViewTree?, gaveUpAt: Int?) {
         var builder = ViewTreeBuilder()
         let gaveUpAt = bytes.withUnsafeBufferPointer { scanFast(.memory($0), bufferSize: bufferSize, into: &builder) }
@@ -165,7 +177,10 @@ public struct MarkupTreeReader: Sendable {
             }
             channel.giveBack(chunk)
         }
-        return .some(scan.wait())
+        let gaveUpAt = scan.wait()
+        // The builder as it was: after a hand-over, libxml2 builds with the other CPU free.
+        builder.resumeWarming(startingNow: gaveUpAt != nil)
+        return .some(gaveUpAt)
     }
 
     /// The most entity text the reader expands for a document of which it has read

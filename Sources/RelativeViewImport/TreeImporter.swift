@@ -39,7 +39,8 @@ public struct TreeImporter: Sendable {
     ///     is read once, to its end, and parsed from memory. A device or a socket is an error.
     ///   - format: how to read it; `nil` to tell from the path and the first bytes.
     ///   - progress: called as the document is parsed (every 1 MiB for JSON, every 64 KiB
-    ///     for markup; not for a directory) with the bytes parsed so far and the file's
+    ///     for markup, and for a whole XML import scanned on a thread of its own as each piece
+    ///     of it is built, about every megabyte; not for a directory) with the bytes parsed so far and the file's
     ///     size (`nil` if it has none, as a pipe).
     /// - Throws: ``ImportError`` if the format cannot be told, the input cannot be read,
     ///   is malformed (XML, JSON), or holds no node.

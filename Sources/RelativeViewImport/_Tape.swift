@@ -43,7 +43,7 @@ final class _TapeChunk: @unchecked Sendable {
     /// The document's bytes the scanner had read when the chunk was handed over.
     var bytesRead = 0
 
-    init(opCapacity: Int = 1 << 15, byteCapacity: Int = 1 << 19) {
+    init(opCapacity: Int = 1 << 15, byteCapacity: Int = _TapeChunk.defaultByteCapacity) {
         self.opCapacity = opCapacity
         self.byteCapacity = byteCapacity
         ops = .allocate(capacity: opCapacity)
@@ -55,13 +55,25 @@ final class _TapeChunk: @unchecked Sendable {
         bytes.deallocate()
     }
 
+    /// The room for text a chunk is made with, and goes back to once replayed.
+    static let defaultByteCapacity = 1 << 19
+
     /// Makes room for `count` bytes of text in an empty chunk (one text longer than a chunk).
     func reserveBytes(_ count: Int) {
         precondition(byteCount == 0, "a chunk grows only while empty")
         guard count > byteCapacity else { return }
+        resizeBytes(count)
+    }
+
+    /// Gives back the room a long text took, so that the tape stays a few MiB.
+    func shrinkBytes() {
+        if byteCapacity > Self.defaultByteCapacity { resizeBytes(Self.defaultByteCapacity) }
+    }
+
+    private func resizeBytes(_ capacity: Int) {
         bytes.deallocate()
-        byteCapacity = count
-        bytes = .allocate(capacity: count)
+        byteCapacity = capacity
+        bytes = .allocate(capacity: capacity)
     }
 
     enum Op: UInt8 {
@@ -187,6 +199,7 @@ final class _TapeChannel: @unchecked Sendable {
     func giveBack(_ chunk: _TapeChunk) {
         chunk.opCount = 0
         chunk.byteCount = 0
+        chunk.shrinkBytes()
         locked {
             spare.append(chunk)
             pthread_cond_broadcast(changed)
@@ -230,6 +243,12 @@ struct _TapeWriter: ~Copyable, _TreeSink {
 
     @inline(never)
     private mutating func next(text: Int) {
+        if opCount == 0 && byteCount == 0 {
+            // Nothing written yet: this chunk makes the room (one text longer than a chunk).
+            chunk.reserveBytes(text)
+            (bytes, byteLimit) = (chunk.bytes, chunk.byteCapacity)
+            return
+        }
         chunk.opCount = opCount
         chunk.byteCount = byteCount
         channel.handOver(chunk)

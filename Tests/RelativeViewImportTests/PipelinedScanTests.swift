@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import RelativeViewCore
 @testable import RelativeViewImport
 import RelativeViewFixtures
@@ -68,6 +71,27 @@ import Testing
         var broken = bytes
         broken[broken.count - 8] = UInt8(ascii: "<")
         Self.expectAlike(broken, content: content, "an error near the end")
+        // And a name past ASCII near the end, which the fast path hands to libxml2 after
+        // most of the tape was replayed: the builder rolled back, then libxml2's tree.
+        let handedOver = Array((xml.dropLast(7) + "<caf\u{E9}/></root>").utf8)
+        #expect(MarkupTreeReader(content: content, pipelined: true).pipelinedFastPath(handedOver).gaveUpAt != nil)
+        Self.expectAlike(handedOver, content: content, "handed over near the end")
+    }
+
+    /// With more than one CPU, the pipelined path does scan on a thread of its own (the
+    /// tests above would otherwise compare the direct scan with itself), and reads what
+    /// the direct scan reads.
+    @Test func theScanRunsOnAThreadOfItsOwn() {
+        var rng = SplitMix64(seed: 9)
+        let bytes = Array(XMLFastPathTests.document(&rng, elements: 300).utf8)
+        let piped = MarkupTreeReader(content: .whole, pipelined: true).pipelinedFastPath(bytes)
+        #if os(Linux)
+        if sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 { #expect(piped.onThread) }
+        #endif
+        let direct = MarkupTreeReader(content: .whole).fastPath(bytes)
+        #expect(piped.gaveUpAt == direct.gaveUpAt)
+        if let a = piped.tree, let b = direct.tree { #expect(XMLFastPathTests.lines(a) == XMLFastPathTests.lines(b)) }
+        #expect(direct.tree != nil, "the generated document is read by the fast path")
     }
 
     /// A file import large enough to scan on a thread of its own by default: the tree a
