@@ -328,6 +328,12 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     package mutating func resumeWarming(startingNow: Bool) {
         warming = true
         guard startingNow, warmers.isEmpty, capacity > 0, Int(nodes) < capacity else { return }
+        startWarmer()
+    }
+
+    /// One warming thread for every column (the node columns and the attribute columns
+    /// made so far), from the current node.
+    private mutating func startWarmer() {
         let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
         warmer.advance(to: Int(nodes))
         warmers = [warmer]
@@ -460,9 +466,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         attributeRanges.append(reserved)
         stopWarmers()
         guard warming else { return }
-        let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
-        warmer.advance(to: Int(nodes))
-        warmers = [warmer]
+        startWarmer()
     }
 
     /// The reserved memory of the node columns and the index, which a streamed build fills

@@ -32,8 +32,9 @@ import Musl
 /// and `<body>`, a truncated document), as browsers do; only unreadable input is an error.
 /// Documents are read in 64 KiB chunks, so memory stays proportional to the tree, not to
 /// the file. A whole import (``ImportContent/whole``) of 1 MiB or more, with more than one
-/// CPU, is scanned on a thread of its own while the caller's thread builds the tree. The parser is given `XML_PARSE_HUGE`, which lifts libxml2's nesting limit
-/// (256 levels in libxml2 2.9): a document 100,000 elements deep imports.
+/// CPU, is scanned on a thread of its own while the caller's thread builds the tree. The
+/// parser is given `XML_PARSE_HUGE`, which lifts libxml2's nesting limit (256 levels in
+/// libxml2 2.9): a document 100,000 elements deep imports.
 ///
 /// Entities are bounded, since `XML_PARSE_HUGE` also lifts libxml2's own amplification
 /// check: the entity text expanded while reading a document (each reference to a declared
@@ -95,8 +96,6 @@ public struct MarkupTreeReader: Sendable {
         fastPath(bytes).tree
     }
 
-    /// The fast path on the XML in `bytes`: its tree, or the offset where it gave up.
-    /// Tests give a small `bufferSize`, so that every token is cut somewhere.
     /// The fast path on the XML in `bytes` with the scan on a thread of its own
     /// (``_PipelinedScan``) if ``pipelined`` allows it, for tests: its tree or where it gave
     /// up, and whether a thread did scan (not with one CPU).
@@ -109,6 +108,8 @@ public struct MarkupTreeReader: Sendable {
         return (gaveUpAt == nil && builder.count > 0 ? builder.finish() : nil, gaveUpAt, true)
     }
 
+    /// The fast path on the XML in `bytes`: its tree, or the offset where it gave up.
+    /// Tests give a small `bufferSize`, so that every token is cut somewhere.
     package func fastPath(_ bytes: [UInt8], bufferSize: Int = _ByteWindow.defaultCapacity) -> (tree: ViewTree?, gaveUpAt: Int?) {
         var builder = ViewTreeBuilder()
         let gaveUpAt = bytes.withUnsafeBufferPointer { scanFast(.memory($0), bufferSize: bufferSize, into: &builder) }
