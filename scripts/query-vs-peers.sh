@@ -24,7 +24,15 @@
 # against pugixml's load_file and the same query.
 # RUNS (default 3) runs alternate between the three programs, so that a busy moment of this
 # shared machine falls on all of them; a query's time is its best over the runs, and its
-# ratio's spread is the ratio of each run.
+# ratio's spread is the ratio of each run. The rows that compare ours with ours (after moves,
+# two threads against one) are shorter and swing more on this machine: they take more
+# evaluations and runs (MOVES_REPEAT 20 and MOVES_RUNS 3: each run a process that times
+# every evaluation of a query on the pristine tree, then on the moved one; THREAD_REPEAT 40
+# and THREAD_RUNS 5).
+# SECTIONS (default "markup jsonpath") picks what runs: markup is its five parts, peers (the
+# XMark queries against pugixml and lxml), chain, moves, cold and threads, each of which may
+# also be named alone; a part not run keeps its figures from the OUTPUT written before, and
+# each part records the commit and date it was measured at.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=${1:-docs/data/query-vs-peers.json}
@@ -38,7 +46,14 @@ sections=" ${SECTIONS:-markup jsonpath} "
 swift build -c release --product relative-view 2>&1 | grep -E "error|warning:" >&2 || true
 tool=$(swift build -c release --show-bin-path)/relative-view
 
-if [[ $sections == *" markup "* ]]; then
+parts=""
+for part in peers chain moves cold threads; do
+    if [[ $sections == *" markup "* || $sections == *" $part "* ]]; then parts+="$part "; fi
+done
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- Sources Package.swift 2>/dev/null || commit+="+changes"
+
+if [[ -n $parts ]]; then
 need_debs libpugixml-dev g++ python3-lxml python3-cssselect
 
 echo "== building the peer's driver" >&2
@@ -50,12 +65,16 @@ python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --see
     --nested-depth "${NESTED_DEPTH:-40}" >&2
 
 /usr/bin/python3 - "$work" "$tool" "$runs" "$output" "${REPEAT:-5}" "${CHAIN_TIMEOUT:-20}" \
-    "${QUERY_TIMEOUT:-60}" "${MOVES:-10000}" <<'PY'
+    "${QUERY_TIMEOUT:-60}" "${MOVES:-10000}" "$parts" "$commit" "${MOVES_REPEAT:-20}" "${MOVES_RUNS:-3}" \
+    "${THREAD_REPEAT:-40}" "${THREAD_RUNS:-5}" <<'PY'
 import json, math, os, platform, select, statistics, subprocess, sys, time
 from cssselect import GenericTranslator
 
 work, tool, runs, output, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 chain_timeout, query_timeout, moves = int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
+parts, commit = sys.argv[9].split(), sys.argv[10]
+moves_repeat, moves_runs, thread_repeat, thread_runs = (int(x) for x in sys.argv[11:15])
+measured = {"commit": commit, "date": time.strftime("%Y-%m-%d")}
 xmark, nested = os.path.join(work, "xmark.xml"), os.path.join(work, "nested.xml")
 
 # The questions: XMark's paths (Schmidt et al., VLDB 2002) and what a scraper asks, each an
@@ -262,68 +281,13 @@ def measure(path, queries, label, timeout, chain=False):
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
-xmark_rows = measure(xmark, QUERIES, "xmark.xml", query_timeout)
-chain_rows = measure(nested, CHAIN, "nested.xml", chain_timeout, chain=True)
-
-# After moves: each query on the document after 10^4 random subtree moves, against the
-# same document loaded afresh (its slots in document order), both in one process.
-move_rows = []
-print("== each query after %d random subtree moves, against the same document loaded afresh" % moves, file=sys.stderr)
-for kind, text in QUERIES:
-    done = subprocess.run([tool, "query", xmark, "--" + kind, text, "--repeat", str(repeat), "--moves", str(moves),
-                           "--print", "count"], check=True, capture_output=True, text=True)
-    lines = done.stderr.strip().split("\n")
-    moved = dict(part.split("=") for part in lines[-1].split())
-    fresh = dict(part.split("=") for part in lines[-2].split())
-    move_rows.append({"kind": kind, "query": text, "movedBestNanoseconds": int(moved["best_ns"]),
-                      "pristineBestNanoseconds": int(fresh["pristine_best_ns"]),
-                      "ratio": int(moved["best_ns"]) / int(fresh["pristine_best_ns"])})
-
-# Cold: a snapshot of the document mapped (and checked) and one query answered, the whole
-# process of `relative-view query SNAPSHOT`, against pugixml's load_file of the XML and the
-# same query (its driver's own times for the two: no process start counted for it).
-snapshot = os.path.join(work, "xmark.rvtree")
-subprocess.run([tool, "convert", xmark, snapshot, "--quiet"], check=True)
-cold_rows = []
-for kind, text in COLD:
-    ours_wall, theirs = [], []
-    for run in range(runs):
-        start = time.monotonic()
-        subprocess.run([tool, "query", snapshot, "--" + kind, text, "--print", "count"], check=True, capture_output=True)
-        ours_wall.append(time.monotonic() - start)
-        listing = os.path.join(work, "queries-cold.txt")
-        with open(listing, "w", encoding="utf-8") as f:
-            f.write(peer_xpath(kind, text) + "\n")
-        lines = subprocess.run([os.path.join(work, "pugixml-query"), xmark, listing, os.path.join(work, "answers-pugixml"), "1"],
-                               check=True, capture_output=True, text=True).stdout.strip().split("\n")
-        loaded, answered = json.loads(lines[0]), json.loads(lines[1])
-        theirs.append(loaded["seconds"] + answered["best_ns"] / 1e9)
-    cold_rows.append({"kind": kind, "query": text, "oursProcessSeconds": min(ours_wall), "pugixmlLoadAndQuerySeconds": min(theirs),
-                      "fractionOfPugixml": min(ours_wall) / min(theirs)})
-
-# Two threads against one, on the queries that scan the whole document (every element),
-# alternating, best of the runs each.
-thread_rows = []
-for kind, text in WHOLE_DOCUMENT:
-    best = {1: [], 2: []}
-    for run in range(runs):
-        for threads in (1, 2):
-            done = subprocess.run([tool, "query", xmark, "--" + kind, text, "--repeat", str(repeat), "--threads", str(threads),
-                                   "--print", "count"], check=True, capture_output=True, text=True)
-            best[threads].append(int(dict(p.split("=") for p in done.stderr.strip().split("\n")[-1].split())["best_ns"]))
-    thread_rows.append({"kind": kind, "query": text, "oneThreadBestNanoseconds": min(best[1]),
-                        "twoThreadsBestNanoseconds": min(best[2]), "speedup": min(best[1]) / min(best[2]),
-                        "speedupOfEachRun": [a / b for a, b in zip(best[1], best[2])]})
-summary = {}
-for name, _ in PEERS:
-    # A query the peer did not finish in time counts at its time limit: a lower bound.
-    ratios = [r.get(name + "Ratio", r.get(name + "RatioAtLeast")) for r in xmark_rows]
-    summary[name] = {"geometricMeanRatio": geomean(ratios), "lowestRatio": min(ratios),
-                     "lowestRatioQuery": xmark_rows[ratios.index(min(ratios))]["query"],
-                     "queriesNotFinishedInTime": sum(1 for r in xmark_rows if name + "RatioAtLeast" in r),
-                     "queriesSlowerThanPeer": sum(1 for x in ratios if x < 1)}
-report = {
-    "tool": "scripts/query-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "repeat": repeat,
+# The report: the parts run now, over those of the report written before (if any).
+report = {}
+if os.path.exists(output):
+    with open(output) as f:
+        report = json.load(f)
+report.update({
+    "tool": "scripts/query-vs-peers.sh", "runs": runs, "repeat": repeat,
     "best": "fastest evaluation over the runs (each run: up to `repeat` evaluations in one process)",
     "ratio": "peer's best time / relative-view's best time (above 1: ours is faster)",
     "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
@@ -332,38 +296,109 @@ report = {
                   "nested": {"bytes": os.path.getsize(nested), "towers": int(os.environ.get("NESTED_TOWERS", "2000")),
                              "depth": int(os.environ.get("NESTED_DEPTH", "40"))}},
     "chainTimeoutSeconds": chain_timeout,
-    "summary": summary,
-    "queries": xmark_rows,
-    "descendantChain": chain_rows,
-    "descendantChainGrowth": {name: (r[-1]["programs"][name]["bestNanoseconds"] / r[0]["programs"][name]["bestNanoseconds"]
-                                     if "bestNanoseconds" in r[-1]["programs"][name] else None)
-                              for r in [chain_rows] for name in r[0]["programs"]},
-    "descendantChainGrowthNote": "time at k = 10 over time at k = 2 (linear in k: at most 5)",
-    "afterMoves": {"moves": moves, "worstRatio": max(r["ratio"] for r in move_rows),
-                   "worstQuery": max(move_rows, key=lambda r: r["ratio"])["query"], "queries": move_rows},
-    "twoThreads": {"lowestSpeedup": min(r["speedup"] for r in thread_rows), "queries": thread_rows},
-    "cold": {"snapshotBytes": os.path.getsize(snapshot), "worstFraction": max(r["fractionOfPugixml"] for r in cold_rows),
-             "note": "whole process of relative-view query on the snapshot / pugixml's load_file plus the query (target: at most 1/20)",
-             "queries": cold_rows},
-}
-# The JSONPath section's figures, if an earlier run wrote them, stay.
-if os.path.exists(output):
-    with open(output) as f:
-        earlier = json.load(f)
-    if "jsonpath" in earlier:
-        report["jsonpath"] = earlier["jsonpath"]
+})
+report["date"] = measured["date"]
+report.setdefault("parts", {})
+for part in parts:
+    report["parts"][part] = measured
+
+if "peers" in parts:
+    xmark_rows = measure(xmark, QUERIES, "xmark.xml", query_timeout)
+    summary = {}
+    for name, _ in PEERS:
+        # A query the peer did not finish in time counts at its time limit: a lower bound.
+        ratios = [r.get(name + "Ratio", r.get(name + "RatioAtLeast")) for r in xmark_rows]
+        summary[name] = {"geometricMeanRatio": geomean(ratios), "lowestRatio": min(ratios),
+                         "lowestRatioQuery": xmark_rows[ratios.index(min(ratios))]["query"],
+                         "queriesNotFinishedInTime": sum(1 for r in xmark_rows if name + "RatioAtLeast" in r),
+                         "queriesSlowerThanPeer": sum(1 for x in ratios if x < 1)}
+    report["summary"], report["queries"] = summary, xmark_rows
+    for name, s in summary.items():
+        print("%s: geometric mean %.2fx, lowest %.2fx (%s), %d queries slower" % (
+            name, s["geometricMeanRatio"], s["lowestRatio"], s["lowestRatioQuery"], s["queriesSlowerThanPeer"]), file=sys.stderr)
+
+if "chain" in parts:
+    chain_rows = measure(nested, CHAIN, "nested.xml", chain_timeout, chain=True)
+    report["descendantChain"] = chain_rows
+    report["descendantChainGrowth"] = {name: (chain_rows[-1]["programs"][name]["bestNanoseconds"] / chain_rows[0]["programs"][name]["bestNanoseconds"]
+                                              if "bestNanoseconds" in chain_rows[-1]["programs"][name] else None)
+                                       for name in chain_rows[0]["programs"]}
+    report["descendantChainGrowthNote"] = "time at k = 10 over time at k = 2 (linear in k: at most 5)"
+    print("div ... span, k = 10 over k = 2: %s" % report["descendantChainGrowth"], file=sys.stderr)
+
+if "moves" in parts:
+    # After moves: each query on the document after 10^4 random subtree moves, against the
+    # same document loaded afresh (its slots in document order), both in one process, in
+    # each of the runs; the best of each over the runs.
+    move_rows = []
+    print("== each query after %d random subtree moves, against the same document loaded afresh (%d runs of %d evaluations)"
+          % (moves, moves_runs, moves_repeat), file=sys.stderr)
+    for kind, text in QUERIES:
+        moved_each, fresh_each = [], []
+        for run in range(moves_runs):
+            done = subprocess.run([tool, "query", xmark, "--" + kind, text, "--repeat", str(moves_repeat), "--moves", str(moves),
+                                   "--print", "count"], check=True, capture_output=True, text=True)
+            lines = done.stderr.strip().split("\n")
+            moved_each.append(int(dict(part.split("=") for part in lines[-1].split())["best_ns"]))
+            fresh_each.append(int(dict(part.split("=") for part in lines[-2].split())["pristine_best_ns"]))
+        move_rows.append({"kind": kind, "query": text, "movedBestNanoseconds": min(moved_each),
+                          "pristineBestNanoseconds": min(fresh_each), "ratio": min(moved_each) / min(fresh_each),
+                          "ratioOfEachRun": [m / f for m, f in zip(moved_each, fresh_each)]})
+    report["afterMoves"] = {"moves": moves, "runs": moves_runs, "repeat": moves_repeat,
+                            "worstRatio": max(r["ratio"] for r in move_rows),
+                            "worstQuery": max(move_rows, key=lambda r: r["ratio"])["query"], "queries": move_rows}
+    print("after %d moves: worst %.2fx of the pristine time (%s)" % (moves, report["afterMoves"]["worstRatio"], report["afterMoves"]["worstQuery"]),
+          file=sys.stderr)
+
+if "cold" in parts:
+    # Cold: a snapshot of the document mapped (and checked) and one query answered, the whole
+    # process of `relative-view query SNAPSHOT`, against pugixml's load_file of the XML and the
+    # same query (its driver's own times for the two: no process start counted for it).
+    snapshot = os.path.join(work, "xmark.rvtree")
+    subprocess.run([tool, "convert", xmark, snapshot, "--quiet"], check=True)
+    cold_rows = []
+    for kind, text in COLD:
+        ours_wall, theirs = [], []
+        for run in range(runs):
+            start = time.monotonic()
+            subprocess.run([tool, "query", snapshot, "--" + kind, text, "--print", "count"], check=True, capture_output=True)
+            ours_wall.append(time.monotonic() - start)
+            listing = os.path.join(work, "queries-cold.txt")
+            with open(listing, "w", encoding="utf-8") as f:
+                f.write(peer_xpath(kind, text) + "\n")
+            lines = subprocess.run([os.path.join(work, "pugixml-query"), xmark, listing, os.path.join(work, "answers-pugixml"), "1"],
+                                   check=True, capture_output=True, text=True).stdout.strip().split("\n")
+            loaded, answered = json.loads(lines[0]), json.loads(lines[1])
+            theirs.append(loaded["seconds"] + answered["best_ns"] / 1e9)
+        cold_rows.append({"kind": kind, "query": text, "oursProcessSeconds": min(ours_wall), "pugixmlLoadAndQuerySeconds": min(theirs),
+                          "fractionOfPugixml": min(ours_wall) / min(theirs)})
+    report["cold"] = {"snapshotBytes": os.path.getsize(snapshot), "worstFraction": max(r["fractionOfPugixml"] for r in cold_rows),
+                      "note": "whole process of relative-view query on the snapshot / pugixml's load_file plus the query (target: at most 1/20)",
+                      "queries": cold_rows}
+    print("cold: the snapshot mapped and one query answered in %.2f of pugixml's load and query (worst)" % report["cold"]["worstFraction"],
+          file=sys.stderr)
+
+if "threads" in parts:
+    # Two threads against one, on the queries that scan the whole document (every element),
+    # alternating, best of the runs each.
+    thread_rows = []
+    for kind, text in WHOLE_DOCUMENT:
+        best = {1: [], 2: []}
+        for run in range(thread_runs):
+            for threads in (1, 2):
+                done = subprocess.run([tool, "query", xmark, "--" + kind, text, "--repeat", str(thread_repeat), "--threads", str(threads),
+                                       "--print", "count"], check=True, capture_output=True, text=True)
+                best[threads].append(int(dict(p.split("=") for p in done.stderr.strip().split("\n")[-1].split())["best_ns"]))
+        thread_rows.append({"kind": kind, "query": text, "oneThreadBestNanoseconds": min(best[1]),
+                            "twoThreadsBestNanoseconds": min(best[2]), "speedup": min(best[1]) / min(best[2]),
+                            "speedupOfEachRun": [a / b for a, b in zip(best[1], best[2])]})
+    report["twoThreads"] = {"runs": thread_runs, "repeat": thread_repeat,
+                            "lowestSpeedup": min(r["speedup"] for r in thread_rows), "queries": thread_rows}
+    print("two threads: lowest speedup %.2fx" % report["twoThreads"]["lowestSpeedup"], file=sys.stderr)
+
 with open(output, "w") as f:
     json.dump(report, f, indent=1)
     f.write("\n")
-for name, s in summary.items():
-    print("%s: geometric mean %.2fx, lowest %.2fx (%s), %d queries slower" % (
-        name, s["geometricMeanRatio"], s["lowestRatio"], s["lowestRatioQuery"], s["queriesSlowerThanPeer"]), file=sys.stderr)
-print("after %d moves: worst %.2fx of the pristine time (%s)" % (moves, report["afterMoves"]["worstRatio"], report["afterMoves"]["worstQuery"]),
-      file=sys.stderr)
-print("two threads: lowest speedup %.2fx" % report["twoThreads"]["lowestSpeedup"], file=sys.stderr)
-print("cold: the snapshot mapped and one query answered in %.2f of pugixml's load and query (worst)" % report["cold"]["worstFraction"],
-      file=sys.stderr)
-print("div ... span, k = 10 over k = 2: %s" % report["descendantChainGrowth"], file=sys.stderr)
 print("wrote %s" % output, file=sys.stderr)
 PY
 fi
@@ -378,10 +413,11 @@ python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --see
     --jsonmark-bytes "${JSONMARK_BYTES:-160000000}" >&2
 "$tool" convert "$work/jsonmark.json" "$work/jsonmark.rvtree" --quiet
 
-/usr/bin/python3 - "$work" "$tool" "${JSON_RUNS:-2}" "$output" "${REPEAT:-5}" "${PYTHON_TIMEOUT:-120}" <<'PY'
+/usr/bin/python3 - "$work" "$tool" "${JSON_RUNS:-2}" "$output" "${REPEAT:-5}" "${PYTHON_TIMEOUT:-120}" "$commit" <<'PY'
 import json, math, os, platform, select, subprocess, sys, time
 
 work, tool, runs, output, repeat, python_timeout = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+commit = sys.argv[7]
 document, snapshot = os.path.join(work, "jsonmark.json"), os.path.join(work, "jsonmark.rvtree")
 
 # jq has no JSONPath: each query comes with the jq program that gives the same values in the
@@ -523,7 +559,7 @@ for r in rows:
 warm = [r.get("warmRatio", r.get("warmRatioAtLeast")) for r in out_rows]
 cold = [r["coldRatio"] for r in out_rows]
 section = {
-    "date": time.strftime("%Y-%m-%d"), "runs": runs, "repeat": repeat,
+    "date": time.strftime("%Y-%m-%d"), "commit": commit, "runs": runs, "repeat": repeat,
     "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
                 "cores": os.cpu_count()},
     "document": {"bytes": os.path.getsize(document), "snapshotBytes": os.path.getsize(snapshot), "seed": int(os.environ.get("SEED", "1"))},

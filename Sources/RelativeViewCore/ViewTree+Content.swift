@@ -566,13 +566,16 @@ extension ViewTree {
 }
 
 /// A tree's columns as raw memory, for a writer's walk (valid inside
-/// ``ViewTree/_withWriterView(_:)`` only): types, tags, values, named attributes and the
-/// three ``NodeAttribute`` columns, read with no retain, release or bounds check per node.
+/// ``ViewTree/_withWriterView(_:)`` only): types, tags, parents, spans, values, named
+/// attributes and the three ``NodeAttribute`` columns, read with no retain, release or
+/// bounds check per node.
 @usableFromInline
 package struct _WriterView {
     @usableFromInline package let typeID: UnsafePointer<Int32>
     @usableFromInline package let narrowTag: UnsafePointer<Int32>
     @usableFromInline package let parent: UnsafePointer<Int32>
+    /// Per slot, its two places in the tour (``_TourBlocks/span``).
+    @usableFromInline package let span: UnsafePointer<_TourBlocks.Span>
     @usableFromInline package let valueStarts: _TextStarts
     @usableFromInline package let valueBytes: UnsafePointer<UInt8>?
     @usableFromInline package let first: UnsafeBufferPointer<Int32>
@@ -660,23 +663,26 @@ extension ViewTree {
         return try s.typeID.withUnsafeBufferPointer { typeID in
             try s.narrowTag.withUnsafeBufferPointer { narrowTag in
                 try s.parent.withUnsafeBufferPointer { parent in
-                    try c.text.withParts { valueStarts, valueBytes in
-                        try c.attributes.first.withUnsafeBufferPointer { first in
-                            try c.attributes.name.withUnsafeBufferPointer { names in
-                                try c.attributes.value.withUnsafeBufferPointer { values in
-                                    try c.attributes.texts.withParts { _, attributeBytes in
-                                        try s.attributes[0].withParts { s0, b0 in
-                                            try s.attributes[1].withParts { s1, b1 in
-                                                try s.attributes[2].withParts { s2, b2 in
-                                                    try body(_WriterView(
-                                                        typeID: typeID.baseAddress ?? UnsafePointer(bitPattern: 8)!,
-                                                        narrowTag: narrowTag.baseAddress ?? UnsafePointer(bitPattern: 8)!,
-                                                        parent: parent.baseAddress ?? UnsafePointer(bitPattern: 8)!,
-                                                        valueStarts: valueStarts, valueBytes: valueBytes.baseAddress,
-                                                        first: first, names: names.baseAddress, entryCount: names.count, values: values.baseAddress,
-                                                        attributeBytes: attributeBytes.baseAddress,
-                                                        columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)],
-                                                        hasColumns: s0.count + s1.count + s2.count > 0))
+                    try s.tour.span.withUnsafeBufferPointer { span in
+                        try c.text.withParts { valueStarts, valueBytes in
+                            try c.attributes.first.withUnsafeBufferPointer { first in
+                                try c.attributes.name.withUnsafeBufferPointer { names in
+                                    try c.attributes.value.withUnsafeBufferPointer { values in
+                                        try c.attributes.texts.withParts { _, attributeBytes in
+                                            try s.attributes[0].withParts { s0, b0 in
+                                                try s.attributes[1].withParts { s1, b1 in
+                                                    try s.attributes[2].withParts { s2, b2 in
+                                                        try body(_WriterView(
+                                                            typeID: typeID.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                            narrowTag: narrowTag.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                            parent: parent.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                            span: span.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                            valueStarts: valueStarts, valueBytes: valueBytes.baseAddress,
+                                                            first: first, names: names.baseAddress, entryCount: names.count, values: values.baseAddress,
+                                                            attributeBytes: attributeBytes.baseAddress,
+                                                            columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)],
+                                                            hasColumns: s0.count + s1.count + s2.count > 0))
+                                                    }
                                                 }
                                             }
                                         }

@@ -10,11 +10,11 @@ import Synchronization
 ///
 /// A tree built by streaming (an import, a loaded snapshot of one) and never moved since
 /// has its slots in document order already: the rank of a node is its slot, and the tree's
-/// own `parent` and `typeID` columns serve as they are, so the index is the `end` column
-/// alone (4 bytes a node), read from the spans on two threads where the tour still lies in
-/// slot order (``endsFromSpans(_:)``), else from one pass over the tour. Any other tree
-/// gets the rank of each slot, the slot of each rank, and parent and type by rank (20
-/// bytes a node).
+/// own `parent` and `typeID` columns serve as they are. Where the tour still lies in slot
+/// order as well, a node's `end` is read from its span (``end(_:spans:)``: a check of the
+/// spans' order on two threads, nothing made); else the index is the `end` column alone (4
+/// bytes a node), from one pass over the tour. Any other tree gets the rank of each slot,
+/// the slot of each rank, and parent and type by rank (20 bytes a node).
 ///
 /// Per type, the ranks of the nodes of that type (``postings(of:)``, in document order)
 /// are built on the first name test that needs them, all types in one pass: a step
@@ -22,8 +22,9 @@ import Synchronization
 final class _DocumentIndex: Sendable {
     /// Nodes in document order (the live nodes).
     let count: Int
-    /// Per rank, the rank after its subtree.
-    let end: [Int32]
+    /// Per rank, the rank after its subtree; `nil` where the spans give it (see
+    /// ``end(_:spans:)``).
+    let end: [Int32]?
     /// `nil` when ranks are slots; else per rank its slot, per slot its rank (-1 for a free
     /// slot), and per rank its parent's rank (-1 for a root) and its type's raw value.
     let order: [Int32]?
@@ -37,6 +38,12 @@ final class _DocumentIndex: Sendable {
     /// The stamp of every node's id, where it is the same for all: an answer's ids then
     /// read only the slot of each rank.
     let uniformStamp: UInt32?
+    /// Where ranks are not slots but fall in few runs of consecutive slots (a tree after
+    /// moves: each moved subtree keeps its slots, so each move makes a few runs), those runs
+    /// (see ``_SlotRuns``): small enough to stay in the cache, where the slot of each rank
+    /// is a likely cache miss each; `nil` where there would be more than one in
+    /// ``_SlotRuns/limit`` ranks.
+    let slotRuns: _SlotRuns?
     /// Built on first use (see ``postings(of:)``).
     private let lazyPostings = Mutex<_Postings?>(nil)
     private let lazyNamespaces = Mutex<_Namespaces?>(nil)
@@ -214,9 +221,13 @@ final class _DocumentIndex: Sendable {
         // A tree whose slots are its ranks (every slot live, each entered in slot order) needs
         // `end` alone: from the spans where the tour lies in slot order, else from a walk of
         // the tour that an enter out of order ends, and the general walk below starts afresh.
-        if tree.slotCount == tree.count, let end = Self.endsFromSpans(tree) ?? Self.endsInSlotOrder(tree) {
+        if tree.slotCount == tree.count, Self.spansGiveEnds(tree) {
+            (end, order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
+            return
+        }
+        if tree.slotCount == tree.count, let end = Self.endsInSlotOrder(tree) {
             self.end = end
-            (order, rank, parentByRank, typeByRank, stampByRank, uniformStamp) = (nil, nil, nil, nil, nil, nil)
+            (order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil)
             return
         }
         let slots = tree.slotCount
@@ -244,6 +255,7 @@ final class _DocumentIndex: Sendable {
         }
         self.end = end
         uniformStamp = tree._storage.uniformStamp
+        slotRuns = _SlotRuns(order)
         stampByRank = uniformStamp == nil ? tree._storage.stamps(of: order) : nil
         self.order = order
         self.rank = rank
@@ -260,47 +272,52 @@ final class _DocumentIndex: Sendable {
         typeByRank = types
     }
 
-    /// ``endsInSlotOrder(_:)`` read from the spans alone, where the tour lies in slot order
-    /// (``_TourBlocks/liesInSlotOrder(tokens:)``: a loaded snapshot, a tree just imported):
-    /// a position is then a place in the tour, so the slots are entered in slot order if
-    /// and only if each slot's enter comes before the next slot's, and a node's subtree
-    /// holds `(exit - enter + 1) / 2` nodes (the tokens between its two are its
-    /// descendants' two each). No token is read, nothing depends on the slot before, and the
-    /// pieces go to both threads. `nil` if the tour does not lie so, or at a slot entered
-    /// out of order.
+    /// Rank `r`'s end: the index's, or (where it keeps none) read from `r`'s span in
+    /// `spans` (the tree's, ``_WriterView/span``), as ``spansGiveEnds(_:)`` allows.
+    @inline(__always) func end(_ r: Int32, spans: UnsafePointer<_TourBlocks.Span>) -> Int32 {
+        if let end { return end[Int(r)] }
+        return Self.end(r, span: spans[Int(r)])
+    }
+
+    /// The end of rank `r`, a slot, from its `span`, where ``spansGiveEnds(_:)``.
+    @inline(__always) static func end(_ r: Int32, span s: _TourBlocks.Span) -> Int32 {
+        r &+ Int32(truncatingIfNeeded: (s.exit &- s.enter &+ 1) >> 1)
+    }
+
+    /// Every rank's end (``end(_:spans:)``), for tests.
+    func ends(of tree: ViewTree) -> [Int32] {
+        tree._withWriterView { view in (0 ..< Int32(count)).map { end($0, spans: view.span) } }
+    }
+
+    /// Whether the spans alone give each node's end, and the slots are its ranks: the tour
+    /// lies in slot order (``_TourBlocks/liesInSlotOrder(tokens:)``: a loaded snapshot, a
+    /// tree just imported), so a position is a place in the tour, and the slots are entered
+    /// in slot order, which holds if and only if each slot's enter comes before the next
+    /// slot's. A node's subtree then holds `(exit - enter + 1) / 2` nodes (the tokens between
+    /// its two are its descendants' two each), and its end is its slot plus that. No token is
+    /// read, nothing is written, and the pieces go to both threads.
     ///
     /// - Complexity: O(n), in pieces both threads take.
-    static func endsFromSpans(_ tree: ViewTree) -> [Int32]? {
+    static func spansGiveEnds(_ tree: ViewTree) -> Bool {
         let n = tree.count
         let tour = tree._storage.tour
-        guard n > 0, tour.liesInSlotOrder(tokens: 2 * n) else { return nil }
-        return tour.span.withUnsafeBufferPointer { spans -> [Int32]? in
+        guard n > 0, tour.liesInSlotOrder(tokens: 2 * n) else { return false }
+        return tour.span.withUnsafeBufferPointer { spans -> Bool in
             let from = UInt(bitPattern: spans.baseAddress)
-            var inOrder = true
-            let end = [Int32](unsafeUninitializedCapacity: n) { end, initialized in
-                let to = UInt(bitPattern: end.baseAddress)
-                let piece = 1 << 18
-                let share = _WorkShare<Bool>()
-                share.post(pieces: (n + piece - 1) / piece) { k in
-                    let spans = UnsafePointer<_TourBlocks.Span>(bitPattern: from).unsafelyUnwrapped
-                    let end = UnsafeMutablePointer<Int32>(bitPattern: to).unsafelyUnwrapped
-                    let (lo, hi) = (k * piece, min(n, (k + 1) * piece))
-                    // One slot past the piece, for the order of its last slot and the next.
-                    let last = min(n - 1, hi)
-                    var ordered = true
-                    for x in lo ..< hi {
-                        let s = spans[x]
-                        end[x] = Int32(truncatingIfNeeded: x &+ Int(s.exit &- s.enter &+ 1) >> 1)
-                        ordered = ordered && (x == last || s.enter < spans[x &+ 1].enter)
-                    }
-                    return ordered
-                }
-                let side = _SideTask(worthIt: n >= 2 * piece) { share.help() }
-                inOrder = share.finish().allSatisfy { $0 }
-                side.wait()
-                initialized = n
+            let piece = 1 << 18
+            let share = _WorkShare<Bool>()
+            share.post(pieces: (n + piece - 1) / piece) { k in
+                let spans = UnsafePointer<_TourBlocks.Span>(bitPattern: from).unsafelyUnwrapped
+                // One slot past the piece, for the order of its last slot and the next.
+                let (lo, hi) = (k * piece, min(n - 1, (k + 1) * piece))
+                var ordered = true
+                for x in lo ..< hi { ordered = ordered && spans[x].enter < spans[x &+ 1].enter }
+                return ordered
             }
-            return inOrder ? end : nil
+            let side = _SideTask(worthIt: n >= 2 * piece) { share.help() }
+            let inOrder = share.finish().allSatisfy { $0 }
+            side.wait()
+            return inOrder
         }
     }
 
@@ -332,6 +349,7 @@ final class _DocumentIndex: Sendable {
 
     /// The ids of the nodes at `ranks` in `tree` (this index's tree).
     func nodeIDs(_ ranks: [Int32], of tree: ViewTree) -> [NodeID] {
+        if let slotRuns, let uniformStamp { return ranks.map { NodeID(index: slotRuns.slot($0), stamp: uniformStamp) } }
         if let order, let stampByRank { return tree._storage.nodeIDs(ranks: ranks, order: order, stamps: stampByRank) }
         if let order, let uniformStamp { return tree._storage.nodeIDs(ranks: ranks, order: order, stamp: uniformStamp) }
         return tree._storage.nodeIDs(ranks: ranks, order: nil)
@@ -423,5 +441,52 @@ final class _DocumentIndex: Sendable {
             initialized = Int(start[most + 1])
         }
         return _Postings(start: start, ranks: ranks)
+    }
+}
+
+/// The slot of each rank of a tree whose ranks fall in runs of consecutive slots: per run
+/// its first rank and that rank's slot, and per block of ``block`` ranks the run its first
+/// rank lies in, so that a rank's slot is a few reads of small arrays (about 9 bytes a run
+/// and 4 bytes a block: the cache holds them) and no search.
+struct _SlotRuns: Sendable {
+    /// At most one run in this many ranks, or no runs are kept.
+    static let limit = 32
+    static let blockShift = 6
+    static let block = 1 << blockShift
+    /// Per run, its first rank and that rank's slot (the first run starts at rank 0).
+    let ranks: [Int32]
+    let slots: [Int32]
+    /// Per block of ranks, the run its first rank lies in.
+    let blockRun: [Int32]
+
+    /// The runs of consecutive slots in `order` (per rank its slot), or `nil` if there are
+    /// more than one in ``limit`` ranks.
+    ///
+    /// - Complexity: O(order.count)
+    init?(_ order: [Int32]) {
+        var ranks: [Int32] = []
+        var slots: [Int32] = []
+        var blockRun: [Int32] = []
+        blockRun.reserveCapacity((order.count + Self.block - 1) >> Self.blockShift)
+        let most = order.count / Self.limit + 1
+        // The slot that would continue the current run.
+        var next: Int32 = -1
+        for (r, x) in order.enumerated() {
+            if x != next {
+                guard ranks.count < most else { return nil }
+                ranks.append(Int32(r))
+                slots.append(x)
+            }
+            if r & (Self.block - 1) == 0 { blockRun.append(Int32(ranks.count - 1)) }
+            next = x &+ 1
+        }
+        (self.ranks, self.slots, self.blockRun) = (ranks, slots, blockRun)
+    }
+
+    /// The slot of rank `r`: the run its block starts in, or one after it.
+    @inline(__always) func slot(_ r: Int32) -> Int32 {
+        var j = Int(blockRun[Int(r) >> Self.blockShift])
+        while j &+ 1 < ranks.count && ranks[j &+ 1] <= r { j &+= 1 }
+        return slots[j] &+ (r &- ranks[j])
     }
 }

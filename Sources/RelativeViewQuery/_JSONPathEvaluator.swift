@@ -29,10 +29,13 @@ struct _JSONPathEvaluator: ~Copyable {
     let view: _WriterView
     let count: Int32
     var budget: Int
-    private let ends: [Int32]
+    /// The index's ends, or `nil`: each read from its span (``_DocumentIndex/end(_:span:)``).
+    private let ends: [Int32]?
     private let typesByRank: [Int32]?
     private let parentsByRank: [Int32]?
     private let slotsByRank: [Int32]?
+    /// The index's runs of slots, where it keeps them (read before `slotsByRank`).
+    private let slotRuns: _SlotRuns?
     /// Per type's raw value: its ``_JSONKind``'s raw value, 255 if not known yet.
     private var kinds: [UInt8]
     /// The node `$` stands for.
@@ -53,15 +56,21 @@ struct _JSONPathEvaluator: ~Copyable {
         self.view = view
         count = Int32(index.count)
         self.budget = budget
-        (ends, typesByRank, parentsByRank, slotsByRank) = (index.end, index.typeByRank, index.parentByRank, index.order)
+        (ends, typesByRank, parentsByRank, slotsByRank, slotRuns) = (index.end, index.typeByRank, index.parentByRank, index.order, index.slotRuns)
         kinds = [UInt8](repeating: 255, count: TypeRegistry.shared.count)
         self.root = root
     }
 
     // MARK: The tree by rank
 
-    @inline(__always) func end(_ r: Int32) -> Int32 { ends[Int(r)] }
-    @inline(__always) func slot(_ r: Int32) -> Int32 { slotsByRank?[Int(r)] ?? r }
+    @inline(__always) func end(_ r: Int32) -> Int32 {
+        if let ends { return ends[Int(r)] }
+        return _DocumentIndex.end(r, span: view.span[Int(r)])
+    }
+    @inline(__always) func slot(_ r: Int32) -> Int32 {
+        if let slotRuns { return slotRuns.slot(r) }
+        return slotsByRank?[Int(r)] ?? r
+    }
     @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
     @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank?[Int(r)] ?? view.typeID[Int(r)] }
 

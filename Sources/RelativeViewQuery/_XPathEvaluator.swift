@@ -88,16 +88,19 @@ struct _XPathEvaluator: ~Copyable {
 
     /// The index's columns by rank, held here: read through the index (a class), each
     /// read would retain and release the array, and on two threads fight over its count.
-    private let ends: [Int32]
+    /// The index's ends, or `nil`: each read from its span (``_DocumentIndex/end(_:span:)``).
+    private let ends: [Int32]?
     private let typesByRank: [Int32]?
     private let parentsByRank: [Int32]?
     private let slotsByRank: [Int32]?
+    /// The index's runs of slots, where it keeps them (read before `slotsByRank`).
+    private let slotRuns: _SlotRuns?
     private var postingsKept: _DocumentIndex._Postings?
 
     init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
         self.threads = max(1, threads)
         self.index = index
-        (ends, typesByRank, parentsByRank, slotsByRank) = (index.end, index.typeByRank, index.parentByRank, index.order)
+        (ends, typesByRank, parentsByRank, slotsByRank, slotRuns) = (index.end, index.typeByRank, index.parentByRank, index.order, index.slotRuns)
         self.view = view
         count = Int32(index.count)
         self.budget = budget
@@ -109,7 +112,10 @@ struct _XPathEvaluator: ~Copyable {
 
     // MARK: The tree by rank
 
-    @inline(__always) func end(_ r: Int32) -> Int32 { ends[Int(r)] }
+    @inline(__always) func end(_ r: Int32) -> Int32 {
+        if let ends { return ends[Int(r)] }
+        return _DocumentIndex.end(r, span: view.span[Int(r)])
+    }
     @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank?[Int(r)] ?? view.typeID[Int(r)] }
     /// Calls `body` with the types by rank: the index's, or the tree's own column where the
     /// ranks are the slots.
@@ -118,7 +124,10 @@ struct _XPathEvaluator: ~Copyable {
         return body(UnsafeBufferPointer(start: view.typeID, count: Int(count)))
     }
     @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
-    @inline(__always) func slot(_ r: Int32) -> Int32 { slotsByRank?[Int(r)] ?? r }
+    @inline(__always) func slot(_ r: Int32) -> Int32 {
+        if let slotRuns { return slotRuns.slot(r) }
+        return slotsByRank?[Int(r)] ?? r
+    }
     /// The rank of slot `x`.
     @inline(__always) func rank(ofSlot x: Int32) -> Int32 { index.rank?[Int(x)] ?? x }
 

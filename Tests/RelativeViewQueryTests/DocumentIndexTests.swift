@@ -26,7 +26,7 @@ import Testing
     static func check(_ tree: ViewTree, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let index = _DocumentIndex(tree)
         let (order, ends) = expectedEnds(tree)
-        #expect(index.end == ends, "\(label): end", sourceLocation: sourceLocation)
+        #expect(index.ends(of: tree) == ends, "\(label): end", sourceLocation: sourceLocation)
         if let slots = index.order {
             #expect(slots == order.map { Int32($0.index) }, "\(label): order", sourceLocation: sourceLocation)
         } else {
@@ -64,21 +64,21 @@ import Testing
 
     @Test func anImportAndItsSnapshotReadTheSpans() throws {
         let tree = try Self.imported(values: 2000, seed: 3)
-        #expect(_DocumentIndex.endsFromSpans(tree) != nil)
+        #expect(_DocumentIndex.spansGiveEnds(tree))
         #expect(Self.check(tree, "imported"))
         let loaded = try Self.loaded(tree)
-        #expect(_DocumentIndex.endsFromSpans(loaded) != nil)
+        #expect(_DocumentIndex.spansGiveEnds(loaded))
         #expect(Self.check(loaded, "loaded"))
     }
 
     @Test func aMovedTreeTakesTheGeneralWay() throws {
         let tree = Self.moved(try Self.imported(values: 2000, seed: 4), count: 50, seed: 5)
-        #expect(_DocumentIndex.endsFromSpans(tree) == nil && _DocumentIndex.endsInSlotOrder(tree) == nil)
+        #expect(!_DocumentIndex.spansGiveEnds(tree) && _DocumentIndex.endsInSlotOrder(tree) == nil)
         #expect(!Self.check(tree, "moved"))
         // Saved and loaded: the tour lies in slot order again, but the slots are not entered
         // in slot order, which the spans' order shows.
         let loaded = try Self.loaded(tree)
-        #expect(_DocumentIndex.endsFromSpans(loaded) == nil && _DocumentIndex.endsInSlotOrder(loaded) == nil)
+        #expect(!_DocumentIndex.spansGiveEnds(loaded) && _DocumentIndex.endsInSlotOrder(loaded) == nil)
         #expect(!Self.check(loaded, "moved, then loaded"))
     }
 
@@ -101,6 +101,34 @@ import Testing
         #expect(again.nodeIDs(Array(0 ..< Int32(reusedOrder.count)), of: reused) == reusedOrder)
     }
 
+    /// A moved tree's slots and ids through its runs of slots: every rank's slot, and ids of
+    /// ranks ascending (an answer's), in reverse, at random, far apart and none, against the
+    /// ids in document order; a tree moved so much that its runs pass the limit keeps none.
+    @Test func idsThroughRunsOfSlots() throws {
+        let tree = try Self.imported(values: 20_000, seed: 11)
+        let moved = Self.moved(tree, count: 40, seed: 12)
+        let index = _DocumentIndex(moved)
+        let runs = try #require(index.slotRuns)
+        #expect(runs.ranks.count > 40 && runs.ranks.count <= moved.count / _SlotRuns.limit + 1)
+        #expect(runs.ranks.first == 0 && runs.ranks.count == runs.slots.count)
+        let order = Self.expectedEnds(moved).order
+        let all = Array(0 ..< Int32(order.count))
+        #expect(all.map(runs.slot) == order.map { Int32($0.index) })
+        #expect(index.nodeIDs(all, of: moved) == order)
+        #expect(index.nodeIDs(all.reversed(), of: moved) == order.reversed())
+        var rng = SplitMix64(seed: 13)
+        let some = (0 ..< 500).map { _ in Int32.random(in: 0 ..< Int32(order.count), using: &rng) }
+        #expect(index.nodeIDs(some, of: moved) == some.map { order[Int($0)] })
+        let sparse = stride(from: Int32(5), to: Int32(order.count), by: 997).map { $0 }
+        #expect(index.nodeIDs(sparse, of: moved) == sparse.map { order[Int($0)] })
+        #expect(index.nodeIDs([], of: moved).isEmpty)
+        // More than one run in `_SlotRuns.limit` ranks: the slot of each rank is read instead.
+        let scrambled = Self.moved(try Self.imported(values: 2000, seed: 14), count: 400, seed: 15)
+        #expect(_DocumentIndex(scrambled).slotRuns == nil)
+        #expect(_DocumentIndex(scrambled).order != nil)
+        #expect(Self.check(scrambled, "scrambled") == false)
+    }
+
     @Test func freeSlotsTakeTheGeneralWay() throws {
         var tree = try Self.imported(values: 2000, seed: 6)
         let root = tree.roots[0]
@@ -118,7 +146,7 @@ import Testing
         let index = _DocumentIndex(tree)
         #expect(index.order == nil)
         // The ends against one pass over the tokens (the count above is quadratic here).
-        #expect(index.end == _DocumentIndex.endsInSlotOrder(tree))
+        #expect(index.end == nil && index.ends(of: tree) == _DocumentIndex.endsInSlotOrder(tree))
     }
 
     /// The postings (per type, its ranks in document order) against a dictionary of
