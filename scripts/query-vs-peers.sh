@@ -299,8 +299,14 @@ report.update({
 })
 report["date"] = measured["date"]
 report.setdefault("parts", {})
-for part in parts:
+
+def record_part(part):
+    """Records `part` as measured now and writes the report: a later part that fails
+    loses nothing of the parts before."""
     report["parts"][part] = measured
+    with open(output, "w") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
 
 if "peers" in parts:
     xmark_rows = measure(xmark, QUERIES, "xmark.xml", query_timeout)
@@ -316,6 +322,7 @@ if "peers" in parts:
     for name, s in summary.items():
         print("%s: geometric mean %.2fx, lowest %.2fx (%s), %d queries slower" % (
             name, s["geometricMeanRatio"], s["lowestRatio"], s["lowestRatioQuery"], s["queriesSlowerThanPeer"]), file=sys.stderr)
+    record_part("peers")
 
 if "chain" in parts:
     chain_rows = measure(nested, CHAIN, "nested.xml", chain_timeout, chain=True)
@@ -325,6 +332,7 @@ if "chain" in parts:
                                        for name in chain_rows[0]["programs"]}
     report["descendantChainGrowthNote"] = "time at k = 10 over time at k = 2 (linear in k: at most 5)"
     print("div ... span, k = 10 over k = 2: %s" % report["descendantChainGrowth"], file=sys.stderr)
+    record_part("chain")
 
 if "moves" in parts:
     # After moves: each query on the document after 10^4 random subtree moves, against the
@@ -349,6 +357,7 @@ if "moves" in parts:
                             "worstQuery": max(move_rows, key=lambda r: r["ratio"])["query"], "queries": move_rows}
     print("after %d moves: worst %.2fx of the pristine time (%s)" % (moves, report["afterMoves"]["worstRatio"], report["afterMoves"]["worstQuery"]),
           file=sys.stderr)
+    record_part("moves")
 
 if "cold" in parts:
     # Cold: a snapshot of the document mapped (and checked) and one query answered, the whole
@@ -356,6 +365,7 @@ if "cold" in parts:
     # same query (its driver's own times for the two: no process start counted for it).
     snapshot = os.path.join(work, "xmark.rvtree")
     subprocess.run([tool, "convert", xmark, snapshot, "--quiet"], check=True)
+    os.makedirs(os.path.join(work, "answers-pugixml"), exist_ok=True)
     cold_rows = []
     for kind, text in COLD:
         ours_wall, theirs = [], []
@@ -377,6 +387,7 @@ if "cold" in parts:
                       "queries": cold_rows}
     print("cold: the snapshot mapped and one query answered in %.2f of pugixml's load and query (worst)" % report["cold"]["worstFraction"],
           file=sys.stderr)
+    record_part("cold")
 
 if "threads" in parts:
     # Two threads against one, on the queries that scan the whole document (every element),
@@ -395,10 +406,8 @@ if "threads" in parts:
     report["twoThreads"] = {"runs": thread_runs, "repeat": thread_repeat,
                             "lowestSpeedup": min(r["speedup"] for r in thread_rows), "queries": thread_rows}
     print("two threads: lowest speedup %.2fx" % report["twoThreads"]["lowestSpeedup"], file=sys.stderr)
+    record_part("threads")
 
-with open(output, "w") as f:
-    json.dump(report, f, indent=1)
-    f.write("\n")
 print("wrote %s" % output, file=sys.stderr)
 PY
 fi

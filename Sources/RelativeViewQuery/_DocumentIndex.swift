@@ -446,8 +446,10 @@ final class _DocumentIndex: Sendable {
 
 /// The slot of each rank of a tree whose ranks fall in runs of consecutive slots: per run
 /// its first rank and that rank's slot, and per block of ``block`` ranks the run its first
-/// rank lies in, so that a rank's slot is a few reads of small arrays (about 9 bytes a run
-/// and 4 bytes a block: the cache holds them) and no search.
+/// rank lies in and, where the whole block lies in that run, the slot less the rank. A
+/// rank's slot is then one read of a small array (8 bytes a block: a scan in rank order
+/// reads each line for 512 ranks), or a few where a run starts inside its block, and no
+/// search.
 struct _SlotRuns: Sendable {
     /// At most one run in this many ranks, or no runs are kept.
     static let limit = 32
@@ -458,6 +460,11 @@ struct _SlotRuns: Sendable {
     let slots: [Int32]
     /// Per block of ranks, the run its first rank lies in.
     let blockRun: [Int32]
+    /// Per block of ranks, each rank's slot less the rank where the block lies in one run,
+    /// else ``mixed``.
+    let blockDelta: [Int32]
+    /// A block in which a run starts, past its first rank.
+    static let mixed = Int32.min
 
     /// The runs of consecutive slots in `order` (per rank its slot), or `nil` if there are
     /// more than one in ``limit`` ranks.
@@ -480,12 +487,27 @@ struct _SlotRuns: Sendable {
             if r & (Self.block - 1) == 0 { blockRun.append(Int32(ranks.count - 1)) }
             next = x &+ 1
         }
-        (self.ranks, self.slots, self.blockRun) = (ranks, slots, blockRun)
+        // A block lies in one run if the next run (after the one its first rank lies in)
+        // starts at or after the next block.
+        let blockDelta = blockRun.indices.map { b -> Int32 in
+            let j = Int(blockRun[b])
+            guard j + 1 == ranks.count || Int(ranks[j + 1]) >= (b + 1) << Self.blockShift else { return Self.mixed }
+            return slots[j] &- ranks[j]
+        }
+        (self.ranks, self.slots, self.blockRun, self.blockDelta) = (ranks, slots, blockRun, blockDelta)
     }
 
-    /// The slot of rank `r`: the run its block starts in, or one after it.
+    /// The slot of rank `r`: from its block's delta, or the run its block starts in or
+    /// one after it.
     @inline(__always) func slot(_ r: Int32) -> Int32 {
-        var j = Int(blockRun[Int(r) >> Self.blockShift])
+        let b = Int(r) >> Self.blockShift
+        let d = blockDelta[b]
+        if d != Self.mixed { return r &+ d }
+        return slotInMixedBlock(r, run: Int(blockRun[b]))
+    }
+
+    @inline(never) func slotInMixedBlock(_ r: Int32, run: Int) -> Int32 {
+        var j = run
         while j &+ 1 < ranks.count && ranks[j &+ 1] <= r { j &+= 1 }
         return slots[j] &+ (r &- ranks[j])
     }
