@@ -219,8 +219,9 @@ final class _DocumentIndex: Sendable {
     init(_ tree: ViewTree) {
         count = tree.count
         // A tree whose slots are its ranks (every slot live, each entered in slot order) needs
-        // `end` alone: from the spans where the tour lies in slot order, else from a walk of
-        // the tour that an enter out of order ends, and the general walk below starts afresh.
+        // nothing where the tour lies in slot order (each end read from its span), else the
+        // `end` column alone, from a walk of the tour that an enter out of order ends, and the
+        // general walk below starts afresh.
         if tree.slotCount == tree.count, Self.spansGiveEnds(tree) {
             (end, order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
             return
@@ -447,9 +448,9 @@ final class _DocumentIndex: Sendable {
 /// The slot of each rank of a tree whose ranks fall in runs of consecutive slots: per run
 /// its first rank and that rank's slot, and per block of ``block`` ranks the run its first
 /// rank lies in and, where the whole block lies in that run, the slot less the rank. A
-/// rank's slot is then one read of a small array (8 bytes a block: a scan in rank order
-/// reads each line for 512 ranks), or a few where a run starts inside its block, and no
-/// search.
+/// rank's slot is then one read of a small array (4 bytes a block: a scan in rank order
+/// reads each of its cache lines once for 1,024 ranks), or a few where a run starts inside
+/// its block, and no search.
 struct _SlotRuns: Sendable {
     /// At most one run in this many ranks, or no runs are kept.
     static let limit = 32
@@ -506,6 +507,8 @@ struct _SlotRuns: Sendable {
         return slotInMixedBlock(r, run: Int(blockRun[b]))
     }
 
+    /// The slot of rank `r` in a block where a run starts past its first rank: from `run`,
+    /// the run the block's first rank lies in, the last run that starts at or before `r`.
     @inline(never) func slotInMixedBlock(_ r: Int32, run: Int) -> Int32 {
         var j = run
         while j &+ 1 < ranks.count && ranks[j &+ 1] <= r { j &+= 1 }
