@@ -287,17 +287,20 @@ if os.path.exists(output):
     with open(output) as f:
         report = json.load(f)
 report.update({
-    "tool": "scripts/query-vs-peers.sh", "runs": runs, "repeat": repeat,
-    "best": "fastest evaluation over the runs (each run: up to `repeat` evaluations in one process)",
-    "ratio": "peer's best time / relative-view's best time (above 1: ours is faster)",
+    "tool": "scripts/query-vs-peers.sh",
     "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
                 "cores": os.cpu_count()},
     "documents": {"xmark": {"bytes": os.path.getsize(xmark), "seed": int(os.environ.get("SEED", "1"))},
                   "nested": {"bytes": os.path.getsize(nested), "towers": int(os.environ.get("NESTED_TOWERS", "2000")),
                              "depth": int(os.environ.get("NESTED_DEPTH", "40"))}},
-    "chainTimeoutSeconds": chain_timeout,
 })
-report["date"] = measured["date"]
+if "peers" in parts or "chain" in parts:
+    # What the peers' and the chain's rows were measured with (the other parts record
+    # their own runs and evaluations).
+    report.update({"date": measured["date"], "runs": runs, "repeat": repeat,
+                   "best": "fastest evaluation over the runs (each run: up to `repeat` evaluations in one process)",
+                   "ratio": "peer's best time / relative-view's best time (above 1: ours is faster)",
+                   "chainTimeoutSeconds": chain_timeout})
 report.setdefault("parts", {})
 
 def record_part(part):

@@ -11,7 +11,7 @@ import Synchronization
 /// A tree built by streaming (an import, a loaded snapshot of one) and never moved since
 /// has its slots in document order already: the rank of a node is its slot, and the tree's
 /// own `parent` and `typeID` columns serve as they are. Where the tour still lies in slot
-/// order as well, a node's `end` is read from its span (``end(_:spans:)``: a check of the
+/// order as well, a node's `end` is read from its span (``end(_:span:)``: a check of the
 /// spans' order on two threads, nothing made); else the index is the `end` column alone (4
 /// bytes a node), from one pass over the tour. Any other tree gets the rank of each slot,
 /// the slot of each rank, and parent and type by rank (20 bytes a node).
@@ -23,7 +23,7 @@ final class _DocumentIndex: Sendable {
     /// Nodes in document order (the live nodes).
     let count: Int
     /// Per rank, the rank after its subtree; `nil` where the spans give it (see
-    /// ``end(_:spans:)``).
+    /// ``end(_:span:)``).
     let end: [Int32]?
     /// `nil` when ranks are slots; else per rank its slot, per slot its rank (-1 for a free
     /// slot), and per rank its parent's rank (-1 for a root) and its type's raw value.
@@ -273,21 +273,16 @@ final class _DocumentIndex: Sendable {
         typeByRank = types
     }
 
-    /// Rank `r`'s end: the index's, or (where it keeps none) read from `r`'s span in
-    /// `spans` (the tree's, ``_WriterView/span``), as ``spansGiveEnds(_:)`` allows.
-    @inline(__always) func end(_ r: Int32, spans: UnsafePointer<_TourBlocks.Span>) -> Int32 {
-        if let end { return end[Int(r)] }
-        return Self.end(r, span: spans[Int(r)])
-    }
-
-    /// The end of rank `r`, a slot, from its `span`, where ``spansGiveEnds(_:)``.
+    /// The end of rank `r`, a slot, from its `span` (the tree's, ``_WriterView/span``),
+    /// where the index keeps no `end` column (``spansGiveEnds(_:)``).
     @inline(__always) static func end(_ r: Int32, span s: _TourBlocks.Span) -> Int32 {
         r &+ Int32(truncatingIfNeeded: (s.exit &- s.enter &+ 1) >> 1)
     }
 
-    /// Every rank's end (``end(_:spans:)``), for tests.
+    /// Every rank's end: the index's column, or read from the spans, for tests.
     func ends(of tree: ViewTree) -> [Int32] {
-        tree._withWriterView { view in (0 ..< Int32(count)).map { end($0, spans: view.span) } }
+        if let end { return end }
+        return tree._withWriterView { view in (0 ..< Int32(count)).map { Self.end($0, span: view.span[Int($0)]) } }
     }
 
     /// Whether the spans alone give each node's end, and the slots are its ranks: the tour

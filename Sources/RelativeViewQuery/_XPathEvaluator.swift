@@ -86,8 +86,8 @@ struct _XPathEvaluator: ~Copyable {
     /// Elements' namespace nodes found so far (see ``namespaceNodes(of:)``).
     private var namespaceNodesKept: [Int32: [(prefix: String, uri: String)]] = [:]
 
-    /// The index's columns by rank, held here: read through the index (a class), each
-    /// read would retain and release the array, and on two threads fight over its count.
+    // The index's columns by rank, held here: read through the index (a class), each read
+    // would retain and release the array, and on two threads fight over its count.
     /// The index's ends, or `nil`: each read from its span (``_DocumentIndex/end(_:span:)``).
     private let ends: [Int32]?
     private let typesByRank: [Int32]?
