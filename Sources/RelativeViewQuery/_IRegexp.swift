@@ -19,6 +19,10 @@ struct _IRegexp: Sendable, Hashable {
     /// Of `match`: the plain characters the pattern starts with, which every string it
     /// matches starts with (UTF-8; empty if none).
     let prefix: [UInt8]
+    /// The pattern as a bit-parallel automaton over ASCII bytes, if it is of that shape
+    /// (nil for groups, alternatives, `\p{..}` and characters past ASCII): it answers for
+    /// every subject of ASCII, `Regex` for the others.
+    let automaton: _ByteAutomaton?
 
     /// The translation of `pattern`, or `nil` if it is not an I-Regexp.
     init?(_ pattern: String, whole: Bool) {
@@ -29,6 +33,7 @@ struct _IRegexp: Sendable, Hashable {
         let oneBranch = !t.topLevelAlternation
         required = oneBranch ? Array(String(String.UnicodeScalarView(t.longestRun)).utf8) : []
         prefix = oneBranch && whole ? Array(String(String.UnicodeScalarView(t.firstRun)).utf8) : []
+        automaton = _ByteAutomaton(t.s)
     }
 
     /// Whether `subject` may match: it holds ``required`` (and starts with ``prefix``).

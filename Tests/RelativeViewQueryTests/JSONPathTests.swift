@@ -54,6 +54,31 @@ import Testing
         #expect(try values(t, "$[?@.a]") == ["{\"a\":2}"])
     }
 
+    /// Index and slice selectors on arrays longer than the index keeps lists for walk only
+    /// the elements they can select when none counts from the end: the same answers as
+    /// the slice arithmetic of RFC 9535 on the whole array, on short and long arrays, the
+    /// first query and the second.
+    @Test(arguments: [3, 64, 65, 200])
+    func slicesOfLongArraysSelectWhatTheRFCSays(length: Int) throws {
+        let t = try Self.tree("[" + (0 ..< length).map(String.init).joined(separator: ",") + "]")
+        let selectors: [(String, [Int])] = [
+            ("[100:110]", Array(100 ..< 110)), ("[0]", [0]), ("[64]", [64]), ("[199]", [199]), ("[5::-1]", Array((0 ... 5).reversed())),
+            ("[150:3:-40]", [150, 110, 70, 30]), ("[2:9:3]", [2, 5, 8]), ("[:2]", [0, 1]), ("[70, 1, 70]", [70, 1, 70]),
+            ("[-1]", [199]), ("[1:-1:90]", [1, 91, 181]), ("[62:]", Array(62 ..< 200)), ("[::-90]", [199, 109, 19]),
+        ]
+        for _ in 0 ..< 2 {
+            for (selector, indices) in selectors {
+                // The RFC's answer on the array as long as it is: the indices that exist (a
+                // negative index or a bound is read against the length, so those listed above
+                // are for length 200 and checked there only).
+                let countsFromEnd = selector.contains("-1]") || selector.contains(":-") || selector.hasSuffix(":]") || selector.contains("::-")
+                if countsFromEnd, length != 200 { continue }
+                let expected = indices.filter { $0 < length }.map(String.init)
+                #expect(try values(t, "$" + selector) == expected, "\(selector) of \(length)")
+            }
+        }
+    }
+
     @Test func descendantsComeInTheRFCsOrder() throws {
         // `..[0]`: each visited node's first element, nodes visited in document order, so an
         // inner array's element comes after its parent's and before a later sibling's.
@@ -229,5 +254,47 @@ extension String {
         #expect(_IRegexp("A[a-z]+ B[a-z]+", whole: true)?.prefix == Array("A".utf8))
         #expect(_IRegexp("(ab)c", whole: true)?.prefix == [])
         #expect(_IRegexp("ab|cd", whole: true)?.required == [])
+    }
+}
+
+/// The byte automaton that answers `match()` and `search()` on subjects of ASCII, checked
+/// against Swift's `Regex` alone on generated patterns and strings: every answer it gives
+/// is `Regex`'s.
+@Suite struct ByteAutomatonTests {
+    @Test func itAnswersAsRegexDoes() throws {
+        var rng = SplitMix64(seed: 11)
+        let atoms = ["a", "b", "c", "\\.", ".", "[ab]", "[^a]", "[a-c]", "[-b]", "[b-]", "\\n", "\\$", "\\\\", "\\^",
+                     "[\\]a]", "[^\\n]", "é", "(a)", "a|b"]
+        let quantifiers = ["", "", "", "*", "+", "?", "{2}", "{0,1}", "{1,3}", "{2,}", "{0}"]
+        var answered = 0, matched = 0, declined = 0
+        for _ in 0 ..< 1_500 {
+            var pattern = Int.random(in: 0 ..< 6, using: &rng) == 0 ? "^" : ""
+            for _ in 0 ..< Int.random(in: 1 ... 5, using: &rng) {
+                pattern += atoms[Int.random(in: 0 ..< atoms.count, using: &rng)] + quantifiers[Int.random(in: 0 ..< quantifiers.count, using: &rng)]
+            }
+            if Int.random(in: 0 ..< 6, using: &rng) == 0 { pattern += "$" }
+            for whole in [true, false] {
+                guard let p = _IRegexp(pattern, whole: whole), let regex = _JSONPathEvaluator.compile(p) else { continue }
+                guard let automaton = p.automaton else { declined += 1; continue }
+                for _ in 0 ..< 24 {
+                    let subject = String((0 ..< Int.random(in: 0 ... 8, using: &rng)).map { _ in "abc.\n$\\^]-é".randomElement(using: &rng)! })
+                    let expected = whole ? subject.wholeMatch(of: regex) != nil : subject.contains(regex)
+                    let answer = Array(subject.utf8).withUnsafeBufferPointer { automaton.matches($0, whole: whole) }
+                    if let answer {
+                        #expect(answer == expected, "\(pattern) (\(whole ? "match" : "search")) on \(subject.debugDescription): \(answer), Regex says \(expected)")
+                        answered += 1
+                        if answer { matched += 1 }
+                    } else {
+                        #expect(subject.utf8.contains { $0 >= 0x80 }, "declined a subject of ASCII")
+                    }
+                }
+            }
+        }
+        #expect(answered > 20_000 && matched > 3_000 && declined > 300, "\(answered) answered, \(matched) matched, \(declined) patterns declined")
+        #expect(_IRegexp("post[0-4]\\.com", whole: false)?.automaton != nil)
+        #expect(_IRegexp("A[a-z]+ B[a-z]+", whole: true)?.automaton != nil)
+        #expect(_IRegexp("(ab)c", whole: true)?.automaton == nil)
+        #expect(_IRegexp("a{64}", whole: true)?.automaton == nil)
+        #expect(_IRegexp("\\p{Lu}", whole: true)?.automaton == nil)
     }
 }
