@@ -129,6 +129,26 @@ import Testing
         }
     }
 
+    /// Children with large subtrees between them, found past the sixteenth by a scan of the
+    /// parents by rank: the same children in the same order, on the tree as imported and
+    /// once moved (its parents by rank then come from the index).
+    @Test func childrenPastLargeSubtreesAreFoundByTheirParents() throws {
+        let items = (0 ..< 2_000).map { #"{"i":\#($0),"pad":[\#((0 ..< 20).map(String.init).joined(separator: ","))]}"# }
+        var t = try Self.tree(#"{"list":["# + items.joined(separator: ",") + "]}")
+        #expect(try values(t, "$.list[*].i") == (0 ..< 2_000).map(String.init))
+        #expect(try values(t, "$.list[?@.i >= 1990].i") == (1_990 ..< 2_000).map(String.init))
+        #expect(try values(t, "$.list[*].pad[19]").count == 2_000)
+        // Every third item to the list's end, and a pad to another item: the ranks move.
+        let list = Array(t.children(of: Array(t.children(of: t.roots[0]))[0]))
+        for (k, item) in list.enumerated() where k % 3 == 0 { t.append(item, to: t.parent(of: item)!) }
+        t.append(Array(t.children(of: list[1]))[1], to: list[2])
+        let fresh = try Self.tree(t.string(as: .json))
+        for q in ["$.list[*].i", "$.list[?@.i >= 1990].i", "$.list[*].pad[19]", "$.list[*]"] {
+            #expect(try values(t, q) == values(fresh, q), "\(q)")
+        }
+        #expect(try values(t, "$.list[*].i").prefix(3) == ["1", "2", "4"])
+    }
+
     @Test func theSecondQueryReadsTheNamesPostingsAndAnswersTheSame() throws {
         // A tree's first query scans for a member name; from its second, the names' postings
         // are made and read. Each answer is checked against the scan's, and against one
