@@ -195,6 +195,32 @@ struct _JSONPathEvaluator: ~Copyable {
     mutating func apply(_ segment: _JPSegment, to input: [Int32], at offset: Int) throws(QueryError) -> [Int32] {
         var out: [Int32] = []
         if !segment.descendant {
+            // One name or `*` (most child segments): the selector read once for the whole
+            // input, not once a node (each read retained the selectors and the name).
+            if segment.selectors.count == 1 {
+                switch segment.selectors[0] {
+                case .name(let name):
+                    try name.withUnsafeBufferPointer { (name) throws(QueryError) in
+                        for n in input where kind(n) == .object {
+                            try forEachChild(n) { (c) throws(QueryError) in
+                                let key = key(c)
+                                if key.count == name.count, key.elementsEqual(name) { out.append(c) }
+                            }
+                            try spend(Int(end(n) - n), at: offset)
+                        }
+                    }
+                    return out
+                case .wildcard:
+                    for n in input {
+                        let k = kind(n)
+                        guard k == .object || k == .array else { continue }
+                        try spend(Int(end(n) - n), at: offset)
+                        try forEachChild(n) { (c) throws(QueryError) in out.append(c) }
+                    }
+                    return out
+                default: break
+                }
+            }
             for n in input { try select(segment.selectors, of: n, into: &out, at: offset) }
             return out
         }
