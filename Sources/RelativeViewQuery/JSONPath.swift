@@ -61,14 +61,18 @@ extension ViewTree {
     ///   - root: the node `$` stands for.
     ///   - budget: the work allowed (about a node visited or a value compared each);
     ///     ``JSONPath/defaultBudget(nodes:)`` if `nil`.
+    ///   - threads: the threads a segment over many nodes, or a filter over many
+    ///     children, may share (each part on an evaluator of its own, joined before this
+    ///     returns; the answer is the same).
     /// - Throws: ``QueryError`` if the query needs more work than `budget`.
     /// - Complexity: O(nodes visited), after an O(n) index on the first query of a version
     ///   of the tree.
-    public func select(_ query: JSONPath, root: NodeID? = nil, budget: Int? = nil) throws(QueryError) -> [NodeID] {
+    public func select(_ query: JSONPath, root: NodeID? = nil, budget: Int? = nil, threads: Int = 1) throws(QueryError) -> [NodeID] {
+        precondition(threads >= 1, "threads must be at least 1, not \(threads)")
         if let root { _storage.check(root) }
         guard count > 0 else { return [] }
         let index = _DocumentIndex.of(self)
-        let ranks = try _jsonPathRanks(query, root: root, index: index, budget: budget)
+        let ranks = try _jsonPathRanks(query, root: root, index: index, budget: budget, threads: threads)
         return index.nodeIDs(ranks, of: self)
     }
 
@@ -96,11 +100,11 @@ extension ViewTree {
     private static let _noProgram = _JPProgram.compile(_JPQuery(relative: false, segments: [], offset: 0)).1
 
     /// The nodelist of `query` as ranks, one evaluation.
-    func _jsonPathRanks(_ query: JSONPath, root: NodeID?, index: _DocumentIndex, budget: Int?) throws(QueryError) -> [Int32] {
+    func _jsonPathRanks(_ query: JSONPath, root: NodeID?, index: _DocumentIndex, budget: Int?, threads: Int = 1) throws(QueryError) -> [Int32] {
         let result = _withWriterView { view -> Result<[Int32], QueryError> in
             let r = root.map { index.rank?[Int($0.index)] ?? $0.index } ?? 0
             var e = _JSONPathEvaluator(index: index, view: view, budget: budget ?? JSONPath.defaultBudget(nodes: count), root: r,
-                                       program: query.program)
+                                       program: query.program, threads: threads)
             return Result { () throws(QueryError) in try e.select(query.query, current: r) }
         }
         return try result.get()

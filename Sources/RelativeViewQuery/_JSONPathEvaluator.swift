@@ -60,7 +60,12 @@ struct _JSONPathEvaluator: ~Copyable {
         init(_ pattern: _IRegexp) { self.pattern = pattern; regex = _JSONPathEvaluator.compile(pattern) }
     }
 
-    init(index: _DocumentIndex, view: _WriterView, budget: Int, root: Int32, program: _JPProgram) {
+    /// The threads a segment over many nodes or a filter over many children may share
+    /// (see ``split(_:_:)``).
+    let threads: Int
+
+    init(index: _DocumentIndex, view: _WriterView, budget: Int, root: Int32, program: _JPProgram, threads: Int = 1) {
+        self.threads = threads
         self.program = program
         self.index = index
         self.view = view
@@ -193,6 +198,11 @@ struct _JSONPathEvaluator: ~Copyable {
     }
 
     mutating func apply(_ segment: _JPSegment, to input: [Int32], at offset: Int) throws(QueryError) -> [Int32] {
+        if !segment.descendant, threads > 1, input.count >= Self.splitMinimum {
+            return try split(input.count) { (e, range) throws(QueryError) -> [Int32] in
+                try e.apply(segment, to: Array(input[range]), at: offset)
+            }
+        }
         var out: [Int32] = []
         if !segment.descendant {
             // One name or `*` (most child segments): the selector read once for the whole
@@ -391,6 +401,22 @@ struct _JSONPathEvaluator: ~Copyable {
                 var c = n &+ 1
                 var hops = 0
                 try spend(Int(e - n), at: offset)
+                if threads > 1, Int(e - n) >= Self.filterSplitMinimum {
+                    // Many children, maybe: listed first, then tested in parts if many.
+                    var all: [Int32] = []
+                    try forEachChild(n) { (c) throws(QueryError) in all.append(c) }
+                    if all.count >= Self.filterSplitMinimum {
+                        let children = all
+                        out += try split(children.count) { (e, range) throws(QueryError) -> [Int32] in
+                            var kept: [Int32] = []
+                            for x in children[range] where try e.test(test, current: x) { kept.append(x) }
+                            return kept
+                        }
+                    } else {
+                        for x in all where try self.test(test, current: x) { out.append(x) }
+                    }
+                    continue
+                }
                 while c < e {
                     if try self.test(test, current: c) { out.append(c) }
                     c = end(c)

@@ -41,3 +41,58 @@ extension _XPathEvaluator {
         return out
     }
 }
+
+/// What a side thread's JSONPath evaluator is made from (as ``_EvaluatorParts``).
+struct _JSONPathParts: @unchecked Sendable {
+    let index: _DocumentIndex
+    let view: _WriterView
+    let budget: Int
+    let root: Int32
+    let program: _JPProgram
+}
+
+extension _JSONPathEvaluator {
+    /// A child segment over fewer input nodes than this stays on one thread.
+    static let splitMinimum = 1 << 14
+    /// A filter over fewer children than this stays on one thread (a test reads a member
+    /// or more of each: a few cache misses, where a thread costs tens of microseconds).
+    static let filterSplitMinimum = 1 << 12
+
+    /// `part` over `0 ..< count` in up to ``threads`` contiguous chunks, the first on this
+    /// thread and the others on side threads, each with an evaluator of its own (its caches
+    /// its own; the budget shared out, what the parts spent taken from this one's); the
+    /// chunks' ranks concatenated in order.
+    mutating func split(_ count: Int, _ part: @escaping @Sendable (inout _JSONPathEvaluator, Range<Int>) throws(QueryError) -> [Int32]) throws(QueryError) -> [Int32] {
+        let parts = min(threads, max(1, count / 1_024))
+        if parts <= 1 { return try part(&self, 0 ..< count) }
+        let chunk = (count + parts - 1) / parts
+        let share = budget / parts
+        let shared = _JSONPathParts(index: index, view: view, budget: share, root: root, program: program)
+        var tasks: [_SideTask<Result<(ranks: [Int32], spent: Int), QueryError>>] = []
+        for p in 1 ..< parts {
+            let range = p * chunk ..< min(count, (p + 1) * chunk)
+            tasks.append(_SideTask {
+                var e = _JSONPathEvaluator(index: shared.index, view: shared.view, budget: shared.budget, root: shared.root, program: shared.program)
+                return Result { () throws(QueryError) in
+                    let ranks = try part(&e, range)
+                    return (ranks, shared.budget - e.budget)
+                }
+            })
+        }
+        let before = budget
+        budget = share
+        let first = Result { () throws(QueryError) -> [Int32] in try part(&self, 0 ..< chunk) }
+        let spentHere = share - budget
+        // Every side thread is joined before this returns or throws.
+        let rest = tasks.map { $0.wait() }
+        budget = before - spentHere
+        var out = try first.get()
+        for r in rest {
+            let (ranks, spent) = try r.get()
+            budget -= spent
+            out += ranks
+        }
+        // (Each part throws past its share, so the budget left is never negative.)
+        return out
+    }
+}

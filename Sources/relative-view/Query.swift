@@ -169,7 +169,7 @@ struct Query: ParsableCommand {
                 switch query {
                 case .xpath(let x): value = try tree.evaluate(x, threads: threads)
                 case .css(let c): nodes = try tree.select(c, threads: threads)
-                case .jsonpath(let j): nodes = try tree.select(j)
+                case .jsonpath(let j): nodes = try tree.select(j, threads: threads)
                 }
             } catch {
                 Loading.fail("\(error)")
