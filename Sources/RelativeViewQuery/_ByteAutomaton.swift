@@ -57,7 +57,7 @@ struct _ByteAutomaton: Sendable, Hashable {
                 guard let next = Self.classSet(s, from: at, into: &set) else { return nil }
                 at = next
             case "\\":
-                guard at + 1 < end, let x = Self.single(s[at + 1]) else { return nil }
+                guard at + 1 < end, let x = _IRegexp.singleCharacter(escaped: s[at + 1]) else { return nil }
                 set[Int(x.value)] = true
                 at += 2
             case "(", ")", "|", "^", "$", "*", "+", "?", "{", "}", "]":
@@ -148,17 +148,6 @@ struct _ByteAutomaton: Sendable, Hashable {
         return n % 2 == 1
     }
 
-    /// The character a single-character escape stands for (nil for `\p`, `\P` or others).
-    private static func single(_ e: Unicode.Scalar) -> Unicode.Scalar? {
-        switch e {
-        case "n": return "\n"
-        case "r": return "\r"
-        case "t": return "\t"
-        case "(", ")", "*", "+", "-", ".", "?", "[", "\\", "]", "^", "{", "|", "}": return e
-        default: return nil
-        }
-    }
-
     /// The decimal number at `at` (nil if none, or past 1,000), `at` moved past it.
     private static func number(_ s: [Unicode.Scalar], _ at: inout Int) -> Int? {
         var n = 0, digits = 0
@@ -182,7 +171,7 @@ struct _ByteAutomaton: Sendable, Hashable {
         func member(_ at: inout Int) -> Unicode.Scalar? {
             guard at < s.count else { return nil }
             if s[at] == "\\" {
-                guard at + 1 < s.count, let x = single(s[at + 1]) else { return nil }
+                guard at + 1 < s.count, let x = _IRegexp.singleCharacter(escaped: s[at + 1]) else { return nil }
                 at += 2
                 return x
             }

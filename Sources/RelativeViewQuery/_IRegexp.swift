@@ -50,6 +50,18 @@ struct _IRegexp: Sendable, Hashable {
         return false
     }
 
+    /// The character a single-character escape (`\n`, `\.`, ...) stands for; nil for
+    /// `\p`, `\P` and the letters that are no escape.
+    static func singleCharacter(escaped e: Unicode.Scalar) -> Unicode.Scalar? {
+        switch e {
+        case "n": return "\n"
+        case "r": return "\r"
+        case "t": return "\t"
+        case "(", ")", "*", "+", "-", ".", "?", "[", "\\", "]", "^", "{", "|", "}": return e
+        default: return nil
+        }
+    }
+
     private struct _Translator {
         let s: [Unicode.Scalar]
         var at = 0
@@ -250,13 +262,7 @@ struct _IRegexp: Sendable, Hashable {
                 guard at + 1 < s.count else { return nil }
                 let e = s[at + 1]
                 at += 2
-                switch e {
-                case "n": return "\n"
-                case "r": return "\r"
-                case "t": return "\t"
-                case "(", ")", "*", "+", "-", ".", "?", "[", "\\", "]", "^", "{", "|", "}": return e
-                default: return nil
-                }
+                return _IRegexp.singleCharacter(escaped: e)
             default:
                 at += 1
                 return c
