@@ -136,7 +136,7 @@ struct _JSONPathEvaluator: ~Copyable {
             try body(c)
             c = end(c)
             hops &+= 1
-            if hops == 16, e &- c >= Self.scanRanks, c &- r >= 16 &* 16 {
+            if Self.scansTheRest(of: r, at: c, end: e, hops: hops) {
                 var rest: [Int32] = []
                 childrenByParents(of: r, from: c, to: e, into: &rest)
                 for x in rest { try body(x) }
@@ -147,6 +147,13 @@ struct _JSONPathEvaluator: ~Copyable {
 
     /// Ranks left in a node's subtree from which ``forEachChild(_:_:)`` may scan them.
     static let scanRanks: Int32 = 8_192
+
+    /// Whether a walk of `r`'s children, at child `c` after `hops` of them and `e` its end,
+    /// finds the rest by ``childrenByParents(of:from:to:into:)``: after 16 children whose
+    /// subtrees averaged 16 nodes or more, with ``scanRanks`` or more left.
+    @inline(__always) static func scansTheRest(of r: Int32, at c: Int32, end e: Int32, hops: Int) -> Bool {
+        hops == 16 && e &- c >= scanRanks && c &- r >= 16 &* 16
+    }
 
     /// The ranks in `from ..< to` whose parent is `r`, appended to `out` in order: a scan of
     /// the parents by rank, 4 bytes a rank read in a row, eight at a time. To go from each
@@ -395,11 +402,9 @@ struct _JSONPathEvaluator: ~Copyable {
                 preconditionFailure("a filter is compiled into the query's program")
             case .compiledFilter(let test):
                 // The children in turn, not gathered: most nodes a descendant segment visits
-                // have few.
-                // (As forEachChild(_:_:) walks them: the test changes the evaluator.)
+                // have few. They are walked as forEachChild(_:_:) walks them, here, since the
+                // test changes the evaluator.
                 let e = end(n)
-                var c = n &+ 1
-                var hops = 0
                 try spend(Int(e - n), at: offset)
                 if threads > 1, Int(e - n) >= Self.filterSplitMinimum {
                     // Many children, maybe: listed first, then tested in parts if many.
@@ -417,11 +422,13 @@ struct _JSONPathEvaluator: ~Copyable {
                     }
                     continue
                 }
+                var c = n &+ 1
+                var hops = 0
                 while c < e {
                     if try self.test(test, current: c) { out.append(c) }
                     c = end(c)
                     hops &+= 1
-                    if hops == 16, e &- c >= Self.scanRanks, c &- n >= 16 &* 16 {
+                    if Self.scansTheRest(of: n, at: c, end: e, hops: hops) {
                         var rest: [Int32] = []
                         childrenByParents(of: n, from: c, to: e, into: &rest)
                         for x in rest {
