@@ -54,7 +54,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CLibXML2", "CByteCount"]),
         .target(name: "CByteCount"),
-        .target(name: "RelativeViewQuery", dependencies: ["RelativeViewCore", "RelativeViewEngine"], swiftSettings: checkedSettings),
+        .target(name: "RelativeViewQuery", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CColumnMemory"], swiftSettings: checkedSettings),
         // Bytes allocated, for bytes per node in the CLI: glibc's mallinfo2() (which Swift's Glibc
         // module does not export) or jemalloc's statistics. jemalloc's header and library come
         // with the Jemalloc trait in release builds only. Release only, because SwiftPM 6.x

@@ -8,6 +8,7 @@ import RelativeViewQuery
 /// JSONPath query's nodelist.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "query",
         abstract: "Ask a document or a snapshot a question: a CSS selector, an XPath 1.0 expression or a JSONPath query.",
         discussion: """
             Of a CSS selector or an XPath expression, --print preorder (the default) prints each selected element's number in document \

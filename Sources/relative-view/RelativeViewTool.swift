@@ -48,6 +48,7 @@ enum FileFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Read a document or a snapshot and write it in another format.",
         discussion: """
             Formats come from the extensions: .xml (also .xhtml, .svg...), .html and .htm (read \
@@ -123,6 +124,7 @@ struct InputOptions: ParsableArguments {
 /// `relative-view info FILE`: what a document or a snapshot holds, and what loading it took.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Read a document or a snapshot and say what it holds and what loading it took.",
         discussion: """
             Prints the input's format, its nodes by kind (elements, texts, comments...), the \
