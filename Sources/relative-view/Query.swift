@@ -116,24 +116,28 @@ struct Query: ParsableCommand {
                 }
             }
         }
-        let (times, value) = Self.timed(query, on: tree, times: `repeat`, threads: threads)
+        let (times, answer, ids) = Self.timed(query, on: tree, times: `repeat`, threads: threads)
         var lines: [String] = []
         var matches = 1
-        switch value {
+        // A CSS selector's or a JSONPath query's node ids become XPath nodes only for the
+        // outputs that print XPath nodes (a count of 240,044 ids made as many XPath nodes,
+        // each with four optional strings, and freed them: milliseconds of a cold query).
+        switch answer ?? .nodes([]) {
         case .boolean(let b): lines.append(b ? "true" : "false")
         case .number(let n): lines.append(XPath.string(n))
         case .string(let s): lines.append(s)
-        case .nodes(let nodes):
-            matches = nodes.count
+        case .nodes(let xpathNodes):
+            matches = answer == nil ? ids.count : xpathNodes.count
+            let nodes = { answer == nil ? ids.map { XPathNode(node: $0) } : xpathNodes }
             switch output ?? (jsonpath != nil ? .values : .preorder) {
-            case .count: lines.append(String(nodes.count))
+            case .count: lines.append(String(matches))
             case .values where jsonpath != nil:
-                lines = [Self.jsonArray(nodes.map { Self.json(of: $0.node!, in: tree) })]
+                lines = [Self.jsonArray(ids.map { Self.json(of: $0, in: tree) })]
             case .paths where jsonpath != nil:
-                lines = [Self.jsonArray(tree.normalizedPaths(of: nodes.map { $0.node! }).map(_jsonQuoted))]
-            case .preorder: lines = Self.preorderNumbers(of: nodes, in: tree).map(String.init)
-            case .paths: lines = nodes.map { Self.path(of: $0, in: tree) }
-            case .xml: lines = nodes.map { Self.xml(of: $0, in: tree) }
+                lines = [Self.jsonArray(tree.normalizedPaths(of: ids).map(_jsonQuoted))]
+            case .preorder: lines = Self.preorderNumbers(of: nodes(), in: tree).map(String.init)
+            case .paths: lines = nodes().map { Self.path(of: $0, in: tree) }
+            case .xml: lines = nodes().map { Self.xml(of: $0, in: tree) }
             case .values: break  // validate() allows it for JSONPath only
             }
         }
@@ -153,11 +157,11 @@ struct Query: ParsableCommand {
         }
     }
 
-    /// `query` evaluated `times` times on `tree`: the nanoseconds of each, and the value.
-    /// Each time covers the evaluation as the API gives it (a CSS selector's or a JSONPath
-    /// query's node ids, an XPath value); the ids become XPath nodes once, after the last,
-    /// and each answer is freed outside the time of the next.
-    static func timed(_ query: Compiled, on tree: ViewTree, times count: Int, threads: Int) -> (times: [Int], value: XPathValue) {
+    /// `query` evaluated `times` times on `tree`: the nanoseconds of each, and the last
+    /// answer as the API gives it: an XPath expression's value, or a CSS selector's or a
+    /// JSONPath query's node ids (`value` nil). Each answer is freed outside the time of the
+    /// next.
+    static func timed(_ query: Compiled, on tree: ViewTree, times count: Int, threads: Int) -> (times: [Int], value: XPathValue?, nodes: [NodeID]) {
         let clock = ContinuousClock()
         var times: [Int] = []
         var lastValue: XPathValue?
@@ -181,7 +185,7 @@ struct Query: ParsableCommand {
             lastValue = value
             lastNodes = nodes
         }
-        return (times, lastValue ?? .nodes(lastNodes.map { XPathNode(node: $0) }))
+        return (times, lastValue, lastNodes)
     }
 
     /// Moves `count` random element subtrees: each element (not a root) to the end of a
