@@ -885,7 +885,24 @@ final class SnapshotMemory: @unchecked Sendable {
         if count > unmapped { _ = madvise(start + unmapped, count - unmapped, MADV_NORMAL) }
     }
 
+    /// From how many bytes on the pages are let go on two threads (``deinit``).
+    static let teardownThreadBytes = 1 << 26
+
+    /// Unmaps what is left. A large mapping's pages are first let go on two threads at once
+    /// (`MADV_DONTNEED` of each half: the kernel zaps two ranges side by side under its read
+    /// lock, where `munmap`, or the process's exit, zaps them one by one under its write
+    /// lock): a 512 MB snapshot's `munmap` took 15 ms of a 80 ms query process.
     deinit {
-        if count > unmapped { munmap(start + unmapped, count - unmapped) }
+        guard count > unmapped else { return }
+        let (from, length) = (start + unmapped, count - unmapped)
+        if length >= Self.teardownThreadBytes {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let half = length / 2 / page * page
+            let (second, rest) = (UInt(bitPattern: from + half), length - half)
+            let side = _SideTask { () -> Int32 in madvise(UnsafeMutableRawPointer(bitPattern: second), rest, MADV_DONTNEED) }
+            _ = madvise(from, half, MADV_DONTNEED)
+            _ = side.wait()
+        }
+        munmap(from, length)
     }
 }

@@ -397,3 +397,34 @@ extension ViewTree {
         return tree
     }
 }
+
+#if os(Linux)
+/// A snapshot's memory, let go: a mapping from ``SnapshotMemory/teardownThreadBytes`` on
+/// is released on two threads (each half advised away) before it is unmapped; either way
+/// nothing of the file stays mapped.
+@Suite struct SnapshotMemoryTests {
+    @Test(arguments: [4096, SnapshotMemory.teardownThreadBytes + 3 * 4096 + 17])
+    func aFileMappingIsGoneOnceLetGo(bytes: Int) throws {
+        let name = "snapshot-\(getpid())-memory-\(bytes).bin"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        try #require(ftruncate(fd, off_t(bytes)) == 0)
+        let map = try #require(mmap(nil, bytes, PROT_READ, MAP_PRIVATE, fd, 0))
+        try #require(map != MAP_FAILED)
+        // The file's lines in /proc/self/maps (a mapping is named by its file).
+        func mapped() -> [Substring] { procSelfMaps().split(separator: "\n").filter { $0.hasSuffix(name) } }
+        var memory: SnapshotMemory? = SnapshotMemory(mapped: map, count: bytes)
+        // Pages of both halves read (mapped), as a load's checks read them.
+        var sum = 0
+        for offset in stride(from: 0, to: bytes, by: 1 << 16) { sum &+= Int(map.load(fromByteOffset: offset, as: UInt8.self)) }
+        #expect(sum == 0)
+        #expect(mapped().count == 1)
+        withExtendedLifetime(memory) {}
+        memory = nil
+        #expect(mapped().isEmpty, "\(mapped())")
+    }
+}
+#endif
