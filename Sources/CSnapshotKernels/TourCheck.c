@@ -25,10 +25,19 @@ static rv_tour_tally check_scalar(const rv_tour_columns *c, size_t from, size_t 
     const uint32_t last = c->slot_count - 1;
     uint32_t bad = 0;
     int64_t enters = 0, roots = 0, wide = 0;
+    // Whether each enter enters the run's first entered slot plus its rank among the run's
+    // enters (the vector loop's enters before `from` counted in `tally.enters`).
+    int64_t first = tally.first_enter;
+    uint32_t out_of_order = 0;
     for (size_t p = from; p < to; p++) {
         int32_t t = c->token[p];
         uint32_t enter = (uint32_t)(~t) >> 31;
         uint32_t slot = (uint32_t)(t ^ (t >> 31));
+        if (enter) {
+            int64_t rank = tally.enters + enters;
+            if (first < 0) first = (int64_t)slot - rank;
+            out_of_order |= (int64_t)slot != first + rank;
+        }
         bad |= slot > last;
         uint32_t x = slot < last ? slot : last;
         int32_t up = c->parent[x];
@@ -49,6 +58,8 @@ static rv_tour_tally check_scalar(const rv_tour_columns *c, size_t from, size_t 
     tally.enters += enters;
     tally.roots += roots;
     tally.wide += wide;
+    tally.first_enter = first;
+    tally.out_of_order |= out_of_order;
     return tally;
 }
 
@@ -91,6 +102,10 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
     const __m256i usable_bits = _mm256_set1_epi32((int32_t)bits);
     const __m256i three = _mm256_set1_epi32(3);
     int64_t ordered = 0;
+    // The slot order's check (see check_scalar): the run's first entered slot less the
+    // enters before it, and the enters so far.
+    int64_t first_enter = tally.first_enter, seen = tally.enters;
+    uint32_t out_of_order = 0;
     size_t p = from;
     for (; p + 8 <= to; p += 8) {
         __m256i t = _mm256_loadu_si256((const __m256i *)(c->token + p));
@@ -107,11 +122,16 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
         uint32_t mask = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(enter));
         __m256i rank = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)enter_rank[mask]));
         uint32_t first = mask ? (uint32_t)c->token[p + (uint32_t)__builtin_ctz(mask)] : 0;
-        int consecutive = mask && first + 8 <= c->slot_count;
-        if (consecutive) {
+        int consecutive = 0;
+        if (mask) {
             __m256i expected = _mm256_add_epi32(_mm256_set1_epi32((int32_t)first), rank);
             __m256i off = _mm256_andnot_si256(_mm256_cmpeq_epi32(expected, slot), enter);
-            consecutive = _mm256_testz_si256(off, off);
+            int in_a_row = _mm256_testz_si256(off, off);
+            // In slot order: these enters in a row, from the run's first plus those before.
+            if (first_enter < 0) first_enter = (int64_t)first - seen;
+            out_of_order |= !in_a_row || (int64_t)first != first_enter + seen;
+            seen += __builtin_popcount(mask);
+            consecutive = in_a_row && first + 8 <= c->slot_count;
         }
         __m256i up, at, tag, type;
         // The span's enter half (the low word) for an enter, its exit half for an exit.
@@ -172,6 +192,8 @@ static rv_tour_tally check_avx2(const rv_tour_columns *c, size_t from, size_t to
     }
     tally.bad |= !_mm256_testz_si256(bad, bad);
     tally.ordered += ordered;
+    tally.first_enter = first_enter;
+    tally.out_of_order |= out_of_order;
     // The rest, one at a time, from the node the vector loop left open.
     return check_scalar(c, p, to, _mm256_extract_epi32(carry, 0), tally);
 }
@@ -186,7 +208,7 @@ int rv_tour_check_has_vector(void) {
 }
 
 rv_tour_tally rv_tour_check(const rv_tour_columns *c, size_t from, size_t to, int allow_vector) {
-    rv_tour_tally tally = {0, 0, 0, 0, 0};
+    rv_tour_tally tally = {0, 0, 0, 0, 0, -1, 0};
     if (from >= to) return tally;
 #ifdef RV_HAVE_AVX2_PATH
     // The vector loop's 32-bit counts and gather indices (twice a slot, for the span's

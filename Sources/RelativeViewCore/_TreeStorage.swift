@@ -62,6 +62,11 @@ package final class _TreeStorage: @unchecked Sendable {
     /// Names the tree's current shape: a number no other shape of any tree ever has, replaced
     /// by every mutation (geometry aside). Tour positions read while it is current are current.
     @usableFromInline @exclusivity(unchecked) package var version: UInt64
+    /// The version at which a check proved that the tour enters the slots in slot order
+    /// (a loaded snapshot's tour check: slot 0 first, each next enter the next slot), 0 for
+    /// none: while it is the current version, a query index takes each node's end from its
+    /// span without first scanning the spans for that order.
+    @usableFromInline @exclusivity(unchecked) package var slotOrderVersion: UInt64 = 0
     /// The tree's identity, added to a slot's generation to make a ``NodeID``'s stamp, so
     /// that an id of another tree fails the check (see ``NodeID``). Drawn when a tree is
     /// created, from its first version (distinct for every storage made), mixed so that
@@ -119,6 +124,7 @@ package final class _TreeStorage: @unchecked Sendable {
         rootCount = other.rootCount
         tour = other.tour.copied()
         version = other.version
+        slotOrderVersion = other.slotOrderVersion
         identity = other.identity
     }
 

@@ -298,6 +298,8 @@ final class _DocumentIndex: Sendable {
         let n = tree.count
         let tour = tree._storage.tour
         guard n > 0, tour.liesInSlotOrder(tokens: 2 * n) else { return false }
+        // A loaded snapshot's tour check saw the order already (this version's).
+        if tree._storage.slotOrderVersion == tree._storage.version { return true }
         return tour.span.withUnsafeBufferPointer { spans -> Bool in
             let from = UInt(bitPattern: spans.baseAddress)
             let piece = 1 << 18

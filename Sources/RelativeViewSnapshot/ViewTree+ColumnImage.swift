@@ -311,6 +311,8 @@ extension ViewTree {
             attributes: attributes, live: live, roots: roots, tour: (span, token, tourTag, tourType))
         storage.borrowsMemory = [parent.isBorrowed, generation.isBorrowed, typeID.isBorrowed, narrowTag.isBorrowed,
                                  token.isBorrowed, tourTag.isBorrowed, tourType.isBorrowed, span.isBorrowed].contains(true)
+        // The tour check passed and saw every enter in slot order: said for this version.
+        if fast.enteredInSlotOrder { storage.slotOrderVersion = storage.version }
         self.init(_storage: storage)
     }
 }

@@ -38,8 +38,18 @@ package struct _TourCheck: @unchecked Sendable {
         /// The AVX2 path's runs of eight positions whose entered slots were consecutive
         /// (read without gathers), for tests to see that path taken.
         package var ordered = 0
+        /// The slot the run's first enter token enters (-1 if it has none).
+        package var firstEnter = -1
+        /// Whether each enter token enters `firstEnter` plus the number of enters before it
+        /// in the run. A whole tour that passes, from slot 0, enters its slots in slot order
+        /// (its spans then give each node's end: see ``enteredInSlotOrder``).
+        package var inSlotOrder = true
 
         package init() {}
+
+        /// Whether this tally, of a whole tour that passed, says it enters its slots in
+        /// slot order: slot 0 first, and each next enter the next slot.
+        package var enteredInSlotOrder: Bool { sound && inSlotOrder && (enters == 0 || firstEnter == 0) }
 
         /// This run's tally followed by `other`'s.
         package func adding(_ other: Tally) -> Tally {
@@ -49,6 +59,10 @@ package struct _TourCheck: @unchecked Sendable {
             sum.roots &+= other.roots
             sum.wide &+= other.wide
             sum.ordered &+= other.ordered
+            // The second run's enters go on from where the first's stopped.
+            sum.inSlotOrder = inSlotOrder && other.inSlotOrder
+                && (firstEnter < 0 || other.firstEnter < 0 || other.firstEnter == firstEnter &+ enters)
+            sum.firstEnter = firstEnter >= 0 ? firstEnter : other.firstEnter
             return sum
         }
     }
@@ -83,6 +97,7 @@ package struct _TourCheck: @unchecked Sendable {
         let found = withUnsafePointer(to: columns) { rv_tour_check($0, range.lowerBound, range.upperBound, vector ? 1 : 0) }
         tally.sound = found.bad == 0
         (tally.enters, tally.roots, tally.wide, tally.ordered) = (Int(found.enters), Int(found.roots), Int(found.wide), Int(found.ordered))
+        (tally.firstEnter, tally.inSlotOrder) = (Int(found.first_enter), found.out_of_order == 0)
         return tally
     }
 }

@@ -54,6 +54,17 @@ import Testing
             let load = Result { () throws(_PreorderImageFlaw) in
                 try ViewTree(validatingColumns: columns, typeCount: types, unusedTypes: unusable, extras: _PreorderImage(), owner: nil)
             }
+            // Of a sound tour, whether it enters its slots in slot order (0, 1, 2, ...), as
+            // each way of checking says it and as the loaded tree keeps it (a query index
+            // then reads each end from the spans without scanning them for that order).
+            if whole.sound && whole.enters == image.liveCount {
+                let entered = image.token.prefix(2 * image.liveCount).filter { $0 >= 0 }
+                let inOrder = entered.elementsEqual(0 ..< Int32(entered.count))
+                #expect(whole.enteredInSlotOrder == inOrder && scalar.enteredInSlotOrder == inOrder && pieces.enteredInSlotOrder == inOrder)
+                if case .success(let tree) = load {
+                    #expect((tree._storage.slotOrderVersion == tree._storage.version) == inOrder)
+                }
+            }
             return (whole.sound && whole.enters == image.liveCount, pieces.sound && pieces.enters == image.liveCount, load)
         }
     }

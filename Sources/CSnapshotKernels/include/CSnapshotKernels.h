@@ -34,12 +34,17 @@ typedef struct {
 /// enter tokens, of roots (enters whose parent is -1) and of wide tags (enters whose narrow
 /// tag is INT32_MIN) among them. `ordered` counts the AVX2 path's runs of eight positions
 /// whose entered slots were consecutive (read without gathers; see TourCheck.c).
+/// `first_enter` is the slot the run's first enter token enters (-1 if it has none), and
+/// `out_of_order` is 0 if each enter token enters `first_enter` plus the number of enter
+/// tokens before it in the run: a run of a tour that enters its slots in slot order.
 typedef struct {
     uint32_t bad;
     int64_t enters;
     int64_t roots;
     int64_t wide;
     int64_t ordered;
+    int64_t first_enter;
+    uint32_t out_of_order;
 } rv_tour_tally;
 
 /// Checks positions `from ..< to` (within the tour's 2 × live): with AVX2 if the processor
