@@ -145,6 +145,14 @@ public final class TypeRegistry: Sendable {
         }
     }
 
+    /// A table over every registered id (by raw value), true for those whose name passes
+    /// `test`: a question about names asked of every type at once, under one lock.
+    ///
+    /// - Complexity: O(number of registered types).
+    package func nameTable(_ test: (String) -> Bool) -> [Bool] {
+        state.withLock { state in state.entries.map { test($0.name) } }
+    }
+
     /// A table over every registered id, true for the classes that are `base` or inherit from
     /// it: how `findViews(subclassOf:)` and `recursiveSubviews(of:subclassOf:)` match types,
     /// not an API of its own, so package access.

@@ -377,6 +377,14 @@ package struct _TextStarts {
         return base.unsafelyUnwrapped.load(fromByteOffset: MemoryLayout<Int>.stride &* i, as: Int.self)
     }
 
+    /// Where the start of slot `i` lies in memory, for a read ahead of it (`nil` past the
+    /// starts, or with none).
+    @inlinable @inline(__always)
+    package func address(_ i: Int) -> UnsafeRawPointer? {
+        guard i >= 0, i < count, let base else { return nil }
+        return base + (isNarrow ? i &* 4 : i &* MemoryLayout<Int>.stride)
+    }
+
     /// The starts as `Int`s, -1 for none.
     package func array() -> [Int] {
         guard count > 0 else { return [] }

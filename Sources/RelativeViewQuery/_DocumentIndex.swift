@@ -16,9 +16,12 @@ import Synchronization
 /// bytes a node), from one pass over the tour. Any other tree gets the rank of each slot,
 /// the slot of each rank, and parent and type by rank (20 bytes a node).
 ///
-/// Per type, the ranks of the nodes of that type (``postings(of:)``, in document order)
-/// are built on the first name test that needs them, all types in one pass: a step
-/// `descendant::b` over a few context nodes reads only the `b`s inside their subtrees.
+/// Per type, the ranks of the nodes of that type (``ranks(ofType:types:)``, in document
+/// order) are built on the first name test that needs them: a step `descendant::b` over a
+/// few context nodes reads only the `b`s inside their subtrees. The first few types asked
+/// for get a pass each that collects theirs alone; a query past them, all types' at once
+/// (a cold query names one or two types: one pass each, not the build of all types' that
+/// writes a rank for every node).
 final class _DocumentIndex: Sendable {
     /// Nodes in document order (the live nodes).
     let count: Int
@@ -44,8 +47,12 @@ final class _DocumentIndex: Sendable {
     /// is a likely cache miss each; `nil` where there would be more than one in
     /// ``_SlotRuns/limit`` ranks.
     let slotRuns: _SlotRuns?
-    /// Built on first use (see ``postings(of:)``).
+    /// Built on first use (see ``ranks(ofType:types:)``).
     private let lazyPostings = Mutex<_Postings?>(nil)
+    /// Per type's raw value, its nodes; built on first use (see ``typeCounts(types:)``).
+    private let lazyTypeCounts = Mutex<_TypeCounts?>(nil)
+    /// The ranks of the types asked for before all types' postings were made.
+    private let lazyTypeRanks = Mutex<[Int32: [Int32]]>([:])
     private let lazyNamespaces = Mutex<_Namespaces?>(nil)
     /// The children of the large nodes JSONPath indexed (see ``children(of:_:)``).
     private let lazyChildren = Mutex<[Int32: [Int32]]>([:])
@@ -180,16 +187,17 @@ final class _DocumentIndex: Sendable {
             kinds[name] = k
             return k
         }
-        // Whether any attribute is a declaration: its entries' names, each distinct name
-        // looked up once (an entry no run holds any more may say yes: the flags below are
-        // then made, and are right all the same).
+        // Whether any attribute is a declaration: none if no type is named as one (no
+        // entry read: a cold query of XMark spent 7 ms of CPU hashing the names of its
+        // 454,048 entries), else whether an entry has such a name (an entry no run holds
+        // any more may say yes: the flags below are then made, and are right all the same).
+        let isDeclaration = registry.nameTable { $0 == "xmlns" || $0.hasPrefix("xmlns:") }
         var declared = false
-        var seen = Set<Int32>()
-        for a in 0 ..< e.view.entryCount {
-            let name = e.view.name(a)
-            guard seen.insert(name).inserted else { continue }
-            let d = declaration(name)
-            if d.isDefault || d.isPrefixed { declared = true; break }
+        if isDeclaration.contains(true) {
+            for a in 0 ..< e.view.entryCount {
+                let name = Int(e.view.name(a))
+                if name >= 0 && name < isDeclaration.count && isDeclaration[name] { declared = true; break }
+            }
         }
         guard declared else { return _Namespaces(declared: false, inNamespace: []) }
         var flags = [Bool](repeating: false, count: Int(e.count))
@@ -376,13 +384,121 @@ final class _DocumentIndex: Sendable {
         let ranks: [Int32]
     }
 
-    /// The postings of every type, built on first use from `types` (per rank, its type's
-    /// raw value): one pass for the largest type, one counting pass and one filling pass,
-    /// each over the two halves of the ranks on two threads (a large tree's).
-    func postings(types: UnsafeBufferPointer<Int32>) -> _Postings {
-        lazyPostings.withLock { kept in
+    /// The ranks of the nodes of one type, in document order: `ranks[lower ..< upper]`.
+    struct _TypeRanks: Sendable {
+        let ranks: [Int32]
+        let lower: Int
+        let upper: Int
+        static let none = _TypeRanks(ranks: [], lower: 0, upper: 0)
+    }
+
+    /// How many types get a pass of their own before the postings of every type are made.
+    static let typesScannedApart = 3
+
+    /// The ranks of type `t`'s nodes (from `types`: per rank, its type's raw value): one
+    /// pass over `types` that collects them, for each of the first
+    /// ``typesScannedApart`` types asked for; then, and for every type after, the postings
+    /// of all types, made once (``postings(types:)``).
+    ///
+    /// - Complexity: O(n) on the first call for a type, O(1) after.
+    func ranks(ofType t: Int32, types: UnsafeBufferPointer<Int32>) -> _TypeRanks {
+        let counts = typeCounts(types: types)
+        guard t >= 0, Int(t) < counts.count, counts[Int(t)] > 0 else { return .none }
+        if let all = lazyPostings.withLock({ $0 }) { return Self.slice(all, t) }
+        let (kept, scanned) = lazyTypeRanks.withLock { ($0[t], $0.count) }
+        if let kept { return _TypeRanks(ranks: kept, lower: 0, upper: kept.count) }
+        guard scanned < Self.typesScannedApart else { return Self.slice(postings(types: types), t) }
+        let made = Self.collect(t, count: Int(counts[Int(t)]), in: types)
+        lazyTypeRanks.withLock { $0[t] = made }
+        return _TypeRanks(ranks: made, lower: 0, upper: made.count)
+    }
+
+    static func slice(_ all: _Postings, _ t: Int32) -> _TypeRanks {
+        guard Int(t) + 1 < all.start.count else { return .none }
+        return _TypeRanks(ranks: all.ranks, lower: Int(all.start[Int(t)]), upper: Int(all.start[Int(t) + 1]))
+    }
+
+    /// Per type's raw value, how many ranks have it (`types`: per rank, its type's raw
+    /// value): one pass, over the two halves of a large tree on two threads, made on first
+    /// use. It says which types the tree has (a name test's types) and sizes the postings.
+    ///
+    /// - Complexity: O(n + types) on the first call, O(1) after.
+    func typeCounts(types: UnsafeBufferPointer<Int32>) -> [Int32] { counts(types).total }
+
+    private func counts(_ types: UnsafeBufferPointer<Int32>) -> _TypeCounts {
+        lazyTypeCounts.withLock { kept in
             if let kept { return kept }
-            let made = Self.makePostings(types)
+            // Every type a tree holds is registered, so below the registry's count.
+            let made = Self.counts(types, bound: TypeRegistry.shared.count)
+            kept = made
+            return made
+        }
+    }
+
+    /// Per type's raw value below `bound`, how many ranks of `types` have it: in all, and
+    /// in the first half (see ``inHalves(_:_:)``), where the second half's postings start.
+    struct _TypeCounts: Sendable {
+        let total: [Int32]
+        let firstHalf: [Int32]
+    }
+
+    /// See ``typeCounts(types:)``; a value outside `0 ..< bound` (no type) is not counted.
+    static func counts(_ types: UnsafeBufferPointer<Int32>, bound: Int) -> _TypeCounts {
+        let halves = inHalves(types) { _, t in
+            var c = [Int32](repeating: 0, count: bound)
+            c.withUnsafeMutableBufferPointer { c in
+                for x in t where x >= 0 && Int(x) < bound { c[Int(x)] &+= 1 }
+            }
+            return c
+        }
+        var total = halves[0]
+        if halves.count == 2 { for i in total.indices { total[i] &+= halves[1][i] } }
+        return _TypeCounts(total: total, firstHalf: halves[0])
+    }
+
+    /// Calls `body` with each half of `types` (a large tree's; else with all of it), the
+    /// second on a thread of its own, and gives their answers in order.
+    static func inHalves<R: Sendable>(_ types: UnsafeBufferPointer<Int32>,
+                                      _ body: @escaping @Sendable (_ half: Int, _ types: UnsafeBufferPointer<Int32>) -> R) -> [R] {
+        let n = types.count
+        let base = UInt(bitPattern: types.baseAddress)
+        let halves = n >= 1 << 20 ? [0 ..< n / 2, n / 2 ..< n] : [0 ..< n]
+        let run = { @Sendable (h: Int) -> R in
+            let start = UnsafePointer<Int32>(bitPattern: base).map { $0 + halves[h].lowerBound }
+            return body(h, UnsafeBufferPointer(start: start, count: halves[h].count))
+        }
+        guard halves.count == 2 else { return [run(0)] }
+        let side = _SideTask { run(1) }
+        let first = run(0)
+        return [first, side.wait()]
+    }
+
+    /// The ranks in `types` of type `t`, of which there are `count`, in order.
+    static func collect(_ t: Int32, count: Int, in types: UnsafeBufferPointer<Int32>) -> [Int32] {
+        let half = types.count >= 1 << 20 ? types.count / 2 : types.count
+        let parts = inHalves(types) { h, part in
+            var out: [Int32] = []
+            var r = Int32(h == 0 ? 0 : half)
+            for x in part {
+                if x == t { out.append(r) }
+                r &+= 1
+            }
+            return out
+        }
+        var ranks = parts[0]
+        ranks.reserveCapacity(count)
+        if parts.count == 2 { ranks += parts[1] }
+        return ranks
+    }
+
+    /// The postings of every type, built on first use from `types` (per rank, its type's
+    /// raw value) and their counts (``typeCounts(types:)``): one filling pass, over the two
+    /// halves of the ranks on two threads (a large tree's).
+    func postings(types: UnsafeBufferPointer<Int32>) -> _Postings {
+        let counts = counts(types)
+        return lazyPostings.withLock { kept in
+            if let kept { return kept }
+            let made = Self.makePostings(types, counts: counts)
             kept = made
             return made
         }
@@ -391,43 +507,24 @@ final class _DocumentIndex: Sendable {
     /// See ``postings(types:)``.
     ///
     /// - Complexity: O(n + types)
-    static func makePostings(_ types: UnsafeBufferPointer<Int32>) -> _Postings {
+    static func makePostings(_ types: UnsafeBufferPointer<Int32>, counts: _TypeCounts) -> _Postings {
         let n = types.count
-        let base = UInt(bitPattern: types.baseAddress)
-        // Two halves for a large tree; the second on a thread of its own.
-        let halves = n >= 1 << 20 ? [0 ..< n / 2, n / 2 ..< n] : [0 ..< n]
-        func inHalves<R: Sendable>(_ body: @escaping @Sendable (_ half: Int, _ types: UnsafeBufferPointer<Int32>) -> R) -> [R] {
-            let run = { @Sendable (h: Int) -> R in
-                let start = UnsafePointer<Int32>(bitPattern: base).map { $0 + halves[h].lowerBound }
-                return body(h, UnsafeBufferPointer(start: start, count: halves[h].count))
-            }
-            guard halves.count == 2 else { return [run(0)] }
-            let side = _SideTask { run(1) }
-            let first = run(0)
-            return [first, side.wait()]
-        }
-        let most = Int(inHalves { _, t in t.max() ?? -1 }.max() ?? -1)
-        guard most >= 0 else { return _Postings(start: [0, 0], ranks: []) }
-        let counts = inHalves { _, t in
-            var c = [Int32](repeating: 0, count: most + 1)
-            c.withUnsafeMutableBufferPointer { c in
-                for x in t where x >= 0 { c[Int(x)] &+= 1 }
-            }
-            return c
-        }
-        var start = [Int32](repeating: 0, count: most + 2)
-        for t in 0 ... most { start[t + 1] = start[t] + counts.reduce(0) { $0 + $1[t] } }
+        let bound = counts.total.count
+        var start = [Int32](repeating: 0, count: bound + 1)
+        for t in 0 ..< bound { start[t + 1] = start[t] + counts.total[t] }
+        let half = n >= 1 << 20 ? n / 2 : n
         // Where each half's ranks of a type begin: the first half's at the type's start.
-        let firstAt = [start, (0 ... most).map { start[$0] + counts[0][$0] }]
-        let ranks = [Int32](unsafeUninitializedCapacity: Int(start[most + 1])) { ranks, initialized in
+        let firstAt = [Array(start[0 ..< bound]), (0 ..< bound).map { start[$0] + counts.firstHalf[$0] }]
+        let total = Int(start[bound])
+        let ranks = [Int32](unsafeUninitializedCapacity: total) { ranks, initialized in
             let out = UInt(bitPattern: ranks.baseAddress)
-            _ = inHalves { h, t in
+            _ = inHalves(types) { h, t in
                 let ranks = UnsafeMutablePointer<Int32>(bitPattern: out)
                 var next = firstAt[h]
                 next.withUnsafeMutableBufferPointer { next in
-                    var r = Int32(halves[h].lowerBound)
+                    var r = Int32(h == 0 ? 0 : half)
                     for x in t {
-                        if x >= 0 {
+                        if x >= 0 && Int(x) < bound {
                             ranks.unsafelyUnwrapped[Int(next[Int(x)])] = r
                             next[Int(x)] &+= 1
                         }
@@ -436,7 +533,7 @@ final class _DocumentIndex: Sendable {
                 }
                 return 0
             }
-            initialized = Int(start[most + 1])
+            initialized = total
         }
         return _Postings(start: start, ranks: ranks)
     }

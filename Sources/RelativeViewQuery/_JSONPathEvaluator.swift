@@ -229,10 +229,8 @@ struct _JSONPathEvaluator: ~Copyable {
         }
         guard r &+ 1 < count else { return }
         let x = Int(slot(r &+ 1))
-        let keys = view.columns[NodeAttribute.key.rawValue].starts
-        if x < keys.count, let base = keys.base { rv_prefetch(base + (keys.isNarrow ? x &* 4 : x &* 8)) }
-        let values = view.valueStarts
-        if x < values.count, let base = values.base { rv_prefetch(base + (values.isNarrow ? x &* 4 : x &* 8)) }
+        if let at = view.columns[NodeAttribute.key.rawValue].starts.address(x) { rv_prefetch(at) }
+        if let at = view.valueStarts.address(x) { rv_prefetch(at) }
     }
 
     /// Asks for the lines of the key and the value texts of `r`'s first child (and the

@@ -95,7 +95,7 @@ struct _XPathEvaluator: ~Copyable {
     private let slotsByRank: [Int32]?
     /// The index's runs of slots, where it keeps them (read before `slotsByRank`).
     private let slotRuns: _SlotRuns?
-    private var postingsKept: _DocumentIndex._Postings?
+    private var postingsKept: (type: Int32, ranks: _DocumentIndex._TypeRanks)?
 
     init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
         self.threads = max(1, threads)
@@ -125,8 +125,9 @@ struct _XPathEvaluator: ~Copyable {
     }
     @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
     @inline(__always) func slot(_ r: Int32) -> Int32 {
+        if let slotsByRank { return slotsByRank[Int(r)] }
         if let slotRuns { return slotRuns.slot(r) }
-        return slotsByRank?[Int(r)] ?? r
+        return r
     }
     /// The rank of slot `x`.
     @inline(__always) func rank(ofSlot x: Int32) -> Int32 { index.rank?[Int(x)] ?? x }
@@ -158,11 +159,12 @@ struct _XPathEvaluator: ~Copyable {
         }
     }
 
-    /// The per-type postings of the index (made on the first call of a version), kept.
-    mutating func postings() -> _DocumentIndex._Postings {
-        if let kept = postingsKept { return kept }
-        let made = withTypesByRank { index.postings(types: $0) }
-        postingsKept = made
+    /// The ranks of type `t`'s nodes, from the index (made on its first call for the type
+    /// in a version), the last type's kept.
+    mutating func postings(of t: Int32) -> _DocumentIndex._TypeRanks {
+        if let kept = postingsKept, kept.type == t { return kept.ranks }
+        let made = withTypesByRank { index.ranks(ofType: t, types: $0) }
+        postingsKept = (t, made)
         return made
     }
 
@@ -293,9 +295,9 @@ struct _XPathEvaluator: ~Copyable {
 
     /// The types that nodes of the tree have whose names pass `matches`.
     func treeTypes(named matches: (String) -> Bool) -> [Int32] {
-        let postings = withTypesByRank { index.postings(types: $0) }
+        let counts = withTypesByRank { index.typeCounts(types: $0) }
         var ids: [Int32] = []
-        for t in 0 ..< postings.start.count - 1 where postings.start[t + 1] > postings.start[t] {
+        for t in counts.indices where counts[t] > 0 {
             if matches(TypeRegistry.shared.name(of: TypeID(rawValue: Int32(t)))) { ids.append(Int32(t)) }
         }
         return ids
@@ -747,12 +749,12 @@ struct _XPathEvaluator: ~Copyable {
         return out
     }
 
-    /// Where type `t`'s ranks in `postings` start at or after rank `from` (by binary
+    /// Where a type's ranks in `postings` start at or after rank `from` (by binary
     /// search), and where they end; `nil` if the tree has no node of that type.
-    func firstPosting(of t: Int32, from: Int32, in postings: _DocumentIndex._Postings) -> (first: Int, end: Int)? {
-        guard Int(t) + 1 < postings.start.count else { return nil }
-        let hi = Int(postings.start[Int(t) + 1])
-        var a = Int(postings.start[Int(t)]), b = hi
+    func firstPosting(from: Int32, in postings: _DocumentIndex._TypeRanks) -> (first: Int, end: Int)? {
+        guard postings.lower < postings.upper else { return nil }
+        let hi = postings.upper
+        var a = postings.lower, b = hi
         while a < b {
             let m = (a + b) / 2
             if postings.ranks[m] < from { a = m + 1 } else { b = m }
@@ -763,8 +765,8 @@ struct _XPathEvaluator: ~Copyable {
     /// Appends the children of `r` of type `t` among ranks `from ..< to`, in order: the
     /// type's postings in the range whose parent is `r`.
     mutating func childrenThroughPostings(of r: Int32, from: Int32, to: Int32, type t: Int32, into out: inout [_Key]) {
-        let postings = postings()
-        guard let (first, hi) = firstPosting(of: t, from: from, in: postings) else { return }
+        let postings = postings(of: t)
+        guard let (first, hi) = firstPosting(from: from, in: postings) else { return }
         var a = first
         while a < hi && postings.ranks[a] < to {
             let x = postings.ranks[a]
@@ -778,8 +780,8 @@ struct _XPathEvaluator: ~Copyable {
     mutating func hasDescendant(from: Int32, to: Int32, _ test: Test) throws(QueryError) -> Bool {
         guard from < to else { return false }
         if case .type(let t) = test {
-            let postings = postings()
-            guard let (a, hi) = firstPosting(of: t, from: from, in: postings) else { return false }
+            let postings = postings(of: t)
+            guard let (a, hi) = firstPosting(from: from, in: postings) else { return false }
             return a < hi && postings.ranks[a] < to && isElement(postings.ranks[a])
         }
         var r = from
@@ -810,8 +812,8 @@ struct _XPathEvaluator: ~Copyable {
             return
         }
         if case .type(let t) = test, to - from > 64 {
-            let postings = postings()
-            guard let (a, hi) = firstPosting(of: t, from: from, in: postings) else { return }
+            let postings = postings(of: t)
+            guard let (a, hi) = firstPosting(from: from, in: postings) else { return }
             var i = a
             while i < hi && postings.ranks[i] < to { i += 1 }
             try spend((i - a) + 16, at: offset)

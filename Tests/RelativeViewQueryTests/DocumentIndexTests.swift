@@ -150,21 +150,52 @@ import Testing
     }
 
     /// The postings (per type, its ranks in document order) against a dictionary of
-    /// arrays; over two halves on two threads from 2^20 ranks on, with a type that only one
-    /// half has and negative entries (no type) skipped.
+    /// arrays, made both ways: all types' at once from their counts, and one type's alone;
+    /// over two halves on two threads from 2^20 ranks on, with a type that only one half
+    /// has, and negative entries and entries past the bound (no type) skipped.
     @Test(arguments: [1000, (1 << 20) + 77])
     func postingsAgainstADictionary(count: Int) {
         var rng = SplitMix64(seed: UInt64(count))
         var types = (0 ..< count).map { _ in Int32.random(in: -1 ... 40, using: &rng) }
         types[count - 1] = 41
-        let postings = types.withUnsafeBufferPointer { _DocumentIndex.makePostings($0) }
+        types[count / 3] = 42  // past the bound
         var expected: [Int32: [Int32]] = [:]
-        for (r, t) in types.enumerated() where t >= 0 { expected[t, default: []].append(Int32(r)) }
+        for (r, t) in types.enumerated() where t >= 0 && t < 42 { expected[t, default: []].append(Int32(r)) }
+        let counts = types.withUnsafeBufferPointer { _DocumentIndex.counts($0, bound: 42) }
+        #expect(counts.total == (0 ..< 42).map { Int32(expected[Int32($0), default: []].count) })
+        let postings = types.withUnsafeBufferPointer { _DocumentIndex.makePostings($0, counts: counts) }
         #expect(postings.start.count == 43)
         for t in 0 ... 41 {
             let ranks = Array(postings.ranks[Int(postings.start[t]) ..< Int(postings.start[t + 1])])
             #expect(ranks == expected[Int32(t), default: []], "type \(t)")
+            let alone = types.withUnsafeBufferPointer { _DocumentIndex.collect(Int32(t), count: Int(counts.total[t]), in: $0) }
+            #expect(alone == expected[Int32(t), default: []], "type \(t) alone")
         }
-        #expect(types.withUnsafeBufferPointer { _DocumentIndex.makePostings(UnsafeBufferPointer(rebasing: $0[0 ..< 0])) }.ranks.isEmpty)
+        let none = types.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[0 ..< 0]) }
+        #expect(_DocumentIndex.makePostings(none, counts: _DocumentIndex.counts(none, bound: 42)).ranks.isEmpty)
+    }
+
+    /// An index answers each type's ranks the same before and after it switches from one
+    /// pass a type (the first ``_DocumentIndex/typesScannedApart`` types asked for) to all
+    /// types' postings; a type the tree does not have has none.
+    @Test func typeRanksBothWays() throws {
+        let tree = try Self.imported(values: 20_000, seed: 21)
+        for (name, t) in [("imported", tree), ("moved", Self.moved(tree, count: 40, seed: 22))] {
+            let index = _DocumentIndex(t)
+            let types = Self.expectedEnds(t).order.map { t.typeID(of: $0).rawValue }
+            let present = Set(types).sorted()
+            #expect(present.count > _DocumentIndex.typesScannedApart, "enough types to pass the switch")
+            let absent = (0 ..< Int32(TypeRegistry.shared.count)).first { !present.contains($0) }
+            types.withUnsafeBufferPointer { buffer in
+                for round in 0 ..< 2 {
+                    for type in present + (absent.map { [$0] } ?? []) {
+                        let got = index.ranks(ofType: type, types: buffer)
+                        let expected = types.indices.filter { types[$0] == type }.map(Int32.init)
+                        #expect(Array(got.ranks[got.lower ..< got.upper]) == expected, "\(name): type \(type), round \(round)")
+                    }
+                }
+                #expect(index.typeCounts(types: buffer).reduce(0, +) == Int32(types.count))
+            }
+        }
     }
 }
