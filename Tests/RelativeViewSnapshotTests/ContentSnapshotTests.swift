@@ -107,6 +107,21 @@ import Testing
         let lastName = Self.bytes.withUnsafeBytes { $0.load(fromByteOffset: at(.namedNames) + 4 * (entries - 1), as: UInt32.self) }
         #expect(snapshotLoadError(patching(Self.bytes, lastName & ~(1 << 31), at: at(.namedNames) + 4 * (entries - 1)))?.reason
                 .contains("run past the \(entries) entries") == true)
+        // A free slot's run: slot 2's run given to slot 1 (removed, so free); the runs still
+        // follow each other, but a free slot has none.
+        var freed = ViewTree()
+        let root = freed.makeElement(named: "doc", attributes: ["a": "0"])
+        let removed = freed.makeElement(named: "e", attributes: ["b": "1"])
+        freed.append(removed, to: root)
+        freed.append(freed.makeElement(named: "e", attributes: ["c": "2"]), to: root)
+        freed.removeSubtree(removed)
+        let freedBytes = freed.snapshot()
+        let freedLayout = try #require(layoutOf(freedBytes))
+        let firstAt = Int(freedLayout.sections[Section.namedFirst.rawValue].lowerBound)
+        let firstRuns: [Int32] = freedBytes.withUnsafeBytes { raw in (0 ..< 3).map { i in raw.load(fromByteOffset: firstAt + 4 * i, as: Int32.self) } }
+        #expect(firstRuns == [0, -1, 1])
+        #expect(snapshotLoadError(patching(patching(freedBytes, Int32(1), at: firstAt + 4, reseal: false), Int32(-1), at: firstAt + 8))
+                == SnapshotError(offset: firstAt + 4, reason: "free slot 1 has named attributes"))
         // More value starts than slots.
         #expect(snapshotLoadError(patching(Self.bytes, UInt64(1000), at: Field.valueStarts))?.offset == Field.valueStarts)
     }
