@@ -240,9 +240,11 @@ final class _DocumentIndex: Sendable {
             return
         }
         let slots = tree.slotCount
-        var end = [Int32](repeating: 0, count: tree.count)
-        var order = [Int32](repeating: 0, count: tree.count)
-        var rank = [Int32](repeating: -1, count: slots)
+        // Huge pages where the kernel has them, as an import's columns (``_large``): read at
+        // random by rank (a name's nodes, an answer's ids), each 4 KB page a TLB miss.
+        var end = [Int32]._large(repeating: 0, count: tree.count)
+        var order = [Int32]._large(repeating: 0, count: tree.count)
+        var rank = [Int32]._large(repeating: -1, count: slots)
         end.withUnsafeMutableBufferPointer { end in
             order.withUnsafeMutableBufferPointer { order in
                 rank.withUnsafeMutableBufferPointer { rank in
@@ -268,8 +270,8 @@ final class _DocumentIndex: Sendable {
         stampByRank = uniformStamp == nil ? tree._storage.stamps(of: order) : nil
         self.order = order
         self.rank = rank
-        var parents = [Int32](repeating: -1, count: order.count)
-        var types = [Int32](repeating: 0, count: order.count)
+        var parents = [Int32]._large(repeating: -1, count: order.count)
+        var types = [Int32]._large(repeating: 0, count: order.count)
         tree._withWriterView { view in
             for (r, x) in order.enumerated() {
                 let p = view.parent[Int(x)]
