@@ -401,6 +401,9 @@ struct _JPParser {
         case "!":
             at += 1
             skipBlanks()
+            // One '!' before a test or a parenthesized expression (RFC 9535's `test-expr` and
+            // `paren-expr`): `!!@.a` is not a query.
+            guard current != "!" else { throw error("'!' twice: one '!' negates a test or a parenthesized expression") }
             depth += 1
             defer { depth -= 1 }
             guard depth <= Self.maximumDepth else { throw error("'!' nests more than \(Self.maximumDepth) deep") }

@@ -31,6 +31,8 @@ import Testing
         ("$[?true]", 3, "a literal alone is not a test"),
         ("$[?nope(@)]", 3, "unknown function 'nope'"),
         ("$[?match(@.a)]", 3, "match() takes 2 arguments, not 1"),
+        ("$[?!!@.a]", 4, "'!' twice"),
+        ("$[?! !(@.a)]", 5, "'!' twice"),
     ])
     func errorsNameTheirPlace(query: String, offset: Int, words: String) {
         do {
@@ -207,9 +209,9 @@ extension String {
     }
 
     @Test func deepJSONPathIsAnError() {
-        #expect(throws: QueryError.self) { try JSONPath("$[?" + String(repeating: "!", count: 5000) + "@]") }
+        #expect(throws: QueryError.self) { try JSONPath("$[?" + String(repeating: "!(", count: 5000) + "@" + String(repeating: ")", count: 5000) + "]") }
         #expect(throws: QueryError.self) { try JSONPath("$" + String(repeating: "[?@", count: 500) + String(repeating: "]", count: 500)) }
-        #expect((try? JSONPath("$[?" + String(repeating: "!", count: 20) + "@]")) != nil)
+        #expect((try? JSONPath("$[?" + String(repeating: "!(", count: 20) + "@" + String(repeating: ")", count: 20) + "]")) != nil)
         #expect((try? JSONPath("$" + String(repeating: "[?@", count: 20) + String(repeating: "]", count: 20))) != nil)
     }
 }
