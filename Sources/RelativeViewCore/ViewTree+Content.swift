@@ -116,7 +116,9 @@ package struct _ContentTypes: Sendable {
 /// are counted in ``unusedEntries``).
 @usableFromInline
 package struct _AttributeRuns {
-    package var first: [Int32] = []
+    /// A loaded snapshot's is read where it lies in the file's memory (borrowed, see
+    /// ``_Column``) until its first change, which copies it.
+    package var first = _Column<Int32>()
     package var name: [UInt32] = []
     package var value: [Int] = []
     /// The values' bytes (its `start` is unused).
@@ -160,9 +162,17 @@ package struct _AttributeRuns {
         return nil
     }
 
+    /// Makes `first` the runs' own where it is borrowed: what every change does first (a
+    /// storage copied for a change copies it: see ``_TreeStorage/init(copying:)``).
+    @inline(__always)
+    private mutating func ownFirst() {
+        if _slowPath(first.isBorrowed) { first = first.copied() }
+    }
+
     /// Grows `first` to cover `slot` (with -1).
     @inline(__always)
     private mutating func cover(_ slot: Int) {
+        ownFirst()
         if slot >= first.count { first.append(contentsOf: repeatElement(-1, count: slot + 1 - first.count)) }
     }
 
@@ -218,6 +228,7 @@ package struct _AttributeRuns {
     @discardableResult
     package mutating func remove(_ n: TypeID, at slot: Int) -> Bool {
         guard let e = entry(named: n, at: slot) else { return false }
+        ownFirst()
         let r = run(of: slot)
         if r.count == 1 {
             first[slot] = -1
@@ -238,6 +249,7 @@ package struct _AttributeRuns {
     package mutating func clear(at slot: Int) {
         let r = run(of: slot)
         guard !r.isEmpty else { return }
+        ownFirst()
         first[slot] = -1
         unusedEntries += r.count
     }

@@ -120,6 +120,9 @@ package final class _TreeStorage: @unchecked Sendable {
         boundsOrigin = other.boundsOrigin
         attributes = other.attributes
         content = other.content
+        // The runs' first entries are a column (not copied on write), read in place from a
+        // loaded snapshot: copied as the node columns are.
+        content.attributes.first = other.content.attributes.first.copied()
         liveCount = other.liveCount
         rootCount = other.rootCount
         tour = other.tour.copied()

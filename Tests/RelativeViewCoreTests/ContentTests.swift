@@ -1,5 +1,6 @@
 import Testing
 @testable import RelativeViewCore
+import RelativeViewEngine
 import RelativeViewFixtures
 
 /// A node's own text (`value`), its named attributes, text content, and their life
@@ -92,6 +93,43 @@ import RelativeViewFixtures
         #expect(copy.attribute(named: "x", of: a) == "1")
         #expect(copy.value(of: a) == "v")
         #expect(tree.attribute(named: "x", of: a) == "2")
+        // A removal writes the runs' first entries (a column, not copied on write): the
+        // copy keeps its own.
+        let again = tree
+        tree.setAttribute(named: "x", nil, of: a)
+        #expect(tree.attribute(named: "x", of: a) == nil)
+        #expect(again.attribute(named: "x", of: a) == "2" && copy.attribute(named: "x", of: a) == "1")
+    }
+
+    /// Runs whose first entries are borrowed (as a loaded snapshot's are, read in place):
+    /// each kind of change copies them first and leaves the memory they were read from as
+    /// it was.
+    @Test func borrowedRunsAreCopiedOnTheirFirstChange() {
+        let x = TypeRegistry.shared.typeID(named: "x"), y = TypeRegistry.shared.typeID(named: "y")
+        var owned = _AttributeRuns()
+        owned.appendToLastRun(name: x, valueAt: 0, slot: 0)
+        owned.appendToLastRun(name: y, valueAt: 0, slot: 2)
+        owned.appendToLastRun(name: x, valueAt: 0, slot: 2)
+        let memory: [Int32] = owned.first.array
+        #expect(memory == [0, -1, 1])
+        let value = [UInt8]("v".utf8)
+        let changes: [(String, [Int32], (inout _AttributeRuns) -> Void)] = [
+            ("remove", [-1, -1, 1], { $0.remove(x, at: 0) }),
+            ("clear", [0, -1, -1], { $0.clear(at: 2) }),
+            ("append", [0, -1, 1, 3], { $0.appendToLastRun(name: y, valueAt: 0, slot: 3) }),
+            ("set", [0, 3, 1], { runs in value.withUnsafeBufferPointer { runs.set(y, $0, at: 1) } }),
+        ]
+        for (name, expected, change) in changes {
+            memory.withUnsafeBufferPointer { base in
+                var runs = owned
+                runs.first = _Column<Int32>(borrowing: base.baseAddress!, count: base.count, owner: Holder())
+                #expect(runs.first.isBorrowed, "\(name)")
+                change(&runs)
+                #expect(!runs.first.isBorrowed, "\(name): the change made them its own")
+                #expect(runs.first.array == expected, "\(name)")
+                #expect(Array(base) == [0, -1, 1], "\(name): the borrowed memory is untouched")
+            }
+        }
     }
 
     @Test(arguments: [3, 300])
@@ -200,3 +238,6 @@ import RelativeViewFixtures
         #expect(text.contains("value = \"hi\\n\""))
     }
 }
+
+/// An owner for borrowed test memory.
+private final class Holder {}

@@ -50,6 +50,7 @@ import Testing
             // The values and the named attributes' texts are read where they lie in the file's
             // memory, not copied; an edit that writes a text makes its column the tree's own.
             #expect(loaded._storage.content.text.borrowed != nil && loaded._storage.content.attributes.texts.borrowed != nil, "mapped \(mapped)")
+            #expect(loaded._storage.content.attributes.first.isBorrowed, "mapped \(mapped): the runs' first entries too")
             // It edits as any tree, and saves again the same way.
             let root = loaded.roots[0]
             loaded.setAttribute(named: "id", nil, of: root)
