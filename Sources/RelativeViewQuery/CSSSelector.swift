@@ -11,9 +11,13 @@ import RelativeViewCore
 /// Matching follows `querySelectorAll` on the document: every element that matches any
 /// selector of the list, in document order, each once. Names and attribute values are
 /// compared as written (an XML document's rules; an HTML import's names are lower case),
-/// `[a=v i]` compares ASCII letters case-insensitively. Namespace prefixes (`ns|a`),
-/// pseudo-elements and the user-interface pseudo-classes (`:hover`, `:checked`, ...) are
-/// errors.
+/// `[a=v i]` compares ASCII letters case-insensitively. As `querySelectorAll` declares no
+/// namespace, a type selector `E` is `*|E`: the elements of local name `E` in any namespace
+/// or none (`p:E` as well as `E`); `|E` is those in no namespace, `*|*` any element and
+/// `|*` any in no namespace. A declared prefix (`ns|E`), an attribute in any namespace
+/// (`[*|a]`), pseudo-elements and the user-interface pseudo-classes (`:hover`, `:checked`,
+/// ...) are errors. `:lang(x)` reads the nearest `xml:lang` or `lang` attribute of the
+/// element or an ancestor (`xml:lang` first on one element).
 public struct CSSSelector: Sendable, CustomStringConvertible {
     /// The selector list as given.
     ///
@@ -57,6 +61,8 @@ indirect enum _Condition: Sendable {
     case nth(a: Int, b: Int, fromEnd: Bool, ofType: Bool)
     case empty
     case root
+    /// `:lang(x)`: the UTF-8 of `x`.
+    case lang([UInt8])
     case not([_ComplexSelector])
     case `is`([_ComplexSelector])
     case has([_RelativeSelector])
@@ -66,10 +72,16 @@ enum _AttributeOperator: String, Sendable {
     case equal = "=", includes = "~=", dashMatch = "|=", prefix = "^=", suffix = "$=", substring = "*="
 }
 
-/// A type (an element name, `nil` for any) and conditions.
+/// A type (an element's local name, `nil` for any), whether the element must be in no
+/// namespace (`|E`, `|*`), and conditions.
 struct _CompoundSelector: Sendable {
     var name: String?
     var conditions: [_Condition]
+    var inNoNamespace = false
+
+    init(name: String?, conditions: [_Condition], inNoNamespace: Bool = false) {
+        (self.name, self.conditions, self.inNoNamespace) = (name, conditions, inNoNamespace)
+    }
 }
 
 /// Compounds joined by combinators: `combinators[i]` joins `compounds[i]` and `compounds[i + 1]`.
@@ -233,14 +245,21 @@ struct _CSSParser {
     private mutating func compound() throws(QueryError) -> _CompoundSelector {
         var compound = _CompoundSelector(name: nil, conditions: [])
         let start = k
-        if peek() == "*" {
+        // A namespace component: `*|` any namespace (as none written), `|` none.
+        if peek() == "*" && peek(1) == "|" && peek(2) != "=" {
+            k += 2
+            try typeAfterNamespace(&compound)
+        } else if peek() == "|" && peek(1) != "=" {
             k += 1
-            if peek() == "|" { throw error("namespace prefixes are not supported") }
+            compound.inNoNamespace = true
+            try typeAfterNamespace(&compound)
+        } else if peek() == "*" {
+            k += 1
         } else if identifierStarts() {
             compound.name = try identifier()
-            if peek() == "|" && peek(1) != "=" { throw error("namespace prefixes are not supported") }
-        } else if peek() == "|" {
-            throw error("namespace prefixes are not supported")
+            if peek() == "|" && peek(1) != "=" {
+                throw error("namespace prefix '\(compound.name!)' is not declared (querySelectorAll declares none: '*|' is any namespace, '|' none)", at: start)
+            }
         }
         while let c = peek() {
             switch c {
@@ -269,12 +288,28 @@ struct _CSSParser {
         return compound
     }
 
+    /// The type after a namespace component: `*` or a name.
+    private mutating func typeAfterNamespace(_ compound: inout _CompoundSelector) throws(QueryError) {
+        if peek() == "*" {
+            k += 1
+        } else if identifierStarts() {
+            compound.name = try identifier()
+        } else {
+            throw error("expected a name or '*' after '|'")
+        }
+    }
+
     private mutating func attribute() throws(QueryError) -> _Condition {
         k += 1
         skipSpace()
-        if peek() == "*" || peek() == "|" { throw error("namespace prefixes are not supported") }
+        // `[|a]` is `[a]` (an attribute in no namespace, which `[a]` means already).
+        if peek() == "|" && peek(1) != "=" { k += 1 }
+        if peek() == "*" { throw error("an attribute in any namespace ('[*|a]') is not supported") }
+        let nameStart = k
         let name = try identifier()
-        if peek() == "|" && peek(1) != "=" { throw error("namespace prefixes are not supported") }
+        if peek() == "|" && peek(1) != "=" {
+            throw error("namespace prefix '\(name)' is not declared (querySelectorAll declares none: '|' is no namespace)", at: nameStart)
+        }
         skipSpace()
         if peek() == "]" {
             k += 1
@@ -324,6 +359,10 @@ struct _CSSParser {
                     list.append(try relative())
                 }
                 condition = .has(list)
+            case "lang":
+                let tag: String
+                if peek() == "\"" || peek() == "'" { tag = try string() } else { tag = try identifier() }
+                condition = .lang(Array(tag.utf8))
             case "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type":
                 let (a, b) = try anPlusB()
                 condition = .nth(a: a, b: b, fromEnd: name.contains("last"), ofType: name.hasSuffix("of-type"))

@@ -19,7 +19,7 @@ extension _XPathEvaluator {
     mutating func select(_ complex: _ComplexSelector) throws(QueryError) -> [_Key] {
         var set: [_Key] = [.root]
         for (i, compound) in complex.compounds.enumerated() {
-            let test = typeTest(compound.name)
+            let test = typeTest(compound)
             // A first compound with `:root` can only be one of the root node's children.
             let rootOnly = i == 0 && compound.conditions.contains { if case .root = $0 { true } else { false } }
             if i == 0 && !rootOnly && !compound.conditions.isEmpty, case .principal = test {
@@ -61,20 +61,31 @@ extension _XPathEvaluator {
         return set
     }
 
-    /// The test of a compound's type: any element, or the elements named `name`, resolved
-    /// once per evaluation.
-    mutating func typeTest(_ name: String?) -> Test {
-        guard let name else { return .principal }
-        if let known = cssTypes[name] { return known }
-        let made = elementTest(named: name)
-        cssTypes[name] = made
+    /// The test of a compound's type, resolved once per evaluation: any element, or those
+    /// of its local name in any namespace (`E`, `*|E`: `E` and `p:E`), or, with
+    /// `inNoNamespace` (`|E`, `|*`), those of that name (any) in no namespace.
+    mutating func typeTest(_ compound: _CompoundSelector) -> Test {
+        let name = compound.name
+        if name == nil && !compound.inNoNamespace { return .principal }
+        let key = (compound.inNoNamespace ? "|" : "*|") + (name ?? "*")
+        if let known = cssTypes[key] { return known }
+        let made: Test
+        if compound.inNoNamespace {
+            // Unprefixed names, then only elements in no default namespace.
+            let ids = name.map { n in treeTypes { $0 == n } } ?? treeTypes { !$0.contains(":") }
+            made = ids.isEmpty ? .none : .unqualified(ids)
+        } else {
+            let ids = types(withLocalName: name)
+            made = ids.isEmpty ? .none : ids.count == 1 ? .type(ids[0]) : .types(ids)
+        }
+        cssTypes[key] = made
         return made
     }
 
     // MARK: One element
 
     mutating func matchesCompound(_ r: Int32, _ compound: _CompoundSelector) throws(QueryError) -> Bool {
-        guard passes(r, typeTest(compound.name)) else { return false }
+        guard passes(r, typeTest(compound)) else { return false }
         return try matchesConditions(r, compound.conditions)
     }
 
@@ -187,6 +198,27 @@ extension _XPathEvaluator {
             return true
         case .root:
             return parent(r) < 0
+        case .lang(let wanted):
+            // The nearest language given, on the element or an ancestor: equal to `wanted` or
+            // starting with it and '-', ASCII letters in either case.
+            let xmlLang = attributeType(named: "xml:lang"), lang = attributeType(named: "lang")
+            var x = r
+            while x >= 0 {
+                var found: UnsafeBufferPointer<UInt8>?
+                for e in attributeRun(x) {
+                    let n = view.name(e)
+                    if n == xmlLang && xmlLang >= 0 { found = view.attributeValue(e); break }
+                    if n == lang && lang >= 0 && found == nil { found = view.attributeValue(e) }
+                }
+                if let v = found {
+                    return wanted.withUnsafeBufferPointer { w in
+                        Self.equal(v[...], w[...], ignoreCase: true)
+                            || (v.count > w.count && v[w.count] == UInt8(ascii: "-") && Self.equal(v[..<w.count], w[...], ignoreCase: true))
+                    }
+                }
+                x = parent(x)
+            }
+            return false
         case .not(let list):
             for complex in list where try matches(r, complex, complex.compounds.count - 1) { return false }
             return true

@@ -84,7 +84,31 @@ import RelativeViewImport
         #expect(try names("#a p.y") == ["p:3"])
     }
 
-    @Test(arguments: ["", "div >", "p,", "[a", "a[b=]", ":hover", "p::before", "ns|p", ":nth-child(x)", "#", "a..b", ":not(", "div >> p"])
+    /// Namespaces as `querySelectorAll` has them (it declares none, so `E` is `*|E`), and
+    /// `:lang()`, from the element or its nearest ancestor that gives a language.
+    @Test func namespacesAndLanguages() throws {
+        let text = """
+            <r xmlns:a="urn:a" xml:lang="de-CH"><a:z n="1"/><z n="2" xmlns="urn:d"/><z n="3"/>\
+            <q lang="EN"><z n="4"/><s xml:lang="fr" lang="en"><z n="5"/></s></q></r>
+            """
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "ns.xml")
+        func ns(_ selector: String) throws -> [String] {
+            try tree.select(CSSSelector(selector)).map { node in tree.attribute(named: "n", of: node) ?? tree.typeName(of: node) }
+        }
+        #expect(try ns("z") == ["1", "2", "3", "4", "5"])
+        #expect(try ns("*|z") == ["1", "2", "3", "4", "5"])
+        // In no namespace: not the prefixed one, nor the one in the default namespace urn:d.
+        #expect(try ns("|z") == ["3", "4", "5"])
+        #expect(try ns("|*").count == 6 && ns("*|*").count == 8)
+        #expect(try ns("[|n='2']") == ["2"])
+        #expect(try ns("z:lang(de)") == ["1", "2", "3"])
+        #expect(try ns("z:lang(en)") == ["4"])
+        #expect(try ns("z:lang(fr)") == ["5"])
+        #expect(try ns(":lang(de-ch)").count == 4)
+        #expect(try ns(":lang(d)").isEmpty)
+    }
+
+    @Test(arguments: ["", "div >", "p,", "[a", "a[b=]", ":hover", "p::before", "ns|p", "[ns|a]", "[*|a]", "|", "*|", ":lang()", ":nth-child(x)", "#", "a..b", ":not(", "div >> p"])
     func badSelectorsAreErrors(selector: String) {
         #expect(throws: QueryError.self) { try CSSSelector(selector) }
     }
