@@ -533,6 +533,25 @@ extension ViewTree {
 }
 
 extension ViewTree {
+    /// Whether an HTML parser read the document (an HTML import, or a snapshot of one), and
+    /// its queries follow HTML's rules, as libxml2's XPath on its HTML tree and a browser's
+    /// `querySelectorAll` do: `xmlns` and `xmlns:p` are attributes like any other (no
+    /// element is in a namespace), XPath's `id()` finds elements by their `id` (and an
+    /// `a`'s `name`), and CSS compares element and attribute names ignoring ASCII case
+    /// (the parser wrote them in lower case).
+    ///
+    /// - Complexity: O(1)
+    public var isHTMLDocument: Bool { _storage.isHTML }
+
+    /// Marks the tree as read by an HTML parser (see ``isHTMLDocument``): a loader's.
+    package mutating func _markHTMLDocument(_ html: Bool) {
+        guard _storage.isHTML != html else { return }
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _TreeStorage(copying: _storage) }
+        _storage.isHTML = html
+    }
+}
+
+extension ViewTree {
     /// The first root in document order that is an element: an imported document's root
     /// element (a whole import makes the comments and processing instructions around it
     /// roots of their own), or `nil` if no root is an element.

@@ -835,6 +835,10 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
 
     /// The finished tree, its index ready. Traps if a node is still open.
     ///
+    /// Whether an HTML parser reads the document (the tree's ``ViewTree/isHTMLDocument``):
+    /// set by a markup reader of HTML.
+    package var isHTMLDocument = false
+
     /// - Complexity: O(1) amortized over the nodes built (the last staged events are copied).
     public consuming func finish() -> ViewTree {
         precondition(openCount == 0, "finish() with \(openCount) node(s) still open")
@@ -852,6 +856,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         Self.cut(&content, to: Int(nodes), entries: content.attributes.name.count)
         for (a, column) in columns.enumerated() where !column.isEmpty { s.attributes[a] = column }
         s.content = content
+        s.isHTML = isHTMLDocument
         return tree
     }
 

@@ -67,6 +67,8 @@ package final class _TreeStorage: @unchecked Sendable {
     /// none: while it is the current version, a query index takes each node's end from its
     /// span without first scanning the spans for that order.
     @usableFromInline @exclusivity(unchecked) package var slotOrderVersion: UInt64 = 0
+    /// Whether an HTML parser read the document (see ``ViewTree/isHTMLDocument``).
+    @usableFromInline @exclusivity(unchecked) package var isHTML = false
     /// The tree's identity, added to a slot's generation to make a ``NodeID``'s stamp, so
     /// that an id of another tree fails the check (see ``NodeID``). Drawn when a tree is
     /// created, from its first version (distinct for every storage made), mixed so that
@@ -128,6 +130,7 @@ package final class _TreeStorage: @unchecked Sendable {
         tour = other.tour.copied()
         version = other.version
         slotOrderVersion = other.slotOrderVersion
+        isHTML = other.isHTML
         identity = other.identity
     }
 

@@ -254,6 +254,7 @@ public struct MarkupTreeReader: Sendable {
         path: String, dialect: Dialect, into builder: inout ViewTreeBuilder,
         next: () throws(ImportError) -> UnsafeRawBufferPointer
     ) throws(ImportError) {
+        builder.isHTMLDocument = dialect == .html
         xmlInitParser()
         // libxml2 reports a few errors (an encoding it cannot convert) without the parser,
         // through its generic handler, which prints them on standard error; the import

@@ -65,7 +65,9 @@ extension _XPathEvaluator {
     /// of its local name in any namespace (`E`, `*|E`: `E` and `p:E`), or, with
     /// `inNoNamespace` (`|E`, `|*`), those of that name (any) in no namespace.
     mutating func typeTest(_ compound: _CompoundSelector) -> Test {
-        let name = compound.name
+        // An HTML document's names are lower case (its parser wrote them so), and HTML's
+        // selectors ignore ASCII case in them.
+        let name = index.isHTML ? compound.name.map(Self.asciiLowercased) : compound.name
         if name == nil && !compound.inNoNamespace { return .principal }
         let key = (compound.inNoNamespace ? "|" : "*|") + (name ?? "*")
         if let known = cssTypes[key] { return known }
@@ -146,9 +148,14 @@ extension _XPathEvaluator {
     /// up in the type registry once per evaluation.
     mutating func attributeType(named name: String) -> Int32 {
         if let known = cssAttributeTypes[name] { return known }
-        let id = TypeRegistry.shared.existingTypeID(named: name)?.rawValue ?? -1
+        let id = TypeRegistry.shared.existingTypeID(named: index.isHTML ? Self.asciiLowercased(name) : name)?.rawValue ?? -1
         cssAttributeTypes[name] = id
         return id
+    }
+
+    /// `s` with its ASCII capitals in lower case (other letters as they are).
+    static func asciiLowercased(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.map { $0 >= "A" && $0 <= "Z" ? Unicode.Scalar($0.value + 32)! : $0 }))
     }
 
     static func isCSSSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }

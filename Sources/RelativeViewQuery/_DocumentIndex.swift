@@ -25,6 +25,9 @@ import Synchronization
 final class _DocumentIndex: Sendable {
     /// Nodes in document order (the live nodes).
     let count: Int
+    /// Whether an HTML parser read the document (``ViewTree/isHTMLDocument``): no
+    /// namespaces, `id` attributes are ids, CSS names ignore ASCII case.
+    let isHTML: Bool
     /// Per rank, the rank after its subtree; `nil` where the spans give it (see
     /// ``end(_:span:)``).
     let end: [Int32]?
@@ -178,6 +181,8 @@ final class _DocumentIndex: Sendable {
     }
 
     private static func makeNamespaces(_ e: borrowing _XPathEvaluator) -> _Namespaces {
+        // An HTML parser's `xmlns` is an attribute like any other (libxml2's HTML tree).
+        if e.index.isHTML { return _Namespaces(declared: false, inNamespace: []) }
         let registry = TypeRegistry.shared
         var kinds: [Int32: (isDefault: Bool, isPrefixed: Bool)] = [:]
         func declaration(_ name: Int32) -> (isDefault: Bool, isPrefixed: Bool) {
@@ -226,6 +231,7 @@ final class _DocumentIndex: Sendable {
 
     init(_ tree: ViewTree) {
         count = tree.count
+        isHTML = tree.isHTMLDocument
         // A tree whose slots are its ranks (every slot live, each entered in slot order) needs
         // nothing where the tour lies in slot order (each end read from its span), else the
         // `end` column alone, from a walk of the tour that an enter out of order ends, and the

@@ -185,7 +185,7 @@ struct _XPathEvaluator: ~Copyable {
         var prefix: Substring?
         if kind == .element, let colon = name.firstIndex(of: ":") { prefix = name[..<colon] }
         let made = _TypeInfo(kind: kind, name: name, prefix: prefix,
-                             isNamespaceDeclaration: name == "xmlns" || name.hasPrefix("xmlns:"))
+                             isNamespaceDeclaration: !index.isHTML && (name == "xmlns" || name.hasPrefix("xmlns:")))
         infos[type] = made
         return made
     }
@@ -220,7 +220,7 @@ struct _XPathEvaluator: ~Copyable {
     mutating func namespaceURI(_ r: Int32, prefix: Substring?) -> String {
         if prefix == "xml" { return Self.xmlNamespace }
         let wanted = prefix.map { "xmlns:" + $0 } ?? "xmlns"
-        var x = r
+        var x = index.isHTML ? -1 : r
         while x >= 0 {
             for e in attributeRun(x) where info(view.name(e)).name == wanted {
                 return String(decoding: view.attributeValue(e), as: UTF8.self)
@@ -237,7 +237,8 @@ struct _XPathEvaluator: ~Copyable {
     mutating func namespaceNodes(of r: Int32) -> [(prefix: String, uri: String)] {
         if let known = namespaceNodesKept[r] { return known }
         var found: [(prefix: String, uri: String)] = []
-        var x = r
+        // An HTML document declares none (its `xmlns` is an attribute).
+        var x = index.isHTML ? -1 : r
         while x >= 0 {
             for e in attributeRun(x) {
                 let name = info(view.name(e)).name

@@ -544,7 +544,7 @@ extension _XPathEvaluator {
             } else {
                 for t in try string(v).split(whereSeparator: { Self.isSpace($0.unicodeScalars.first!) }) { tokens.insert(String(t)) }
             }
-            return .nodes(try elements(withXMLID: tokens))
+            return .nodes(try index.isHTML ? elements(withHTMLID: tokens) : elements(withXMLID: tokens))
         case "local-name", "name", "namespace-uri":
             guard let k = try subject() else { return .string("") }
             let (qualified, local, uri) = names(of: k)
@@ -697,6 +697,29 @@ extension _XPathEvaluator {
             r = parent(r)
         }
         return nil
+    }
+
+    /// In an HTML document, for each of `tokens` the first element whose `id` is that (or
+    /// an `a` whose `name` is), in document order: the ids libxml2's HTML tree has (it keeps
+    /// an id's first element).
+    mutating func elements(withHTMLID tokens: Set<String>) throws(QueryError) -> [_Key] {
+        let registry = TypeRegistry.shared
+        let id = registry.existingTypeID(named: "id")?.rawValue ?? -1, name = registry.existingTypeID(named: "name")?.rawValue ?? -1
+        let anchor = registry.existingTypeID(named: "a")?.rawValue ?? -1
+        guard id >= 0 || (name >= 0 && anchor >= 0), !tokens.isEmpty else { return [] }
+        try spend(Int(count), at: 0)
+        var left = tokens
+        var out: [_Key] = []
+        for r in 0 ..< count where !left.isEmpty {
+            var taken = false
+            for e in attributeRun(r) {
+                let n = view.name(e)
+                guard n == id || (n == name && type(r) == anchor) else { continue }
+                let value = String(decoding: view.attributeValue(e), as: UTF8.self)
+                if left.remove(value) != nil && !taken { out.append(_Key(rank: r)); taken = true }
+            }
+        }
+        return out
     }
 
     /// The elements whose `xml:id` is one of `tokens`, in document order.

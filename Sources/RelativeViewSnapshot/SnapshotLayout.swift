@@ -88,8 +88,13 @@ enum SnapshotLayout {
         static let namedValueBytes = 192
     }
 
-    /// The known header flags (none yet; a set bit this reader does not know is an error).
-    static let knownFlags: UInt32 = 0
+    /// The known header flags (a set bit this reader does not know is an error): bit 0,
+    /// ``htmlFlag``.
+    static let knownFlags: UInt32 = htmlFlag
+    /// An HTML parser read the document (``ViewTree/isHTMLDocument``): written only then, so
+    /// that a snapshot of anything else reads as before, and an earlier reader refuses this
+    /// one with an error rather than answer queries by XML's rules.
+    static let htmlFlag: UInt32 = 1
 
     /// One type table entry: the end of its name in the names section (`UInt32`), and its
     /// kind (`UInt32`: 0 a bare name, 1 a class; in version 2, plus 2 for an id no node

@@ -150,7 +150,7 @@ extension ViewTree {
             out.store(version, at: F.version)
             out.store(SnapshotLayout.byteOrderMark, at: F.byteOrder)
             out.store(UInt32(SnapshotLayout.headerSize(version)), at: F.headerSize)
-            out.store(UInt32(0), at: F.flags)
+            out.store(isHTMLDocument ? SnapshotLayout.htmlFlag : 0, at: F.flags)
             out.store(fileSize, at: F.fileSize)
             out.store(counts.slots, at: F.slotCount)
             out.store(counts.live, at: F.liveCount)

@@ -413,7 +413,9 @@ struct SnapshotReader {
         let sum = computed()
         side.wait()
         guard stored == sum else { throw mismatch(sum) }
-        return try sections.get()
+        var tree = try sections.get()
+        tree._markHTMLDocument(flags & SnapshotLayout.htmlFlag != 0)
+        return tree
     }
 
     /// The owner of the bytes, if the attribute columns are read where they lie: a

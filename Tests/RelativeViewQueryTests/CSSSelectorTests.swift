@@ -108,6 +108,18 @@ import RelativeViewImport
         #expect(try ns(":lang(d)").isEmpty)
     }
 
+    /// In an HTML document element and attribute names ignore ASCII case (its parser wrote
+    /// them in lower case); in an XML document they do not.
+    @Test func htmlNamesIgnoreCase() throws {
+        let page = #"<html><body><DIV CLASS="a">1</DIV><svg viewBox="0 0 1 1"><path/></svg></body></html>"#
+        let html = try TreeImporter().importTree(Array(page.utf8), format: .html, path: "p.html")
+        func count(_ tree: ViewTree, _ selector: String) throws -> Int { try tree.select(CSSSelector(selector)).count }
+        #expect(try count(html, "DIV") == 1 && count(html, "div") == 1 && count(html, "[CLASS=a]") == 1)
+        #expect(try count(html, "svg[viewBox]") == 1 && count(html, "SVG > PATH") == 1)
+        let xml = try TreeImporter().importTree(Array(#"<r><DIV CLASS="a"/></r>"#.utf8), format: .xml, path: "r.xml")
+        #expect(try count(xml, "div") == 0 && count(xml, "DIV") == 1 && count(xml, "[class]") == 0)
+    }
+
     @Test(arguments: ["", "div >", "p,", "[a", "a[b=]", ":hover", "p::before", "ns|p", "[ns|a]", "[*|a]", "|", "*|", ":lang()", ":nth-child(x)", "#", "a..b", ":not(", "div >> p"])
     func badSelectorsAreErrors(selector: String) {
         #expect(throws: QueryError.self) { try CSSSelector(selector) }

@@ -47,10 +47,15 @@ final class LibXML2Document {
     /// Each tree node's place in document order.
     private var place: [UnsafeMutableRawPointer: Int] = [:]
 
-    init?(_ text: String) {
+    /// `text` parsed as XML, or with `html` by libxml2's HTML parser (with the options of
+    /// the package's HTML import).
+    init?(_ text: String, html: Bool = false) {
         let bytes = Array(text.utf8)
         guard let doc = bytes.withUnsafeBufferPointer({ b in
-            b.withMemoryRebound(to: CChar.self) { xmlReadMemory($0.baseAddress, Int32($0.count), "doc.xml", nil, Int32(XML_PARSE_NONET.rawValue)) }
+            b.withMemoryRebound(to: CChar.self) { c in
+                html ? htmlReadMemory(c.baseAddress, Int32(c.count), "doc.html", nil, Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue))
+                    : xmlReadMemory(c.baseAddress, Int32(c.count), "doc.xml", nil, Int32(XML_PARSE_NONET.rawValue))
+            }
         }) else { return nil }
         self.doc = doc
         var n = 0
@@ -88,7 +93,7 @@ final class LibXML2Document {
                 for i in 0 ..< Int(set.pointee.nodeNr) {
                     guard let node = tab[i] else { continue }
                     switch node.pointee.type {
-                    case XML_DOCUMENT_NODE: out.append("doc")
+                    case XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE: out.append("doc")
                     case XML_ATTRIBUTE_NODE:
                         let owner = place[UnsafeMutableRawPointer(node.pointee.parent)] ?? -1
                         out.append("a\(owner):\(String(cString: node.pointee.name))")

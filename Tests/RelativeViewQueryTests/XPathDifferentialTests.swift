@@ -93,3 +93,39 @@ import RelativeViewImport
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
     }
 }
+
+/// An HTML document, read by libxml2's HTML parser both ways: its `xmlns` is an attribute
+/// like any other (an inline `svg` and its `path` are in no namespace), its ids are its
+/// `id` attributes and an `a`'s `name` (the first element of each), as libxml2's XPath has
+/// them on its HTML tree.
+@Suite struct HTMLXPathTests {
+    static let page = """
+        <html><head><title>t</title></head><body><p id="x">1</p><a name="y">2</a><p id="x">3</p>\
+        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xl="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><path d="M0"/>\
+        <use xl:href="#p"/></svg><DIV CLASS="a">4</DIV><span name="y">5</span></body></html>
+        """
+
+    @Test(arguments: [
+        "//svg", "//path", "//svg/@*", "count(//svg/@*)", "namespace-uri(//svg)", "namespace-uri(//path)", "local-name(//svg/@*[1])",
+        "name(//use/@*)", "//svg/namespace::*", "//*[@xmlns]", "id('x')", "id('y')", "id('x y')", "id('z')", "id(//span/@name)",
+        "//div[@class = 'a']", "//*[local-name() = 'svg']/*", "count(//*)",
+    ])
+    func answersAsLibXML2sHTMLTree(expression: String) throws {
+        let tree = try TreeImporter().importTree(Array(Self.page.utf8), format: .html, path: "page.html")
+        #expect(tree.isHTMLDocument)
+        let oracle = try #require(LibXML2Document(Self.page, html: true))
+        #expect(ourAnswer(tree, expression) == oracle.answer(expression), "\(expression)")
+        // The same from a snapshot of it, which keeps that it was HTML.
+        let loaded = try ViewTree(snapshot: tree.snapshot())
+        #expect(loaded.isHTMLDocument)
+        #expect(ourAnswer(loaded, expression) == oracle.answer(expression), "\(expression), loaded")
+    }
+
+    @Test func anXMLDocumentIsNotHTML() throws {
+        let tree = try TreeImporter().importTree(Array("<r xmlns=\"urn:x\"><svg/></r>".utf8), format: .xml, path: "r.xml")
+        #expect(!tree.isHTMLDocument)
+        #expect(try tree.evaluate(XPath("//svg")) == .nodes([]))
+        #expect(try !ViewTree(snapshot: tree.snapshot()).isHTMLDocument)
+    }
+}
+

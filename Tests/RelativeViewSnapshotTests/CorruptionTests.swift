@@ -72,7 +72,9 @@ import Testing
         #expect(loadError(patched(SnapshotLayout.byteOrderMark.byteSwapped, at: Field.byteOrder)) == SnapshotError(offset: Field.byteOrder, reason: "wrong byte order: the snapshot is big-endian; this reader reads little-endian snapshots"))
         #expect(loadError(patched(UInt32(0x1234), at: Field.byteOrder))?.offset == Field.byteOrder)
         #expect(loadError(patched(UInt32(200), at: Field.headerSize))?.offset == Field.headerSize)
-        #expect(loadError(patched(UInt32(1), at: Field.flags))?.reason == "unknown flags 0x1")
+        #expect(loadError(patched(UInt32(2), at: Field.flags))?.reason == "unknown flags 0x2")
+        // Bit 0 (an HTML document) is known: the same tree, read as HTML.
+        #expect((try? ViewTree(snapshot: patched(UInt32(1), at: Field.flags)))?.isHTMLDocument == true)
         #expect(loadError(patched(UInt8(1), at: Field.reserved + 3))?.offset == Field.reserved + 3)
         #expect(loadError(patched(UInt64(99), at: Field.freeCount))?.offset == Field.freeCount)
     }
