@@ -10,8 +10,9 @@ import RelativeViewCore
 ///
 /// Matching follows `querySelectorAll` on the document: every element that matches any
 /// selector of the list, in document order, each once. Names and attribute values are
-/// compared as written (an XML document's rules; an HTML import's names are lower case),
-/// `[a=v i]` compares ASCII letters case-insensitively. As `querySelectorAll` declares no
+/// compared as written, but in an HTML document (``ViewTree/isHTMLDocument``) element and
+/// attribute names ignore ASCII case; `[a=v i]` compares a value's ASCII letters
+/// case-insensitively. As `querySelectorAll` declares no
 /// namespace, a type selector `E` is `*|E`: the elements of local name `E` in any namespace
 /// or none (`p:E` as well as `E`); `|E` is those in no namespace, `*|*` any element and
 /// `|*` any in no namespace. A declared prefix (`ns|E`), an attribute in any namespace
