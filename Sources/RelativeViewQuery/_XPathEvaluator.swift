@@ -75,6 +75,10 @@ struct _XPathEvaluator: ~Copyable {
     /// at a time (0: not yet): from the first, of the type from the first, from the last, of
     /// the type from the last (see `siblingIndex`).
     var nthPositions: [[Int32]] = [[], [], [], []]
+    /// A parent's element children and their types' counts, kept for the next parent (see
+    /// `siblingIndex`).
+    var siblingChildren: [Int32] = []
+    var siblingTypes: [(type: Int32, count: Int32)] = []
     /// The index's namespace flags, once asked for (see ``inNamespace(_:)``).
     private var namespaceFlags: [Bool]?
     /// The query's prefixes and the namespace URIs they are bound to.
