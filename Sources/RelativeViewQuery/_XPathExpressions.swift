@@ -99,6 +99,8 @@ extension _XPathEvaluator {
     indirect enum Condition: Sendable {
         case exists(_Axis, Test)
         case attribute(Test, _BinaryOperator, literal: [UInt8]?, number: Double, attributeFirst: Bool)
+        /// A child's string-value compared so (`[price >= 500]`, `[name = 'x']`).
+        case child(Test, _BinaryOperator, literal: [UInt8]?, number: Double, childFirst: Bool)
         case and(Condition, Condition)
         case or(Condition, Condition)
         case not(Condition)
@@ -115,6 +117,10 @@ extension _XPathEvaluator {
             return try attributeCondition(steps[0], op, other, attributeFirst: true)
         case .binary(let op, let other, .path(false, let steps)) where Self.isAttributeStep(steps):
             return try attributeCondition(steps[0], op, other, attributeFirst: false)
+        case .binary(let op, .path(false, let steps), let other) where Self.isChildStep(steps):
+            return try childCondition(steps[0], op, other, childFirst: true)
+        case .binary(let op, let other, .path(false, let steps)) where Self.isChildStep(steps):
+            return try childCondition(steps[0], op, other, childFirst: false)
         case .binary(.and, let a, let b):
             guard let x = try compileCondition(a), let y = try compileCondition(b) else { return nil }
             return .and(x, y)
@@ -146,6 +152,66 @@ extension _XPathEvaluator {
         steps.count == 1 && steps[0].axis == .attribute && steps[0].predicates.isEmpty
     }
 
+    /// `child::name` (or `*`, `text()`...) with no predicates.
+    static func isChildStep(_ steps: [_Step]) -> Bool {
+        steps.count == 1 && steps[0].axis == .child && steps[0].predicates.isEmpty
+    }
+
+    private mutating func childCondition(_ step: _Step, _ op: _BinaryOperator, _ other: _XPathExpr, childFirst: Bool) throws(QueryError) -> Condition? {
+        let test = try resolve(step.test, axis: .child, offset: step.offset)
+        switch (op, other) {
+        case (.equal, .literal(let s)), (.notEqual, .literal(let s)):
+            return .child(test, op, literal: Array(s.utf8), number: 0, childFirst: childFirst)
+        case (.equal, .number(let n)), (.notEqual, .number(let n)), (.less, .number(let n)), (.lessOrEqual, .number(let n)),
+             (.greater, .number(let n)), (.greaterOrEqual, .number(let n)):
+            return .child(test, op, literal: nil, number: n, childFirst: childFirst)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether some child of `node` passing `test` has a string-value that compares so with
+    /// `literal` (or, with no literal, whose number does with `n`): as the comparison of the
+    /// node-set of those children with the value, with no node-set made. A child whose
+    /// string-value is one text node's (most: `<price>12</price>`) is read in place.
+    mutating func childHolds(_ test: Test, _ op: _BinaryOperator, literal: UnsafeBufferPointer<UInt8>?, number n: Double,
+                             childFirst: Bool, _ node: _Key) throws(QueryError) -> Bool {
+        guard !node.isAttached else { return false }
+        let r = node.rank
+        var c = r + 1
+        let stop = r < 0 ? count : end(r)
+        while c < stop {
+            if passes(c, test) {
+                let e = end(c), t = type(c)
+                let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                let holds: Bool
+                if t == textType || t == cdataType {
+                    holds = Self.compares(view.value(slot(c)) ?? none, op, literal: literal, number: n, valueFirst: childFirst)
+                } else if isElement(c) && (e == c + 1 || (e == c + 2 && (type(c + 1) == textType || type(c + 1) == cdataType))) {
+                    // An element with no descendant, or one text child: that text, or none.
+                    let value = e == c + 1 ? none : view.value(slot(c + 1)) ?? none
+                    holds = Self.compares(value, op, literal: literal, number: n, valueFirst: childFirst)
+                } else {
+                    let bytes = try stringBytes(_Key(rank: c))
+                    holds = bytes.withUnsafeBufferPointer { Self.compares($0, op, literal: literal, number: n, valueFirst: childFirst) }
+                }
+                if holds { return true }
+            }
+            c = end(c)
+        }
+        return false
+    }
+
+    /// Whether `value` compares so with `literal` (`=`, `!=`) or, with none, as a number
+    /// with `n` (`value` on the left with `valueFirst`).
+    @inline(__always)
+    static func compares(_ value: UnsafeBufferPointer<UInt8>, _ op: _BinaryOperator, literal: UnsafeBufferPointer<UInt8>?, number n: Double,
+                         valueFirst: Bool) -> Bool {
+        if let literal { return value.elementsEqual(literal) == (op == .equal) }
+        let m = number(String(decoding: value, as: UTF8.self))
+        return valueFirst ? relation(op, m, n) : relation(op, n, m)
+    }
+
     /// Whether an attribute named `name` of rank `owner` passes an attribute test.
     @inline(__always)
     mutating func attributePasses(_ name: Int32, _ test: Test, owner: Int32) -> Bool {
@@ -170,6 +236,9 @@ extension _XPathEvaluator {
         case .attribute(let test, let op, let literal, let n, let attributeFirst):
             guard let literal else { return attributeHolds(test, op, literal: nil, number: n, attributeFirst: attributeFirst, node) }
             return literal.withUnsafeBufferPointer { attributeHolds(test, op, literal: $0, number: n, attributeFirst: attributeFirst, node) }
+        case .child(let test, let op, let literal, let n, let childFirst):
+            guard let literal else { return try childHolds(test, op, literal: nil, number: n, childFirst: childFirst, node) }
+            return try literal.withUnsafeBufferPointer { (l) throws(QueryError) in try childHolds(test, op, literal: l, number: n, childFirst: childFirst, node) }
         case .and(let a, let b):
             if !(try holds(a, node)) { return false }
             return try holds(b, node)
@@ -195,6 +264,9 @@ extension _XPathEvaluator {
         case .attribute:
             let literal = op.literalCount < 0 ? nil : UnsafeBufferPointer(rebasing: bytes[Int(op.literalStart) ..< Int(op.literalStart + op.literalCount)])
             return attributeHolds(op.test.test, op.op, literal: literal, number: op.number, attributeFirst: op.attributeFirst, node)
+        case .child:
+            let literal = op.literalCount < 0 ? nil : UnsafeBufferPointer(rebasing: bytes[Int(op.literalStart) ..< Int(op.literalStart + op.literalCount)])
+            return try childHolds(op.test.test, op.op, literal: literal, number: op.number, childFirst: op.attributeFirst, node)
         case .and:
             if !(try holds(ops, bytes, Int(op.left), node)) { return false }
             return try holds(ops, bytes, Int(op.right), node)
@@ -770,7 +842,7 @@ enum _FlatTest {
 
 /// One node of a condition laid out flat: plain values only, its operands by index.
 struct _FlatCondition {
-    enum Kind { case exists, attribute, and, or, not }
+    enum Kind { case exists, attribute, child, and, or, not }
     var kind: Kind
     var axis: _Axis = .self
     var test: _FlatTest = .none
@@ -802,9 +874,12 @@ final class _ConditionProgram: @unchecked Sendable {
             case .exists(let axis, let test):
                 guard let t = _FlatTest(test) else { return nil }
                 op = _FlatCondition(kind: .exists, axis: axis, test: t)
-            case .attribute(let test, let o, let literal, let n, let attributeFirst):
+            case .attribute(let test, let o, let literal, let n, let attributeFirst),
+                 .child(let test, let o, let literal, let n, let attributeFirst):
                 guard let t = _FlatTest(test) else { return nil }
-                op = _FlatCondition(kind: .attribute, test: t, op: o, attributeFirst: attributeFirst, number: n)
+                var kind = _FlatCondition.Kind.attribute
+                if case .child = c { kind = .child }
+                op = _FlatCondition(kind: kind, test: t, op: o, attributeFirst: attributeFirst, number: n)
                 if let literal {
                     op.literalStart = Int32(literals.count)
                     op.literalCount = Int32(literal.count)

@@ -206,7 +206,7 @@ struct XPathFuzz {
     }
 
     mutating func predicate(_ depth: Int) -> String {
-        switch Int.random(in: 0 ..< 22, using: &rng) {
+        switch Int.random(in: 0 ..< 27, using: &rng) {
         case 0: return "\(Int.random(in: 1 ... 3, using: &rng))"
         case 1: return "last()"
         case 2: return "position() > 1"
@@ -228,6 +228,12 @@ struct XPathFuzz {
         case 18: return ".//\(pick(Self.names))"
         case 19: return "position() mod 2 = 0"
         case 20: return "not(descendant-or-self::\(test()))"
+        // A child's string-value against a value, both ways round (a compiled condition).
+        case 21: return "\(test()) = '\(pick(Self.texts))'"
+        case 22: return "\(test()) != '\(pick(Self.texts))'"
+        case 23: return "\(pick(Self.names)) \(pick(["<", "<=", ">", ">=", "=", "!="])) \(Int.random(in: 0 ... 3, using: &rng))"
+        case 24: return "\(Int.random(in: 0 ... 3, using: &rng)) \(pick(["<", ">="])) \(test())"
+        case 25: return "'\(pick(Self.texts))' = \(test()) or not(* != '\(pick(Self.texts))')"
         default: return "number(@y) < 5 or @x = 'abc'"
         }
     }
