@@ -10,7 +10,7 @@ import RelativeViewCore
 ///
 /// Matching follows `querySelectorAll` on the document: every element that matches any
 /// selector of the list, in document order, each once. Names and attribute values are
-/// compared as written, but in an HTML document (``ViewTree/isHTMLDocument``) element and
+/// compared as written, but in an HTML document (`ViewTree.isHTMLDocument`) element and
 /// attribute names ignore ASCII case; `[a=v i]` compares a value's ASCII letters
 /// case-insensitively. As `querySelectorAll` declares no
 /// namespace, a type selector `E` is `*|E`: the elements of local name `E` in any namespace
