@@ -93,19 +93,19 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// The tables of recent texts: one per ``NodeAttribute``, then one for the nodes' own
     /// texts (the same indentation between elements, the same `true` in a JSON array), then
     /// one for attribute values.
-    private let recent: UnsafeMutablePointer<RecentText>
+    @usableFromInline let recent: UnsafeMutablePointer<RecentText>
     private static let valueTable = NodeAttribute.allCases.count
     private static let attributeValueTable = NodeAttribute.allCases.count + 1
     private static let tables = NodeAttribute.allCases.count + 2
-    private static let recentSlots = 1024  // a power of two
+    @usableFromInline static let recentSlots = 1024  // a power of two
 
     /// A text stored lately: where it starts in its column, its length, and its first 16
     /// bytes (zero past its end), so that a text of up to 16 bytes is recognised without
     /// reading the column.
-    private struct RecentText {
-        var start = -1
-        var count = 0
-        var prefix: (UInt64, UInt64) = (0, 0)
+    @usableFromInline struct RecentText {
+        @usableFromInline var start = -1
+        @usableFromInline var count = 0
+        @usableFromInline var prefix: (UInt64, UInt64) = (0, 0)
     }
     /// The texts of the whole content (values, attribute values) on their way to their
     /// columns: written here with no array call, appended to the column a stage at a time
@@ -295,6 +295,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         directLimit = 0
         direct = _DirectColumns()
         directValueSlots = 0
+        directKeySlots = 0
     }
 
     /// Keeps a tag that does not fit the narrow column.
@@ -416,20 +417,34 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1)
     package mutating func setAttribute(_ attribute: NodeAttribute, words: (UInt64, UInt64), count: Int) {
         precondition(count >= 0 && count <= 16, "a text of \(count) bytes given as two words")
-        // The common case of a JSON import: a member name stored lately, for a node whose
-        // start is in the column already (made in batches, see `set`) and within the
-        // capacity the warmers map. Only the start is written (about 30 fewer instructions
-        // per name than the general path, callgrind).
-        if attribute == .key && nodes > 0 {
-            let slot = Int(nodes) &- 1
+        Self.withText(words, count: count) { set(attribute, utf8: $0, prefix: words) }
+    }
+
+    /// ``setAttribute(_:words:count:)`` for ``NodeAttribute/key``, inlined: the common case
+    /// of a JSON import, a member name stored lately for a node whose start is in the
+    /// column's memory already (made in batches, see `set`), writes only that start,
+    /// straight into the memory (see ``directKeyStarts``); anything else takes the general
+    /// path. Out of line, with an array write and its uniqueness check, the common case
+    /// was 17% of a deep JSON document's import instructions (callgrind).
+    ///
+    /// - Complexity: O(1)
+    @inlinable @inline(always)
+    package mutating func setKey(words: (UInt64, UInt64), count: Int) {
+        let slot = Int(nodes) &- 1
+        if UInt(bitPattern: slot) < UInt(bitPattern: directKeySlots) {
             let seen = recent[Self.recentSlot(prefix: words, count: count)]
-            if seen.start >= 0 && seen.count == count && seen.prefix == words && slot < keyColumn.start.count
-                && (slot < capacity || warmers.isEmpty) {
-                keyColumn.start[slot] = seen.start
+            if seen.start >= 0 && seen.count == count && seen.prefix.0 == words.0 && seen.prefix.1 == words.1 {
+                directKeyStarts[slot] = UInt32(truncatingIfNeeded: seen.start)
                 return
             }
         }
-        Self.withText(words, count: count) { set(attribute, utf8: $0, prefix: words) }
+        setKeySlowly(words: words, count: count)
+    }
+
+    /// ``setKey(words:count:)``'s general path.
+    @usableFromInline @inline(never)
+    mutating func setKeySlowly(words: (UInt64, UInt64), count: Int) {
+        setAttribute(.key, words: words, count: count)
     }
 
     /// Calls `body` with the first `count` bytes of a text given as two little-endian words.
@@ -456,6 +471,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         case .className: Self.set(utf8, prefix: prefix, at: slot, in: &classColumn, recent: recent, capacity: capacity)
         }
         if let reserved { warm(reserved) }
+        if attribute == .key { refreshDirectKeys() }
     }
 
     /// Warms `reserved` (a column's starts just reserved) with the node columns.
@@ -557,6 +573,24 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// in direct mode that stores every value anew. 0 otherwise.
     @usableFromInline var directValueStarts = UnsafeMutablePointer<UInt32>(bitPattern: MemoryLayout<UInt32>.alignment)!
     @usableFromInline var directValueSlots = 0
+
+    /// While a node's slot is below `directKeySlots`, ``setKey(words:count:)`` writes the
+    /// start of a member name stored lately straight into `directKeyStarts`, the memory of
+    /// the keys' narrow starts (reserved for the capacity, so that it does not move): a
+    /// builder in direct mode. 0 otherwise.
+    @usableFromInline var directKeyStarts = UnsafeMutablePointer<UInt32>(bitPattern: MemoryLayout<UInt32>.alignment)!
+    @usableFromInline var directKeySlots = 0
+
+    /// Sets ``directKeyStarts`` and ``directKeySlots`` from the keys' starts as they are now
+    /// (after any change to their count, capacity or width), as ``refreshDirectValues()``.
+    private mutating func refreshDirectKeys() {
+        guard directLimit > 0 && !keyColumn.start.isWide && keyColumn.start.capacity >= capacity && keyColumn.start.count > 0 else {
+            directKeySlots = 0
+            return
+        }
+        directKeyStarts = keyColumn.start.narrow.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        directKeySlots = keyColumn.start.count
+    }
 
     /// Sets ``directValueStarts`` and ``directValueSlots`` from the values' starts as they
     /// are now (after any change to their count, capacity or width).
@@ -689,8 +723,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// The slot of a text in a table of recent texts (``recentSlots`` of them): its first 16
     /// bytes as two words, multiplied so that every byte reaches the high bits, then
     /// MurmurHash3's final mix; the slot from the high bits.
-    @inline(always)
-    private static func recentSlot(prefix: (UInt64, UInt64), count: Int) -> Int {
+    @inlinable @inline(always)
+    static func recentSlot(prefix: (UInt64, UInt64), count: Int) -> Int {
         var hash = (prefix.0 &* 0x9E37_79B9_7F4A_7C15) ^ (prefix.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: count)
         hash ^= hash >> 33
         hash &*= 0xFF51_AFD7_ED55_8CCD
@@ -823,6 +857,7 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         for (k, x) in path.reversed().prefix(mark.depth).enumerated() { open[k] = x }
         openCount = mark.depth
         refreshDirectValues()
+        refreshDirectKeys()
     }
 
     /// The parent of node `x`, staged or flushed.

@@ -405,7 +405,7 @@ private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer
     let attribute = mask & 2 != 0
     while true {
         // Eight bytes at a time while none needs escaping (long texts), then the table.
-        while k &+ 8 <= n && _escapeStops(UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)), attribute: attribute) == 0 {
+        while k &+ 8 <= n && _escapeStops(_SWAR.word64(p + k), attribute: attribute) == 0 {
             k &+= 8
         }
         while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 }

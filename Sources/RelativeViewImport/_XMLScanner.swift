@@ -166,7 +166,7 @@ struct _XMLScanner: ~Copyable {
                 // A character past ASCII whole in the buffer is checked here too (text in
                 // most languages is full of them), the rest by the cases below.
                 while plainText[Int(buffer[k])] || buffer[k] >= 0x80 {
-                    let stops = Self.textStops(UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self)))
+                    let stops = Self.textStops(_SWAR.word64(buffer + k))
                     if stops == 0 {
                         k &+= 8
                         continue
@@ -448,7 +448,7 @@ struct _XMLScanner: ~Copyable {
             var plain = true  // no reference, tab, newline or carriage return
             while true {
                 // Eight bytes at a time to the first that needs a look (the sentinel is one).
-                let stops = Self.attributeValueStops(UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self)), quote: quote)
+                let stops = Self.attributeValueStops(_SWAR.word64(buffer + k), quote: quote)
                 if stops == 0 {
                     k += 8
                     continue
@@ -804,7 +804,7 @@ struct _XMLScanner: ~Copyable {
     private func predefinedEntity(at k: Int) -> (end: Int, byte: UInt8)? {
         // Eight bytes from `k`, in the buffer or its zero padding (which holds no `;`, so a
         // match lies whole in the buffer).
-        let w = UInt64(littleEndian: UnsafeRawPointer(buffer + k).loadUnaligned(as: UInt64.self))
+        let w = _SWAR.word64(buffer + k)
         let four = w & 0xFFFF_FFFF
         if four == 0x3B74_6C26 { return (k &+ 4, UInt8(ascii: "<")) }  // "&lt;"
         if four == 0x3B74_6726 { return (k &+ 4, UInt8(ascii: ">")) }  // "&gt;"

@@ -136,12 +136,19 @@ extension _XPathEvaluator {
 
     private mutating func attributeCondition(_ step: _Step, _ op: _BinaryOperator, _ other: _XPathExpr, attributeFirst: Bool) throws(QueryError) -> Condition? {
         let test = try resolve(step.test, axis: .attribute, offset: step.offset)
+        guard let (literal, number) = Self.comparand(op, other) else { return nil }
+        return .attribute(test, op, literal: literal, number: number, attributeFirst: attributeFirst)
+    }
+
+    /// What a compiled comparison compares with: a literal for `=` and `!=`, or a number
+    /// for any of the six; `nil` for anything else (the general evaluation takes it).
+    private static func comparand(_ op: _BinaryOperator, _ other: _XPathExpr) -> (literal: [UInt8]?, number: Double)? {
         switch (op, other) {
         case (.equal, .literal(let s)), (.notEqual, .literal(let s)):
-            return .attribute(test, op, literal: Array(s.utf8), number: 0, attributeFirst: attributeFirst)
+            return (Array(s.utf8), 0)
         case (.equal, .number(let n)), (.notEqual, .number(let n)), (.less, .number(let n)), (.lessOrEqual, .number(let n)),
              (.greater, .number(let n)), (.greaterOrEqual, .number(let n)):
-            return .attribute(test, op, literal: nil, number: n, attributeFirst: attributeFirst)
+            return (nil, n)
         default:
             return nil
         }
@@ -159,15 +166,8 @@ extension _XPathEvaluator {
 
     private mutating func childCondition(_ step: _Step, _ op: _BinaryOperator, _ other: _XPathExpr, childFirst: Bool) throws(QueryError) -> Condition? {
         let test = try resolve(step.test, axis: .child, offset: step.offset)
-        switch (op, other) {
-        case (.equal, .literal(let s)), (.notEqual, .literal(let s)):
-            return .child(test, op, literal: Array(s.utf8), number: 0, childFirst: childFirst)
-        case (.equal, .number(let n)), (.notEqual, .number(let n)), (.less, .number(let n)), (.lessOrEqual, .number(let n)),
-             (.greater, .number(let n)), (.greaterOrEqual, .number(let n)):
-            return .child(test, op, literal: nil, number: n, childFirst: childFirst)
-        default:
-            return nil
-        }
+        guard let (literal, number) = Self.comparand(op, other) else { return nil }
+        return .child(test, op, literal: literal, number: number, childFirst: childFirst)
     }
 
     /// Whether some child of `node` passing `test` has a string-value that compares so with
@@ -335,12 +335,7 @@ extension _XPathEvaluator {
                                  attributeFirst: Bool, _ node: _Key) -> Bool {
         guard node != .root && !node.isAttached else { return false }
         for e in attributeRun(node.rank) where attributePasses(view.name(e), test, owner: node.rank) {
-            if let literal {
-                if view.attributeValue(e).elementsEqual(literal) == (op == .equal) { return true }
-            } else {
-                let m = Self.number(String(decoding: view.attributeValue(e), as: UTF8.self))
-                if attributeFirst ? Self.relation(op, m, n) : Self.relation(op, n, m) { return true }
-            }
+            if Self.compares(view.attributeValue(e), op, literal: literal, number: n, valueFirst: attributeFirst) { return true }
         }
         return false
     }

@@ -43,6 +43,12 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     return path
 }
 
+/// Removes the directory `temporaryFile` made for `path`, with whatever the test wrote
+/// beside it (a test's outputs go there too), so that a test run leaves nothing in /tmp.
+func removeTemporaryDirectory(of path: String) {
+    try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+}
+
 @Suite(.serialized) struct BenchCLITests {
     @Test func helpListsTheOptions() throws {
         let run = try BenchRun(["--help"])
@@ -61,6 +67,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     ])
     func malformedInputExitsNonZeroNamingFileLineAndColumn(name: String, contents: String, position: String, words: String) throws {
         let path = try temporaryFile(name, contents)
+        defer { removeTemporaryDirectory(of: path) }
         let run = try BenchRun(["--input", path, "--format", "json"])
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
@@ -108,6 +115,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     @Test func anImportedDocumentIsMeasuredAndEveryAnswerAgrees() throws {
         let items = (0 ..< 300).map { "<item tag=\"\($0 % 3)\"><name/><value tag=\"7\"/></item>" }.joined()
         let path = try temporaryFile("doc.xml", "<list>\(items)</list>")
+        defer { removeTemporaryDirectory(of: path) }
         let run = try BenchRun(["--input", path, "--format", "json", "--min-time", "1", "--queries", "50"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -134,6 +142,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     @Test func snapshotsAreWrittenAndLoaded() throws {
         let items = (0 ..< 200).map { "<item tag=\"\($0 % 4)\" id=\"i\($0)\"><name/></item>" }.joined()
         let xml = try temporaryFile("doc.xml", "<list>\(items)</list>")
+        defer { removeTemporaryDirectory(of: xml) }
         let snapshot = xml + ".rvtree"
         let save = try BenchRun(["--input", xml, "--import-only", "--save-snapshot", snapshot, "--format", "json"])
         #expect(save.status == 0, "\(save.stderr)")
@@ -172,6 +181,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     func importOnlyReportsTheImportAndNothingElse(format: String) throws {
         let members = (0 ..< 500).map { "\"k\($0)\": [\($0), true]" }.joined(separator: ", ")
         let path = try temporaryFile("doc.json", "{\(members)}")
+        defer { removeTemporaryDirectory(of: path) }
         let run = try BenchRun(["--input", path, "--import-only", "--format", format])
         #expect(run.status == 0, "\(run.stderr)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
@@ -233,12 +243,14 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     @Test(arguments: [("one.json", "{}"), ("one.xml", "<a/>"), ("one.html", "<html></html>")])
     func aOneNodeDocumentIsMeasuredAndLayoutSaysWhyItWasSkipped(name: String, contents: String) throws {
         let path = try temporaryFile(name, contents)
+        defer { removeTemporaryDirectory(of: path) }
         try expectOneNodeRun(path)
     }
 
     @Test func anEmptyDirectoryIsAOneNodeTree() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-bench-empty-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try expectOneNodeRun(dir)
     }
 
@@ -376,6 +388,7 @@ func temporaryFile(_ name: String, _ contents: String) throws -> String {
     ])
     func aFailedNaiveWorkerIsAnErrorWithItsCauseNeverABound(script: String, cause: String) throws {
         let worker = try temporaryFile("worker.sh", "#!/bin/sh\n\(script)\n")
+        defer { removeTemporaryDirectory(of: worker) }
         #expect(chmod(worker, 0o755) == 0)
         let common = ["--nodes", "1000", "--ops", "groupDescendantsByTags,isRelativeAncestor", "--min-time", "1", "--queries", "3", "--naive-worker-executable", worker]
         let json = try BenchRun(common + ["--format", "json"])

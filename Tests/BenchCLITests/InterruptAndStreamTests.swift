@@ -32,6 +32,7 @@ import Testing
     @Test(arguments: [SIGINT, SIGTERM, SIGKILL])
     func aRunEndedWhileTheNaiveWorkerRunsLeavesNoProcessBehind(signal: Int32) throws {
         let path = try temporaryFile("flat.xml", "<a>" + String(repeating: "<b/>", count: 200_000) + "</a>")
+        defer { removeTemporaryDirectory(of: path) }
         let scratch = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("tmp").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let process = Process()
@@ -96,7 +97,9 @@ import Testing
     /// the run's copy of it). Ten runs each: the hang came in 7 runs of 8.
     @Test(arguments: [[], ["--input-format", "json"]])
     func aNamedPipeIsReadAsAStream(format: [String]) throws {
-        let dir = URL(fileURLWithPath: try temporaryFile("unused", "")).deletingLastPathComponent()
+        let unused = try temporaryFile("unused", "")
+        defer { removeTemporaryDirectory(of: unused) }
+        let dir = URL(fileURLWithPath: unused).deletingLastPathComponent()
         for k in 0 ..< 10 {
             let fifo = dir.appendingPathComponent("pipe\(k)").path
             try #require(mkfifo(fifo, 0o600) == 0)
@@ -139,6 +142,7 @@ import Testing
     /// Binary data read as XML: what it starts with, not libxml2's "Document is empty".
     @Test func binaryDataReadAsXMLSaysWhatItStartsWith() throws {
         let path = try temporaryFile("elf", "")
+        defer { removeTemporaryDirectory(of: path) }
         try Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]).write(to: URL(fileURLWithPath: path))
         let run = try #require(try Self.run(["--input", path, "--input-format", "xml", "--import-only"]), "the run hung")
         #expect(run.status == 1)
@@ -149,6 +153,7 @@ import Testing
     /// A snapshot given with `--input-format`: it says that it is a snapshot.
     @Test func aSnapshotGivenAFormatSaysItIsASnapshot() throws {
         let snapshot = try temporaryFile("tree.rvtree", "")
+        defer { removeTemporaryDirectory(of: snapshot) }
         let saved = try BenchRun(["--nodes", "10", "--ops", "build", "--min-time", "1", "--save-snapshot", snapshot])
         try #require(saved.status == 0, "\(saved.stderr)")
         let run = try #require(try Self.run(["--input", snapshot, "--input-format", "xml", "--import-only"]), "the run hung")

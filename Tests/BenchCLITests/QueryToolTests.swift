@@ -9,6 +9,7 @@ import Testing
 
     @Test func printsWhatWasSelected() throws {
         let xml = try temporaryFile("q.xml", Self.page)
+        defer { removeTemporaryDirectory(of: xml) }
         // Elements by their number among the elements (a is 0, b 1, c 2, the inner b 3, the last b 4).
         var r = try run(["query", xml, "--xpath", "//b"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -28,12 +29,14 @@ import Testing
         // An attribute as the XML writer writes it: a value with a tab and a line break
         // reads back the same.
         let tabbed = try temporaryFile("t.xml", "<a v=\"1&#9;&lt;2&gt;&#10;\"/>")
+        defer { removeTemporaryDirectory(of: tabbed) }
         r = try run(["query", tabbed, "--xpath", "//@v", "--print", "xml"])
         #expect(r.stdout == "v=\"1&#9;&lt;2&gt;&#10;\"\n", "\(r.stdout)")
     }
 
     @Test func prefixesAreBoundOnTheCommandLine() throws {
         let xml = try temporaryFile("ns.xml", "<r xmlns=\"urn:d\"><x/><y xmlns=\"\"><x/></y></r>")
+        defer { removeTemporaryDirectory(of: xml) }
         var r = try run(["query", xml, "--xpath", "count(//x)"])
         #expect(r.stdout == "1\n", "\(r.stderr)")  // the x in no namespace
         r = try run(["query", xml, "--xpath", "count(//d:x)", "--namespace", "d=urn:d"])
@@ -48,6 +51,7 @@ import Testing
 
     @Test func repeatReportsTheEvaluationTimes() throws {
         let xml = try temporaryFile("q.xml", Self.page)
+        defer { removeTemporaryDirectory(of: xml) }
         let r = try run(["query", xml, "--css", "b", "--repeat", "5", "--print", "count"])
         #expect(r.status == 0)
         #expect(r.stdout == "3\n")
@@ -63,6 +67,7 @@ import Testing
 
     @Test func namespaceNodes() throws {
         let xml = try temporaryFile("ns.xml", "<r xmlns:p=\"urn:p\"><a xmlns:q=\"urn:q\"/></r>")
+        defer { removeTemporaryDirectory(of: xml) }
         var r = try run(["query", xml, "--xpath", "//a/namespace::*", "--print", "paths"])
         #expect(r.stdout == "/r[1]/a[1]/namespace::xml\n/r[1]/a[1]/namespace::p\n/r[1]/a[1]/namespace::q\n", "\(r.stdout) \(r.stderr)")
         r = try run(["query", xml, "--xpath", "//a/namespace::q", "--print", "xml"])
@@ -74,6 +79,7 @@ import Testing
 
     @Test func movesAndThreads() throws {
         let xml = try temporaryFile("q.xml", Self.page)
+        defer { removeTemporaryDirectory(of: xml) }
         // The same seed moves the same subtrees: the same answer twice; the pristine line
         // (the moved document loaded afresh) comes before the last, with its own times.
         let first = try run(["query", xml, "--xpath", "//b/..", "--moves", "6", "--seed", "3", "--repeat", "3"])
@@ -108,6 +114,7 @@ import Testing
     ])
     func badQueriesAreErrorsWithTheirStatus(arguments: [String], status: Int32, words: String) throws {
         let xml = try temporaryFile("q.xml", Self.page)
+        defer { removeTemporaryDirectory(of: xml) }
         let r = try run(arguments.map { $0 == "DOC" ? xml : $0 })
         #expect(r.status == status, "\(r.stderr)")
         #expect(r.stderr.contains(words), "\(r.stderr)")
@@ -118,6 +125,7 @@ import Testing
 
     @Test func jsonPathPrintsValuesPathsAndCounts() throws {
         let json = try temporaryFile("store.json", Self.store)
+        defer { removeTemporaryDirectory(of: json) }
         var r = try run(["query", json, "--jsonpath", "$.store.book[?@.price < 10].title"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "[\n\"A\",\n\"C\"\n]\n", "\(r.stdout)")
@@ -138,6 +146,7 @@ import Testing
 
     @Test func jsonPathOnASnapshotMovedAndRepeated() throws {
         let json = try temporaryFile("store.json", Self.store)
+        defer { removeTemporaryDirectory(of: json) }
         let snapshot = json + ".rvtree"
         var r = try run(["convert", json, snapshot, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -26,6 +26,7 @@ import Testing
     /// report says so: its groupings by tags find nodes, and give a speed-up.
     @Test func aDocumentWithoutTagsIsGroupedByTagZeroAndSaysSo() throws {
         let path = try temporaryFile("untagged.xml", "<list>" + String(repeating: "<item><name/></item>", count: 100) + "</list>")
+        defer { removeTemporaryDirectory(of: path) }
         let run = try BenchRun(["--input", path, "--ops", "groupDescendantsByTags,groupSiblingsByTags", "--min-time", "1", "--queries", "20", "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         let tree = try Self.tree(run.stdout)

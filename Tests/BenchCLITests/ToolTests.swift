@@ -7,6 +7,7 @@ import Testing
 
     @Test func convertsBetweenXMLJSONAndSnapshots() throws {
         let xml = try temporaryFile("in.xml", "<?xml version=\"1.0\"?>\n<!--c--><a x=\"1 &amp; 2\"><b id=\"k\">t&lt;</b><![CDATA[d]]></a>\n")
+        defer { removeTemporaryDirectory(of: xml) }
         let dir = URL(fileURLWithPath: xml).deletingLastPathComponent().path
         // XML to XML: the document again.
         var r = try run(["convert", xml, dir + "/out.xml"])
@@ -29,6 +30,7 @@ import Testing
         #expect(r.stdout == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a><b id=\"k\"/></a>\n")
         // JSON to JSON: values as written.
         let json = try temporaryFile("in.json", #"{"a": [1.50, "x\u0041", true, null], "b": {}}"#)
+        defer { removeTemporaryDirectory(of: json) }
         r = try run(["convert", json, "-", "--to", "json"])
         #expect(r.stdout == #"{"a":[1.50,"xA",true,null],"b":{}}"# + "\n")
     }
@@ -44,6 +46,7 @@ import Testing
     ])
     func badInputIsAnErrorWithItsStatus(arguments: [String], status: Int32, words: String) throws {
         let bad = try temporaryFile("bad.xml", "<a>\n<b></a>")
+        defer { removeTemporaryDirectory(of: bad) }
         let r = try run(arguments.map { $0 == "BAD" ? bad : $0 })
         #expect(r.status == status, "\(r.stderr)")
         #expect(r.stderr.contains(words), "\(r.stderr)")
@@ -51,6 +54,7 @@ import Testing
 
     @Test func malformedInputNamesLineAndColumnAndWritesNothing() throws {
         let bad = try temporaryFile("bad.xml", "<a>\n<b></a>")
+        defer { removeTemporaryDirectory(of: bad) }
         let out = URL(fileURLWithPath: bad).deletingLastPathComponent().appendingPathComponent("out.json").path
         let r = try run(["convert", bad, out])
         #expect(r.status == 1)
@@ -62,6 +66,7 @@ import Testing
     /// for a document and for a snapshot of it.
     @Test func infoSaysWhatADocumentHoldsAndWhatLoadingItTook() throws {
         let xml = try temporaryFile("in.xml", "<a><b>t</b><!--c--><b x=\"1\"/>u</a>")
+        defer { removeTemporaryDirectory(of: xml) }
         var r = try run(["info", xml])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("\(xml): xml, 6 nodes, depth 2\n  element: 3\n  text: 2\n  comment: 1\nloaded in "), "\(r.stdout)")

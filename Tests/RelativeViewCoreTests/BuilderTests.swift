@@ -476,6 +476,43 @@ import RelativeViewFixtures
         #expect(fromWords == (texts + texts.reversed()).map { Optional($0) })
         #expect(fromBytes == fromWords)
     }
+
+    /// `setKey(words:count:)` writes a member name stored lately straight into the keys'
+    /// memory while the builder is in direct mode: the same keys as the general path,
+    /// with no capacity (never direct), one the build outgrows (direct, then not) and
+    /// one that holds it, nodes with no key among them, and names that collide in none
+    /// or share a prefix.
+    @Test(arguments: [0, 10, 2_000, 5_000])
+    func aKeyGivenThroughTheDirectPathIsTheKeyGivenAsBytes(capacity: Int) {
+        let names = ["a", "next", "k1", "k2", "id", "name", "a_longer_name16b", "é"]
+        var direct = capacity == 0 ? ViewTreeBuilder() : ViewTreeBuilder(minimumCapacity: capacity)
+        var bytes = ViewTreeBuilder()
+        var expected: [String?] = []
+        direct.open(type: Ty.a)
+        bytes.open(type: Ty.a)
+        for k in 0 ..< 3_000 {
+            direct.appendLeaf(type: Ty.b)
+            bytes.appendLeaf(type: Ty.b)
+            guard k % 7 != 3 else {
+                expected.append(nil)
+                continue
+            }
+            let name = names[(k * k + k / 5) % names.count]
+            let utf8 = Array(name.utf8)
+            var pair: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &pair) { raw in utf8.withUnsafeBytes { raw.copyMemory(from: $0) } }
+            direct.setKey(words: (UInt64(littleEndian: pair.0), UInt64(littleEndian: pair.1)), count: utf8.count)
+            utf8.withUnsafeBufferPointer { bytes.setAttribute(.key, utf8: $0) }
+            expected.append(name)
+        }
+        direct.close()
+        bytes.close()
+        let a = direct.finish()
+        let b = bytes.finish()
+        let fromDirect = a.kids(a.roots[0]).map { a.attribute(.key, of: $0) }
+        #expect(fromDirect == expected)
+        #expect(b.kids(b.roots[0]).map { b.attribute(.key, of: $0) } == expected)
+    }
 }
 
 /// A builder given its capacity takes no more memory for an attribute column than that

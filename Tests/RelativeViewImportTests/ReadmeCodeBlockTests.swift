@@ -23,6 +23,7 @@ import Testing
 
 extension ReadmeCodeBlockTests {
     @Test func editingAndWritingADocument() throws {
+        defer { removeFile("/tmp/p.json") }  // the README's path: the test leaves nothing behind
         let values = try readmeValues {
             var doc = try TreeImporter().importTree(Array(#"<p class="note">Hi <b>you</b></p>"#.utf8), format: .xml)
             let p = doc.documentElement!

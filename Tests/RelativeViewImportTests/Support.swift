@@ -2,6 +2,12 @@ import Foundation
 import RelativeViewCore
 import RelativeViewImport
 
+/// Removes the file at `path`, if there is one (for a file such as the README's
+/// examples', which import no Foundation).
+func removeFile(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+}
+
 /// A tree written out as `name[tag](child, child)` (the tag only when it is not 0), roots
 /// joined by spaces: short to compare against the expected structure.
 func outline(_ tree: ViewTree) -> String {

@@ -22,4 +22,38 @@ size_t rv_count_markup_nodes(const uint8_t *p, size_t n, uint8_t next);
 size_t rv_count_bytes3_reference(const uint8_t *p, size_t n, uint8_t a, uint8_t b, uint8_t c);
 size_t rv_count_markup_nodes_reference(const uint8_t *p, size_t n, uint8_t next);
 
+/// The 8 (4) bytes at `p`, at any alignment, in the machine's order: one load once inlined.
+/// The scanners read words through these because in their large main loops the Swift
+/// compiler called the standard library's `loadUnaligned` out of line; a C function of a
+/// header is inlined by LLVM, whatever the size of its Swift caller.
+static inline __attribute__((always_inline)) uint64_t rv_load64(const void *p) {
+    uint64_t v;
+    __builtin_memcpy(&v, p, 8);
+    return v;
+}
+static inline __attribute__((always_inline)) uint32_t rv_load32(const void *p) {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+
+/// How many of the 16 bytes at `p` (any alignment; all 16 readable) are spaces before the
+/// first that is not: 0 to 16. One SSE2 compare where the processor has it (every x86-64
+/// processor does), inlined by LLVM: the JSON scanner's indentation skip.
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline __attribute__((always_inline)) uint32_t rv_leading_spaces16(const void *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    uint32_t spaces = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    return (uint32_t)__builtin_ctz(~spaces);  /* bits 16 to 31 of ~spaces are set */
+}
+#else
+static inline __attribute__((always_inline)) uint32_t rv_leading_spaces16(const void *p) {
+    const uint8_t *b = (const uint8_t *)p;
+    uint32_t n = 0;
+    while (n < 16 && b[n] == ' ') n++;
+    return n;
+}
+#endif
+
 #endif
