@@ -345,12 +345,19 @@ struct _JSONScanner: ~Copyable {
 
     /// The first index from `j` (at most `count`) whose byte does not stand for itself in a
     /// string: `"`, `\`, a control byte, a byte from 0x80 (UTF-8 to check), or the
-    /// sentinel. Eight bytes at a time, so that the end of a short string costs no branch
+    /// sentinel. Sixteen bytes at a time, so that the end of a short string costs no branch
     /// that the length of the string decides (most of them are mispredicted, byte by byte).
     /// (A zero byte is a control byte, so the run never goes past the sentinel.)
     @inline(always)
     private func endOfPlainRun(from j: Int) -> Int {
-        _SWAR.firstStop(in: buffer, from: j, _SWAR.stringStops(in:))
+        // Sixteen bytes at a time (one SSE2 compare each): the window's padding holds the
+        // 16 bytes read from the sentinel on.
+        var j = j
+        while true {
+            let stops = rv_string_stops16(buffer + j)
+            if stops != 0 { return j &+ stops.trailingZeroBitCount }
+            j &+= 16
+        }
     }
 
     /// The first index from `j` (at most `count`) whose byte is not JSON whitespace, sixteen
@@ -485,40 +492,49 @@ struct _JSONScanner: ~Copyable {
                     n &+= 1
                     j &+= 2
                 }
+                // Escapes in a row (`\b\f\r`, `\u6728\u672c`) go on here, not through the
+                // plain run's vector compare and copy that would stop at once.
+                if buffer[j] == UInt8(ascii: "\\") { continue }
             } else if byte == UInt8(ascii: "\"") {
                 break
             } else if byte >= 0x80 {
-                if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: n) }
-                var length = _shortUTF8Length(buffer + j)
-                if length == 0 {
-                    if j + 4 > count && !atEnd { return false }
-                    length = try endOfUTF8Sequence(at: j) - j
-                }
-                // At most four bytes, in the buffer or its padding.
-                UnsafeMutableRawPointer(decoded + n).storeBytes(
-                    of: _SWAR.word32(buffer + j).littleEndian, as: UInt32.self)
-                n &+= length
-                j &+= length
+                // Characters past ASCII in a row (a word of Cyrillic, CJK text) are taken here
+                // one after another, not each through the plain run that would stop at once.
+                repeat {
+                    if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: n) }
+                    var length = _shortUTF8Length(buffer + j)
+                    if length == 0 {
+                        if j + 4 > count && !atEnd { return false }
+                        length = try endOfUTF8Sequence(at: j) - j
+                    }
+                    // At most four bytes, in the buffer or its padding.
+                    UnsafeMutableRawPointer(decoded + n).storeBytes(
+                        of: _SWAR.word32(buffer + j).littleEndian, as: UInt32.self)
+                    n &+= length
+                    j &+= length
+                } while buffer[j] >= 0x80
             } else if j == count {
                 if !atEnd { return false }
                 throw _JSONSyntaxError(offset: base + start, message: "unterminated string")
             } else {
                 throw controlCharacter(at: j)
             }
-            // The plain run that follows, copied as it is scanned.
+            // The plain run that follows, copied as it is scanned, sixteen bytes at a time
+            // (the window's padding holds the 16 bytes read from the sentinel on).
             while true {
                 if n + 16 > decodedCapacity { growDecoded(to: n + 16, keeping: n) }
-                let w = _SWAR.word64(buffer + j)
-                UnsafeMutableRawPointer(decoded + n).storeBytes(of: w.littleEndian, as: UInt64.self)
-                let stops = _SWAR.stringStops(in: w)
+                let stops = rv_string_stops16(buffer + j)
+                let to = UnsafeMutableRawPointer(decoded + n)
+                to.storeBytes(of: rv_load64(buffer + j), as: UInt64.self)
+                to.storeBytes(of: rv_load64(buffer + j + 8), toByteOffset: 8, as: UInt64.self)
                 if stops != 0 {
-                    let k = stops.trailingZeroBitCount &>> 3
+                    let k = stops.trailingZeroBitCount
                     j &+= k
                     n &+= k
                     break
                 }
-                j &+= 8
-                n &+= 8
+                j &+= 16
+                n &+= 16
             }
         }
         decodedCount = n
@@ -779,13 +795,6 @@ enum _SWAR {
             if found != 0 { return j &+ found.trailingZeroBitCount &>> 3 }
             j &+= 8
         }
-    }
-
-    /// The bytes that do not stand for themselves in a JSON string: `"`, `\`, a control
-    /// byte, a byte from 0x80; exact for the lowest.
-    @inline(always)
-    static func stringStops(in w: UInt64) -> UInt64 {
-        bytesLess(than: 0x20, in: w) | bytesEqual(to: 0x22, in: w) | bytesEqual(to: 0x5C, in: w) | (w & high)
     }
 
     /// The bytes that are not zero; exact for every byte (no carry crosses bytes).

@@ -185,5 +185,13 @@ import Testing
         #expect(arrayTree.children(of: arrayTree.roots[0]).map { arrayTree.value(of: $0) ?? "" } == expected)
         let objectTree = try TreeImporter().importTree(Array(object.utf8), format: .json, path: "o.json")
         #expect(objectTree.children(of: objectTree.roots[0]).map { objectTree.attribute(.key, of: $0) ?? "" } == expected)
+        // Through windows of a few bytes: every escape, run of escapes and run of
+        // characters past ASCII is cut somewhere, and read again whole after the refill.
+        for size in [1, 3, 7, 16, 61] {
+            var builder = ViewTreeBuilder()
+            try JSONTreeReader().read(Array(array.utf8), path: "a.json", into: &builder, bufferSize: size)
+            let cut = builder.finish()
+            #expect(cut.children(of: cut.roots[0]).map { cut.value(of: $0) ?? "" } == expected, "a window of \(size) bytes")
+        }
     }
 }

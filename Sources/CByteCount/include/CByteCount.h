@@ -47,12 +47,29 @@ static inline __attribute__((always_inline)) uint32_t rv_leading_spaces16(const 
     uint32_t spaces = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
     return (uint32_t)__builtin_ctz(~spaces);  /* bits 16 to 31 of ~spaces are set */
 }
+/// A bit for each of the 16 bytes at `p` (any alignment; all 16 readable) that does not
+/// stand for itself in a JSON string: `"`, `\`, a control byte (below 0x20) or a byte from
+/// 0x80 (UTF-8 to check). Bit k is byte k. One signed compare catches both the control
+/// bytes and those from 0x80 (negative as signed bytes).
+static inline __attribute__((always_inline)) uint32_t rv_string_stops16(const void *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i stops = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    return (uint32_t)_mm_movemask_epi8(stops);
+}
 #else
 static inline __attribute__((always_inline)) uint32_t rv_leading_spaces16(const void *p) {
     const uint8_t *b = (const uint8_t *)p;
     uint32_t n = 0;
     while (n < 16 && b[n] == ' ') n++;
     return n;
+}
+static inline __attribute__((always_inline)) uint32_t rv_string_stops16(const void *p) {
+    const uint8_t *b = (const uint8_t *)p;
+    uint32_t stops = 0;
+    for (uint32_t k = 0; k < 16; k++)
+        if (b[k] < 0x20 || b[k] == '"' || b[k] == '\\' || b[k] >= 0x80) stops |= 1u << k;
+    return stops;
 }
 #endif
 
