@@ -101,7 +101,7 @@ struct _XPathEvaluator: ~Copyable {
     /// scan of every rank of a range: see ``slot(_:)``).
     private let slotRuns: _SlotRuns?
     /// Whether a scan of every rank of a range is under way (see ``slot(_:)``).
-    private var scansRanks = false
+    var scansRanks = false
     private var postingsKept: (type: Int32, ranks: _DocumentIndex._TypeRanks)?
 
     init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
