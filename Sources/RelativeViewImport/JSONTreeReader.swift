@@ -473,10 +473,11 @@ struct _JSONScanner: ~Copyable {
                     j &+= 6
                     // A high surrogate and a low one escaped next to it are one character;
                     // a surrogate alone is U+FFFD. (If the second escape's digits are not
-                    // digits, the next turn reports it.)
+                    // digits, flagged from 0x10000 on, it is no low surrogate, and the next
+                    // turn reports it: masked to its low 16 bits, `\udcXd` passed for one.)
                     if unit & 0xFC00 == 0xD800 && buffer[j] == UInt8(ascii: "\\") && buffer[j + 1] == UInt8(ascii: "u") {
                         let low = Self.hexQuad(buffer + j + 2)
-                        if low & 0xFC00 == 0xDC00 {
+                        if low < 0x1_0000 && low & 0xFC00 == 0xDC00 {
                             unit = 0x10000 &+ ((unit &- 0xD800) << 10) &+ (low &- 0xDC00)
                             j &+= 6
                         }

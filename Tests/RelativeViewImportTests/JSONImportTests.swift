@@ -24,6 +24,10 @@ import Testing
         ("[1.]", 1, 4, "digit after '.'"),
         ("[\"\\x\"]", 1, 3, "invalid escape"),
         ("[\"\\u12g4\"]", 1, 3, "\\u escape"),
+        // The escape after a high surrogate's is checked too: masked to 16 bits, these
+        // digits passed for a low surrogate's.
+        ("[\"\\ud889\\udcXd5\"]", 1, 9, "\\u escape"),
+        ("{\"\\ud800\\udc0G\": 1}", 1, 9, "\\u escape"),
         ("{\"a\": [1, 2}", 1, 12, "',' or ']'"),
         ("[1] [2]", 1, 5, "end of the document"),
         ("{", 1, 2, "unexpected end"),
