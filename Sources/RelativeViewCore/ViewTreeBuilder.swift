@@ -431,7 +431,8 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     @inlinable @inline(always)
     package mutating func setKey(words: (UInt64, UInt64), count: Int) {
         let slot = Int(nodes) &- 1
-        if UInt(bitPattern: slot) < UInt(bitPattern: directKeySlots) {
+        // (More than 16 bytes is not two words: the general path traps on it.)
+        if UInt(bitPattern: slot) < UInt(bitPattern: directKeySlots) && UInt(bitPattern: count) <= 16 {
             let seen = recent[Self.recentSlot(prefix: words, count: count)]
             if seen.start >= 0 && seen.count == count && seen.prefix.0 == words.0 && seen.prefix.1 == words.1 {
                 directKeyStarts[slot] = UInt32(truncatingIfNeeded: seen.start)

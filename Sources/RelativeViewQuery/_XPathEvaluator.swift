@@ -857,8 +857,9 @@ struct _XPathEvaluator: ~Copyable {
         if threads > 1 && Int(to - from) >= 2 * Self.splitMinimum {
             out += try split(Int(to - from)) { (e, range) throws(QueryError) -> [_Key] in
                 var some: [_Key] = []
+                let scanned = e.scansRanks
                 e.scansRanks = true
-                defer { e.scansRanks = false }
+                defer { e.scansRanks = scanned }
                 for r in from + Int32(range.lowerBound) ..< from + Int32(range.upperBound) where e.passes(r, test) {
                     if let condition, !(try e.holds(condition, _Key(rank: r))) { continue }
                     some.append(_Key(rank: r))

@@ -764,10 +764,13 @@ struct SnapshotReader {
                 places: (firstAt, namesAt, valuesAt))
         }
         let half = slotCount / 2
-        let second = _SideTask(worthIt: slotCount >= Self.runThreadSlots) { runs(half ..< slotCount) }
-        if let (place, reason) = Self.runsFlaw([runs(0 ..< half), second.wait()], entries: names.count, places: (firstAt, namesAt)) {
-            throw error(place, reason)
+        // `first`'s memory (a copy's, where it is not read in place) is read by address on
+        // the side thread: kept alive until that thread is joined.
+        let flaw = withExtendedLifetime(first) {
+            let second = _SideTask(worthIt: slotCount >= Self.runThreadSlots) { runs(half ..< slotCount) }
+            return Self.runsFlaw([runs(0 ..< half), second.wait()], entries: names.count, places: (firstAt, namesAt))
         }
+        if let (place, reason) = flaw { throw error(place, reason) }
         // Checked: the runs are the file's, each name renumbered (its last-entry mark kept).
         if !names.isEmpty {
             let mark = _AttributeRuns.lastBit

@@ -191,11 +191,17 @@ import Testing
         #expect(objectTree.children(of: objectTree.roots[0]).map { objectTree.attribute(.key, of: $0) ?? "" } == expected)
         // Through windows of a few bytes: every escape, run of escapes and run of
         // characters past ASCII is cut somewhere, and read again whole after the refill.
+        // The member names too, into a builder given its capacity as an import's is (so that
+        // names seen lately take the direct path, `setKey(words:count:)`).
         for size in [1, 3, 7, 16, 61] {
             var builder = ViewTreeBuilder()
             try JSONTreeReader().read(Array(array.utf8), path: "a.json", into: &builder, bufferSize: size)
             let cut = builder.finish()
             #expect(cut.children(of: cut.roots[0]).map { cut.value(of: $0) ?? "" } == expected, "a window of \(size) bytes")
+            var keyed = ViewTreeBuilder(minimumCapacity: strings.count + 1)
+            try JSONTreeReader().read(Array(object.utf8), path: "o.json", into: &keyed, bufferSize: size)
+            let names = keyed.finish()
+            #expect(names.children(of: names.roots[0]).map { names.attribute(.key, of: $0) ?? "" } == expected, "a window of \(size) bytes")
         }
     }
 }
