@@ -798,12 +798,6 @@ enum _SWAR {
         }
     }
 
-    /// The bytes that are not zero; exact for every byte (no carry crosses bytes).
-    @inline(always)
-    static func bytesNonzero(in w: UInt64) -> UInt64 {
-        (((w & ~high) &+ ~high) | w) & high
-    }
-
     /// The bytes that are not '0' ... '9'; exact for every byte (no carry crosses bytes).
     @inline(always)
     static func bytesNotDigits(in w: UInt64) -> UInt64 {
