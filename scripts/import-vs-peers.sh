@@ -183,10 +183,25 @@ def save_ratio():
     # Bytes per second: the two documents written differ a little (ours keeps whitespace text).
     return o["megabytesPerSecond"] / p["megabytesPerSecond"]
 
+def machine():
+    """The processor, as issue 35 asks each run to say: its model name, vendor, family and
+    model numbers, and whether it has AVX-512 (simdjson's kernel differs with it: icelake
+    with, haswell without; each simdjson row names the kernel it ran)."""
+    info = {}
+    for line in open("/proc/cpuinfo"):
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key in ("model name", "vendor_id", "cpu family", "model", "flags") and key not in info:
+            info[key] = value.strip()
+    flags = set(info.get("flags", "").split())
+    return {"cpu": info.get("model name", platform.processor()), "vendor": info.get("vendor_id"),
+            "family": int(info["cpu family"]) if "cpu family" in info else None,
+            "model": int(info["model"]) if "model" in info else None,
+            "avx2": "avx2" in flags, "avx512f": "avx512f" in flags, "cores": os.cpu_count()}
+
 report = {
     "tool": "scripts/import-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "best": "fastest of the runs",
-    "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
-                "cores": os.cpu_count()},
+    "machine": machine(),
     "documents": {"seed": int(os.environ.get("SEED", "1")), "xml": os.path.getsize(xml), "json": os.path.getsize(js), "shapeBytes": shape_bytes},
     "shapes": shape_rows,
     "results": rows + dir_rows,
@@ -220,5 +235,9 @@ print("every document imported whole, ours / its peer (MB/s; the spread of each 
 for r in shape_rows:
     print(f"  {r['document']:21} vs {r['peer']:9} {r['ratio']:.2f}x ({r['spreadOfEachRun'][0]:.2f}x to {r['spreadOfEachRun'][1]:.2f}x), "
           f"peak memory {r['peakMemoryRatio']:.2f}x")
+m = report["machine"]
+kernels = sorted({r["kernel"] for r in rows if r.get("kernel")})
+print(f"processor: {m['cpu']} ({m['vendor']}, family {m['family']} model {m['model']}), AVX-512 {'yes' if m['avx512f'] else 'no'}; "
+      f"simdjson's kernel: {', '.join(kernels) or 'not reported'}")
 print(f"written to {output}")
 PY
