@@ -27,7 +27,7 @@ bin="$(swift build -c release --show-bin-path)/relative-view-bench"
 data=docs/data
 mkdir -p "$data" docs/plots
 {
-    echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB;"
+    echo "Machine: $(python3 scripts/machine.py --line), $(free -g | awk '/^Mem:/ {print $2}') GiB;"
     echo "$(swift --version 2>&1 | head -1); $(uname -sr); commit $(git rev-parse --short HEAD); $(date -u '+%Y-%m-%d %H:%M UTC')."
 } > "$data/machine.txt"
 

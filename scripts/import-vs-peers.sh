@@ -47,6 +47,8 @@ python3 scripts/make-documents.py "$work" --xml-elements "${XML_ELEMENTS:-100000
 
 python3 - "$work" "$bench" "$runs" "$output" "${SHAPE_BYTES:-40000000}" "$tool" <<'PY'
 import json, os, platform, resource, subprocess, sys, time
+sys.path.insert(0, "scripts")
+from machine import machine, line as machine_line
 work, bench, runs, output, shape_bytes, tool = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6]
 xml, js = os.path.join(work, "doc.xml"), os.path.join(work, "doc.json")
 shapes = [name for name in ("shape-mixed.xml", "shape-attributes.xml", "shape-namespaces.xml", "shape-pretty.json",
@@ -183,22 +185,6 @@ def save_ratio():
     # Bytes per second: the two documents written differ a little (ours keeps whitespace text).
     return o["megabytesPerSecond"] / p["megabytesPerSecond"]
 
-def machine():
-    """The processor, as issue 35 asks each run to say: its model name, vendor, family and
-    model numbers, and whether it has AVX-512 (simdjson's kernel differs with it: icelake
-    with, haswell without; each simdjson row names the kernel it ran)."""
-    info = {}
-    for line in open("/proc/cpuinfo"):
-        key, _, value = line.partition(":")
-        key = key.strip()
-        if key in ("model name", "vendor_id", "cpu family", "model", "flags") and key not in info:
-            info[key] = value.strip()
-    flags = set(info.get("flags", "").split())
-    return {"cpu": info.get("model name", platform.processor()), "vendor": info.get("vendor_id"),
-            "family": int(info["cpu family"]) if "cpu family" in info else None,
-            "model": int(info["model"]) if "model" in info else None,
-            "avx2": "avx2" in flags, "avx512f": "avx512f" in flags, "cores": os.cpu_count()}
-
 report = {
     "tool": "scripts/import-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "best": "fastest of the runs",
     "machine": machine(),
@@ -237,7 +223,7 @@ for r in shape_rows:
           f"peak memory {r['peakMemoryRatio']:.2f}x")
 m = report["machine"]
 kernels = sorted({r["kernel"] for r in rows if r.get("kernel")})
-print(f"processor: {m['cpu']} ({m['vendor']}, family {m['family']} model {m['model']}), AVX-512 {'yes' if m['avx512f'] else 'no'}; "
+print(f"processor: {machine_line(m)}; "
       f"simdjson's kernel: {', '.join(kernels) or 'not reported'}")
 print(f"written to {output}")
 PY

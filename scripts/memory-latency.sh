@@ -15,11 +15,13 @@ gcc -O2 -o "$work/memory-latency" scripts/peers/memory-latency.c
 python3 - "$work/memory-latency" "$output" <<'PY'
 import json, os, platform, subprocess, sys, time
 binary, output = sys.argv[1], sys.argv[2]
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+sys.path.insert(0, "scripts")
+from machine import machine
 regions = json.loads(subprocess.run([binary], check=True, capture_output=True, text=True).stdout)
 for r in regions:
     r.pop("keep", None)
-report = {"date": time.strftime("%Y-%m-%d"), "cpu": cpu, "cores": os.cpu_count(), "regions": regions}
+m = machine()
+report = {"date": time.strftime("%Y-%m-%d"), "cpu": m["cpu"], "cores": m["cores"], "machine": m, "regions": regions}
 json.dump(report, open(output, "w"), indent=2)
 print(json.dumps(report, indent=2))
 PY

@@ -71,6 +71,8 @@ python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --see
     "${QUERY_TIMEOUT:-60}" "${MOVES:-10000}" "$parts" "$commit" "${MOVES_REPEAT:-20}" "${MOVES_RUNS:-3}" \
     "${THREAD_REPEAT:-40}" "${THREAD_RUNS:-5}" <<'PY'
 import json, math, os, platform, select, statistics, subprocess, sys, time
+sys.path.insert(0, "scripts")
+from machine import machine
 from cssselect import GenericTranslator
 
 work, tool, runs, output, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
@@ -291,8 +293,7 @@ if os.path.exists(output):
         report = json.load(f)
 report.update({
     "tool": "scripts/query-vs-peers.sh",
-    "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
-                "cores": os.cpu_count()},
+    "machine": machine(),
     "documents": {"xmark": {"bytes": os.path.getsize(xmark), "seed": int(os.environ.get("SEED", "1"))},
                   "nested": {"bytes": os.path.getsize(nested), "towers": int(os.environ.get("NESTED_TOWERS", "2000")),
                              "depth": int(os.environ.get("NESTED_DEPTH", "40"))}},
@@ -430,6 +431,8 @@ python3 scripts/make-documents.py "$work" --xml-elements 0 --json-values 0 --see
 
 /usr/bin/python3 - "$work" "$tool" "${JSON_RUNS:-2}" "$output" "${REPEAT:-5}" "${PYTHON_TIMEOUT:-120}" "$commit" <<'PY'
 import json, math, os, platform, select, subprocess, sys, time
+sys.path.insert(0, "scripts")
+from machine import machine
 
 work, tool, runs, output, repeat, python_timeout = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
 commit = sys.argv[7]
@@ -585,8 +588,7 @@ warm = [r.get("warmRatio", r.get("warmRatioAtLeast")) for r in out_rows]
 cold = [r["coldRatio"] for r in out_rows]
 section = {
     "date": time.strftime("%Y-%m-%d"), "commit": commit, "runs": runs, "repeat": repeat,
-    "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
-                "cores": os.cpu_count()},
+    "machine": machine(),
     "document": {"bytes": os.path.getsize(document), "snapshotBytes": os.path.getsize(snapshot), "seed": int(os.environ.get("SEED", "1"))},
     "peers": {"python": "python-jsonpath %s, JSONPathEnvironment(strict=True), findall on the document json.load gave" %
               subprocess.run(["/usr/bin/python3", "-c", "import importlib.metadata as m; print(m.version('python-jsonpath'))"],

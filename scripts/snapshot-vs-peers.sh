@@ -36,6 +36,8 @@ python3 scripts/make-documents.py "$work" --xml-elements "${XML_ELEMENTS:-100000
 
 python3 - "$work" "$bench" "$runs" "$output" <<'PY'
 import json, os, platform, subprocess, sys, time
+sys.path.insert(0, "scripts")
+from machine import machine
 work, bench, runs, output = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 xml, snapshot, tiny = os.path.join(work, "doc.xml"), os.path.join(work, "doc.rvtree"), os.path.join(work, "tiny.rvtree")
 saved = json.load(open(os.path.join(work, "snapshot-save.json")))
@@ -81,8 +83,7 @@ baseline = peaks["baseline: 10-node snapshot, mapped"]
 peer = seconds["pugixml: XML parse"]
 report = {
     "tool": "scripts/snapshot-vs-peers.sh", "date": time.strftime("%Y-%m-%d"), "runs": runs, "best": "fastest of the runs",
-    "machine": {"cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()),
-                "cores": os.cpu_count()},
+    "machine": machine(),
     "tree": {"source": "scripts/make-documents.py", "seed": int(os.environ.get("SEED", "1")), "nodes": saved["import"]["nodes"]},
     "snapshot": {"bytes": saved["snapshot"]["bytes"], "bytesPerNode": saved["snapshot"]["bytesPerNode"], "writeSeconds": saved["snapshot"]["seconds"]},
     "results": rows,
