@@ -323,6 +323,16 @@ public struct MarkupTreeReader: Sendable {
             throw _located(_importError(xmlCtxtGetLastError(context), path: path)
                 ?? ImportError(path: path, message: "the document is not well-formed XML"), path: path, in: context)
         }
+        if dialect == .xml && context.pointee.disableSAX != 0 && sink.elementCount > 0 {
+            // Well-formed so far and yet halted, with no error of the parser's own: libxml2
+            // could not convert the bytes from the declared encoding (a byte that encoding
+            // does not have, a lone UTF-16 surrogate), said so only through its generic
+            // handler, and stopped there. Closing what was open would lose the rest
+            // without a word. (With no element read, the check below says so.)
+            let declared = context.pointee.encoding.map { " as \"\(String(cString: $0))\", the encoding it declares" } ?? ""
+            throw _located(ImportError(path: path, message: "the document cannot be read past here\(declared): a byte sequence that encoding does not have"),
+                           path: path, in: context, otherwise: (1, 1))
+        }
         if dialect == .xml && sink.elementCount == 0 {
             // Well-formed by libxml2's account and yet no element: it gave up early (an
             // encoding it cannot read, as UTF-7) and said why in a non-fatal error, if at all.
@@ -392,6 +402,20 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String, whol
             sink.open(name: name, prefix: prefix, found)
         }
         handler.endElementNs = { context, _, _, _ in _MarkupSink.of(context)?.close() }
+        // No external entity is ever loaded, so none is declared: each external parsed
+        // entity (general or parameter) is declared as an empty internal one, and its
+        // references expand to nothing. `getEntity` giving none is not enough: libxml2 then
+        // looks the entity up itself (its context is the user data) and, under
+        // XML_PARSE_NOENT, loads it, as it loads every external parameter entity.
+        handler.entityDecl = { context, name, type, publicId, systemId, content in
+            let external = type == Int32(XML_EXTERNAL_GENERAL_PARSED_ENTITY.rawValue)
+            guard external || type == Int32(XML_EXTERNAL_PARAMETER_ENTITY.rawValue) else {
+                return xmlSAX2EntityDecl(context, name, type, publicId, systemId, content)
+            }
+            let declared = external ? XML_INTERNAL_GENERAL_ENTITY : XML_INTERNAL_PARAMETER_ENTITY
+            var empty: [xmlChar] = [0]
+            xmlSAX2EntityDecl(context, name, Int32(declared.rawValue), nil, nil, &empty)
+        }
     case .html:
         xmlSAX2InitHtmlDefaultSAXHandler(&handler)
         handler.initialized = XML_SAX2_MAGIC  // so that errors go to `serror`, not to stderr
@@ -764,7 +788,8 @@ final class _MarkupSink {
     /// nothing expands any further, and the import fails with the document's position.
     func expand(_ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
         let limit = MarkupTreeReader.maximumEntityExpansion(forDocumentBytes: bytesRead)
-        // External entities are never loaded: as if undeclared.
+        // External entities are never declared (see `_makeParser`); were one given, it would
+        // not be expanded.
         if whole, let entity, entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY || entity.pointee.etype == XML_EXTERNAL_GENERAL_UNPARSED_ENTITY {
             return nil
         }

@@ -81,6 +81,37 @@ import Testing
         }
     }
 
+    /// A whole import (the default) expands internal entities (XML_PARSE_NOENT), under
+    /// which libxml2 loads an external entity it finds declared, even where `getEntity`
+    /// gives none: neither text nor elements of a local file, by a relative or a `file:`
+    /// reference, nor what an external parameter entity declares, reach the tree (a
+    /// differential run found a file's text in the tree, and the comment of
+    /// `anExternalEntityIsNeverLoaded` held only for a skeleton import).
+    @Test func aWholeImportLoadsNoExternalEntity() throws {
+        try withTemporaryDirectory { (dir) throws in
+            try "SECRET TEXT".write(toFile: dir + "/secret.txt", atomically: true, encoding: .utf8)
+            try "<secret/>".write(toFile: dir + "/secret.xml", atomically: true, encoding: .utf8)
+            try #"<!ENTITY leaked "SECRET DECLARATION">"#.write(toFile: dir + "/secret.dtd", atomically: true, encoding: .utf8)
+            for system in ["secret.txt", "secret.xml", "file://\(dir)/secret.txt", "file://\(dir)/secret.xml"] {
+                let text = """
+                    <!DOCTYPE r [<!ENTITY x SYSTEM "\(system)"><!ENTITY y "inner">]>
+                    <r a="&y;">&x;&y;</r>
+                    """
+                let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: dir + "/doc.xml")
+                let r = try #require(tree.documentElement)
+                #expect(tree.textContent(of: r) == "inner", "\(system)")
+                #expect(tree.attribute(named: "a", of: r) == "inner")
+                #expect(tree.descendants(of: r).allSatisfy { tree.typeName(of: $0) != "secret" }, "\(system)")
+            }
+            // An external parameter entity is not read either: what it declares is undeclared.
+            let text = "<!DOCTYPE r [<!ENTITY % p SYSTEM \"file://\(dir)/secret.dtd\"> %p;]>\n<r>&leaked;</r>"
+            // (The reference to it is then one to an undeclared entity in a document with
+            // parameter entity references: a validity error only, and skipped.)
+            let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: dir + "/doc.xml")
+            #expect(tree.textContent(of: try #require(tree.documentElement)) == "")
+        }
+    }
+
     @Test func anExternalDTDIsNeverLoaded() throws {
         try withTemporaryDirectory { (dir) throws in
             // Loaded, its default attribute would give the root tag 5.
