@@ -273,10 +273,27 @@ extension _XPathEvaluator {
             s = end(s)
         }
         try spend(children.count + 1, at: 0)
+        // An element's type is its name as written (`p`, `x:p`): where the document
+        // declares namespaces, two types may be one expanded name (`x:p` and `p` in the
+        // default namespace `x` stands for) and one type two (`p` under two defaults), so
+        // there the children are grouped by namespace URI and local name, as Selectors
+        // Level 3 has it.
+        let byExpandedName = ofType && index.namespaces(self).declared
+        var expanded: [(uri: String, local: String, count: Int32)] = []
         var position: Int32 = 0
         for i in 0 ..< children.count {
             let c = children[fromEnd ? children.count - 1 - i : i]
-            if ofType {
+            if byExpandedName {
+                let (_, local, uri) = names(of: _Key(rank: c))
+                var n: Int32 = 1
+                if let j = expanded.firstIndex(where: { $0.local == local && $0.uri == uri }) {
+                    n = expanded[j].count + 1
+                    expanded[j].count = n
+                } else {
+                    expanded.append((uri, local, 1))
+                }
+                nthPositions[variant][Int(c)] = n
+            } else if ofType {
                 let t = type(c)
                 var n: Int32 = 1
                 if let j = seen.firstIndex(where: { $0.type == t }) {

@@ -108,6 +108,29 @@ import RelativeViewImport
         #expect(try ns(":lang(d)").isEmpty)
     }
 
+    /// `:*-of-type` counts siblings of the same expanded name (namespace URI and local
+    /// name), not of the same name as written: `x:p` and `p` under `xmlns="urn:x"` are one
+    /// type, `p` under two default namespaces two (found by a differential run against a
+    /// browser's rules on W3C's C14N test documents).
+    @Test func ofTypeComparesExpandedNames() throws {
+        let text = #"<r xmlns="urn:x"><p n="1"/><x:p n="2" xmlns:x="urn:x"/><p n="3" xmlns="urn:y"/><q n="4"/></r>"#
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "of-type.xml")
+        func ns(_ selector: String) throws -> [String] {
+            try tree.select(CSSSelector(selector)).map { node in tree.attribute(named: "n", of: node) ?? tree.typeName(of: node) }
+        }
+        #expect(try ns("p:first-of-type") == ["1", "3"])
+        #expect(try ns("p:last-of-type") == ["2", "3"])
+        #expect(try ns("p:nth-of-type(2)") == ["2"])
+        #expect(try ns("p:nth-last-of-type(2)") == ["1"])
+        #expect(try ns("*:only-of-type") == ["r", "3", "4"])
+        let prefixes = try TreeImporter().importTree(
+            Array(#"<r xmlns:a="urn:x" xmlns:b="urn:x"><a:p/><b:p/><c:p xmlns:c="urn:c"/></r>"#.utf8), format: .xml, path: "p.xml")
+        #expect(try prefixes.select(CSSSelector("p:only-of-type")).map { prefixes.typeName(of: $0) } == ["c:p"])
+        // No namespace declared: the type as written, as before.
+        let plain = try TreeImporter().importTree(Array(#"<r><p/><q/><p n="2"/></r>"#.utf8), format: .xml, path: "plain.xml")
+        #expect(try plain.select(CSSSelector("p:nth-of-type(2)")).map { plain.attribute(named: "n", of: $0) } == ["2"])
+    }
+
     /// In an HTML document element and attribute names ignore ASCII case (its parser wrote
     /// them in lower case); in an XML document they do not.
     @Test func htmlNamesIgnoreCase() throws {
