@@ -448,23 +448,29 @@ struct _JSONScanner: ~Copyable {
 
     /// Goes on with the string opened at `start` from its first escape at `j`: decodes it
     /// into `decoded` as it checks it, in one pass. Each plain run is copied as it is
-    /// scanned, eight bytes at a time (a word is stored before its stops are known; the
-    /// next store overwrites what followed the stop). The decoded text is never longer
-    /// than the escaped one, so `decoded` needs the room of the bytes scanned, plus a word.
+    /// scanned, sixteen bytes at a time (a block is stored before its stops are known; the
+    /// next store overwrites what followed the stop). The decoded text is never longer than
+    /// the escaped one, and the string ends by the buffer's end (else it is scanned again
+    /// after a refill), so room for the rest of the buffer, plus the 16 bytes of the last
+    /// block and a character's 4, is made once here and not checked again in the loop
+    /// (at most the window's size: 1 MiB unless a longer token doubled it).
+    /// Buffer, count and output are locals: read through `self` (inout), each was loaded
+    /// again at every escape.
     private mutating func decodeString(from start: Int, escapeAt escape: Int, asKey: Bool) throws(_JSONSyntaxError) -> Bool {
+        let count = self.count, atEnd = self.atEnd
+        if count &- start &+ 64 > decodedCapacity { growDecoded(to: count &- start &+ 64, keeping: 0) }
+        let buffer = self.buffer, out = decoded
         var j = escape
-        var n = j - (start + 1)
-        if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: 0) }
-        _copyWords(from: buffer + start + 1, to: decoded, count: n)
+        var n = j &- (start &+ 1)
+        _copyWords(from: buffer + start + 1, to: out, count: n)
         while true {
             // At a byte that stops a plain run.
             let byte = buffer[j]
             if byte == UInt8(ascii: "\\") {
                 // Room for a surrogate pair's two escapes (the window's padding is read
                 // past the end of the document, and holds no escape).
-                if j + 12 > count && !atEnd { return false }
-                if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: n) }
-                let e = buffer[j + 1]
+                if j &+ 12 > count && !atEnd { return false }
+                let e = buffer[j &+ 1]
                 if e == UInt8(ascii: "u") {
                     var unit = Self.hexQuad(buffer + j + 2)
                     guard unit < 0x1_0000 else {
@@ -475,21 +481,21 @@ struct _JSONScanner: ~Copyable {
                     // a surrogate alone is U+FFFD. (If the second escape's digits are not
                     // digits, flagged from 0x10000 on, it is no low surrogate, and the next
                     // turn reports it: masked to its low 16 bits, `\udcXd` passed for one.)
-                    if unit & 0xFC00 == 0xD800 && buffer[j] == UInt8(ascii: "\\") && buffer[j + 1] == UInt8(ascii: "u") {
+                    if unit & 0xFC00 == 0xD800 && buffer[j] == UInt8(ascii: "\\") && buffer[j &+ 1] == UInt8(ascii: "u") {
                         let low = Self.hexQuad(buffer + j + 2)
                         if low < 0x1_0000 && low & 0xFC00 == 0xDC00 {
                             unit = 0x10000 &+ ((unit &- 0xD800) << 10) &+ (low &- 0xDC00)
                             j &+= 6
                         }
                     }
-                    n &+= _putUTF8(unit &- 0xD800 < 0x800 ? 0xFFFD : unit, at: decoded + n)
+                    n &+= _putUTF8(unit &- 0xD800 < 0x800 ? 0xFFFD : unit, at: out + n)
                 } else {
                     let plain = Self.unescaped(e)
                     guard plain != 0 else {
-                        if j + 1 == count { throw _JSONSyntaxError(offset: base + start, message: "unterminated string") }
+                        if j &+ 1 == count { throw _JSONSyntaxError(offset: base + start, message: "unterminated string") }
                         throw _JSONSyntaxError(offset: base + j, message: "invalid escape '\\\(Unicode.Scalar(e))' in a string")
                     }
-                    decoded[n] = plain
+                    out[n] = plain
                     n &+= 1
                     j &+= 2
                 }
@@ -502,14 +508,13 @@ struct _JSONScanner: ~Copyable {
                 // Characters past ASCII in a row (a word of Cyrillic, CJK text) are taken here
                 // one after another, not each through the plain run that would stop at once.
                 repeat {
-                    if n + 64 > decodedCapacity { growDecoded(to: n + 64, keeping: n) }
                     var length = _shortUTF8Length(buffer + j)
                     if length == 0 {
-                        if j + 4 > count && !atEnd { return false }
-                        length = try endOfUTF8Sequence(at: j) - j
+                        if j &+ 4 > count && !atEnd { return false }
+                        length = try endOfUTF8Sequence(at: j) &- j
                     }
                     // At most four bytes, in the buffer or its padding.
-                    UnsafeMutableRawPointer(decoded + n).storeBytes(
+                    UnsafeMutableRawPointer(out + n).storeBytes(
                         of: _SWAR.word32(buffer + j).littleEndian, as: UInt32.self)
                     n &+= length
                     j &+= length
@@ -523,9 +528,8 @@ struct _JSONScanner: ~Copyable {
             // The plain run that follows, copied as it is scanned, sixteen bytes at a time
             // (the window's padding holds the 16 bytes read from the sentinel on).
             while true {
-                if n + 16 > decodedCapacity { growDecoded(to: n + 16, keeping: n) }
                 let stops = rv_string_stops16(buffer + j)
-                let to = UnsafeMutableRawPointer(decoded + n)
+                let to = UnsafeMutableRawPointer(out + n)
                 to.storeBytes(of: rv_load64(buffer + j), as: UInt64.self)
                 to.storeBytes(of: rv_load64(buffer + j + 8), toByteOffset: 8, as: UInt64.self)
                 if stops != 0 {
