@@ -329,8 +329,10 @@ public struct MarkupTreeReader: Sendable {
             // does not have, a lone UTF-16 surrogate), said so only through its generic
             // handler, and stopped there. Closing what was open would lose the rest
             // without a word. (With no element read, the check below says so.)
-            let declared = context.pointee.encoding.map { " as \"\(String(cString: $0))\", the encoding it declares" } ?? ""
-            throw _located(ImportError(path: path, message: "the document cannot be read past here\(declared): a byte sequence that encoding does not have"),
+            // (libxml2 converts a chunk ahead of the parse: the place is where the parse
+            // stopped, at or after the bytes.)
+            let declared = context.pointee.encoding.map { " from \"\(String(cString: $0))\", the encoding it declares" } ?? ""
+            throw _located(ImportError(path: path, message: "the document could not be converted\(declared), by here: a byte sequence that encoding does not have"),
                            path: path, in: context, otherwise: (1, 1))
         }
         if dialect == .xml && sink.elementCount == 0 {
