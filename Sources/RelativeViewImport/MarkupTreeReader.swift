@@ -319,6 +319,13 @@ public struct MarkupTreeReader: Sendable {
             }
             throw fatal
         }
+        if dialect == .xml, head.starts(with: [0xEF, 0xBB, 0xBF]), let named = context.pointee.encoding.map({ String(cString: $0) }),
+           !["UTF-8", "UTF8"].contains(named.uppercased()) {
+            // libxml2 2.9 reads such a document in the declared encoding (UTF-8's "é" came
+            // out as "Ã©"); XML 1.0 (4.3.3) makes it a fatal error.
+            throw ImportError(path: path, line: 1, column: 1,
+                              message: "the document starts with UTF-8's byte order mark but declares the encoding \"\(named)\"")
+        }
         if dialect == .xml && context.pointee.wellFormed == 0 {
             throw _located(_importError(xmlCtxtGetLastError(context), path: path)
                 ?? ImportError(path: path, message: "the document is not well-formed XML"), path: path, in: context)
