@@ -335,9 +335,9 @@ public struct MarkupTreeReader: Sendable {
             // could not convert the bytes from the declared encoding (a byte that encoding
             // does not have, a lone UTF-16 surrogate), said so only through its generic
             // handler, and stopped there. Closing what was open would lose the rest
-            // without a word. (With no element read, the check below says so.)
-            // (libxml2 converts a chunk ahead of the parse: the place is where the parse
-            // stopped, at or after the bytes.)
+            // without a word. The place is where the parse stopped, at or after the bytes
+            // (libxml2 converts a chunk ahead of the parse). With no element read, the
+            // check below says so.
             let declared = context.pointee.encoding.map { " from \"\(String(cString: $0))\", the encoding it declares" } ?? ""
             throw _located(ImportError(path: path, message: "the document could not be converted\(declared), by here: a byte sequence that encoding does not have"),
                            path: path, in: context, otherwise: (1, 1))
@@ -797,8 +797,8 @@ final class _MarkupSink {
     /// nothing expands any further, and the import fails with the document's position.
     func expand(_ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
         let limit = MarkupTreeReader.maximumEntityExpansion(forDocumentBytes: bytesRead)
-        // External entities are never declared (see `_makeParser`); were one given, it would
-        // not be expanded.
+        // External parsed entities are declared as empty internal ones (see `_makeParser`);
+        // an unparsed one (NDATA) is never expanded.
         if whole, let entity, entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY || entity.pointee.etype == XML_EXTERNAL_GENERAL_UNPARSED_ENTITY {
             return nil
         }
