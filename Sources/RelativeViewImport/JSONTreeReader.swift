@@ -458,7 +458,7 @@ struct _JSONScanner: ~Copyable {
     /// again at every escape.
     private mutating func decodeString(from start: Int, escapeAt escape: Int, asKey: Bool) throws(_JSONSyntaxError) -> Bool {
         let count = self.count, atEnd = self.atEnd
-        if count &- start &+ 64 > decodedCapacity { growDecoded(to: count &- start &+ 64, keeping: 0) }
+        if count &- start &+ 64 > decodedCapacity { growDecoded(to: count &- start &+ 64) }
         let buffer = self.buffer, out = decoded
         var j = escape
         var n = j &- (start &+ 1)
@@ -588,13 +588,13 @@ struct _JSONScanner: ~Copyable {
         _JSONSyntaxError(offset: base + j, message: "unescaped control character (0x\(String(buffer[j], radix: 16))) in a string")
     }
 
-    /// Makes room for `capacity` decoded bytes, keeping the first `n`.
+    /// Makes room for `capacity` decoded bytes (what was decoded before is not kept: a
+    /// string makes its room before it decodes).
     @inline(never)
-    private mutating func growDecoded(to capacity: Int, keeping n: Int) {
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(2 * decodedCapacity, capacity))
-        bigger.update(from: decoded, count: n)
+    private mutating func growDecoded(to capacity: Int) {
+        let size = max(2 * decodedCapacity, capacity)
         decoded.deallocate()
-        (decoded, decodedCapacity) = (bigger, max(2 * decodedCapacity, capacity))
+        (decoded, decodedCapacity) = (.allocate(capacity: size), size)
     }
 
     /// Gives the node made last the value of the string scanned last, escapes decoded.

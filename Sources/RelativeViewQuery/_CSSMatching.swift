@@ -278,23 +278,23 @@ extension _XPathEvaluator {
         // default namespace `x` stands for) and one type two (`p` under two defaults), so
         // there the children are grouped by namespace URI and local name, as Selectors
         // Level 3 has it.
+        // (Each expanded name met stands for its place in `expanded`, counted as a type is.)
         let byExpandedName = ofType && index.namespaces(self).declared
-        var expanded: [(uri: String, local: String, count: Int32)] = []
+        var expanded: [(uri: String, local: String)] = []
         var position: Int32 = 0
         for i in 0 ..< children.count {
             let c = children[fromEnd ? children.count - 1 - i : i]
-            if byExpandedName {
-                let (_, local, uri) = names(of: _Key(rank: c))
-                var n: Int32 = 1
-                if let j = expanded.firstIndex(where: { $0.local == local && $0.uri == uri }) {
-                    n = expanded[j].count + 1
-                    expanded[j].count = n
-                } else {
-                    expanded.append((uri, local, 1))
+            if ofType {
+                var t = type(c)
+                if byExpandedName {
+                    let (_, local, uri) = names(of: _Key(rank: c))
+                    if let j = expanded.firstIndex(where: { $0.local == local && $0.uri == uri }) {
+                        t = Int32(j)
+                    } else {
+                        t = Int32(expanded.count)
+                        expanded.append((uri, local))
+                    }
                 }
-                nthPositions[variant][Int(c)] = n
-            } else if ofType {
-                let t = type(c)
                 var n: Int32 = 1
                 if let j = seen.firstIndex(where: { $0.type == t }) {
                     n = seen[j].count + 1
