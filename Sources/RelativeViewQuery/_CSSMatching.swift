@@ -182,7 +182,7 @@ extension _XPathEvaluator {
 
     static func equal(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: Slice<UnsafeBufferPointer<UInt8>>, ignoreCase: Bool) -> Bool {
         guard a.count == b.count else { return false }
-        if !ignoreCase { return a.elementsEqual(b) }
+        if !ignoreCase { return _sameBytes(UnsafeBufferPointer(rebasing: a), UnsafeBufferPointer(rebasing: b)) }
         return zip(a, b).allSatisfy { lower($0) == lower($1) }
     }
 

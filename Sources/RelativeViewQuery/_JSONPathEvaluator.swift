@@ -121,18 +121,6 @@ struct _JSONPathEvaluator: ~Copyable {
         view.column(.key, slot(r)) ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
-    /// Whether two texts are the same bytes: a loop inlined where it is used (the generic
-    /// `elementsEqual` was left a call in the walks of members, 10% of a name step's time).
-    @inline(__always) static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        var i = 0
-        while i < a.count {
-            if a[i] != b[i] { return false }
-            i &+= 1
-        }
-        return true
-    }
-
     /// A scalar's text (a string decoded, a number as written, `true`, `false`).
     @inline(__always) func text(_ r: Int32) -> UnsafeBufferPointer<UInt8> {
         view.value(slot(r)) ?? UnsafeBufferPointer(start: nil, count: 0)
@@ -310,7 +298,7 @@ struct _JSONPathEvaluator: ~Copyable {
                                 guard kind(n) == .object else { continue }
                                 try forEachChild(n) { (c) throws(QueryError) in
                                     let key = key(c)
-                                    if Self.same(key, name) { out.append(c) }
+                                    if _sameBytes(key, name) { out.append(c) }
                                 }
                                 try spend(Int(end(n) - n), at: offset)
                             }
@@ -425,7 +413,7 @@ struct _JSONPathEvaluator: ~Copyable {
         try spend(Int(e - n), at: offset)
         var c = n &+ 1
         while c < e {
-            if let k = view.column(.key, slot(c)), Self.same(k, name) { out.append(c) }
+            if let k = view.column(.key, slot(c)), _sameBytes(k, name) { out.append(c) }
             c &+= 1
         }
     }
@@ -480,7 +468,7 @@ struct _JSONPathEvaluator: ~Copyable {
                 try name.withUnsafeBufferPointer { (name) throws(QueryError) in
                     try forEachChild(n) { (c) throws(QueryError) in
                         let key = key(c)
-                        if Self.same(key, name) { out.append(c) }
+                        if _sameBytes(key, name) { out.append(c) }
                     }
                 }
                 try spend(Int(end(n) - n), at: offset)
@@ -670,7 +658,7 @@ struct _JSONPathEvaluator: ~Copyable {
                 var found: Int32 = -1
                 while c < e {
                     let key = key(c)
-                    if Self.same(key, name) { found = c; break }
+                    if _sameBytes(key, name) { found = c; break }
                     c = end(c)
                 }
                 guard found >= 0 else { return nil }
@@ -752,7 +740,7 @@ struct _JSONPathEvaluator: ~Copyable {
                 try follow(path, step: k + 1, from: c, limit: limit, count: &count, first: &first)
             } else {
                 let key = key(c)
-                if Self.same(key, name) {
+                if _sameBytes(key, name) {
                     try follow(path, step: k + 1, from: c, limit: limit, count: &count, first: &first)
                 }
             }
@@ -807,7 +795,7 @@ struct _JSONPathEvaluator: ~Copyable {
         case (.nothing, .nothing), (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
-        case (.text(let x), .text(let y)): return Self.same(x, y)
+        case (.text(let x), .text(let y)): return _sameBytes(x, y)
         case (.node(let x), .node(let y)): return deepEqual(x, y)
         default: return false
         }
@@ -839,7 +827,7 @@ struct _JSONPathEvaluator: ~Copyable {
         }
         for a in xs {
             let name = key(a)
-            guard let b = ys.first(where: { key($0).elementsEqual(name) }), equal(value(ofNode: a), value(ofNode: b)) else { return false }
+            guard let b = ys.first(where: { _sameBytes(key($0), name) }), equal(value(ofNode: a), value(ofNode: b)) else { return false }
         }
         return true
     }

@@ -207,7 +207,7 @@ extension _XPathEvaluator {
     @inline(__always)
     static func compares(_ value: UnsafeBufferPointer<UInt8>, _ op: _BinaryOperator, literal: UnsafeBufferPointer<UInt8>?, number n: Double,
                          valueFirst: Bool) -> Bool {
-        if let literal { return value.elementsEqual(literal) == (op == .equal) }
+        if let literal { return _sameBytes(value, literal) == (op == .equal) }
         let m = number(String(decoding: value, as: UTF8.self))
         return valueFirst ? relation(op, m, n) : relation(op, n, m)
     }
