@@ -633,6 +633,36 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         setValueSlowly(words: words, count: n)
     }
 
+    /// Gives the node opened last its own text, the `n` bytes at `p` (well-formed UTF-8,
+    /// which is not checked), reading 32 bytes from `p`: all must be readable, whatever
+    /// `n`. The same as ``setValue(utf8:)``; inlined, and with no array call, in direct
+    /// mode for a text of 17 to 32 bytes (a float's digits, a short sentence), as
+    /// ``setValue(words:count:)`` is for one of at most 16.
+    ///
+    /// - Complexity: O(n) amortized.
+    @inlinable @inline(always)
+    package mutating func setValue(readingThirtyTwoBytesAt p: UnsafePointer<UInt8>, count n: Int) {
+        let slot = Int(nodes) &- 1
+        let staged = valueStage.count.pointee
+        let at = valueStage.inColumn.pointee &+ staged
+        if UInt(bitPattern: slot) < UInt(bitPattern: directValueSlots) && staged <= _TextStage.capacity &- 33
+            && at < Int(UInt32.max) && UInt(bitPattern: n) <= 32 {
+            // One length byte (n < 128), then the 32 bytes read; those past `n` are
+            // overwritten by the next text staged, or never kept.
+            let to = UnsafeMutableRawPointer(valueStage.bytes + staged)
+            let from = UnsafeRawPointer(p)
+            to.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), toByteOffset: 1, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 9, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 17, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 25, as: UInt64.self)
+            directValueStarts[slot] = UInt32(truncatingIfNeeded: at)
+            valueStage.count.pointee = staged &+ 1 &+ n
+            return
+        }
+        setValue(utf8: UnsafeBufferPointer(start: p, count: n))
+    }
+
     /// ``setValue(words:count:)`` through ``setValue(utf8:)``.
     @usableFromInline @inline(never)
     mutating func setValueSlowly(words: (UInt64, UInt64), count n: Int) {

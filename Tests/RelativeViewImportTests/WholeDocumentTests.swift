@@ -234,6 +234,38 @@ extension ViewTree {
         }
     }
 
+    @Test func jsonValuesOfEveryLengthUpToFortyAreKept() throws {
+        // Up to 16 bytes a value is kept as two words, from 17 to 32 as 32 bytes read (past
+        // its end: into the window's padding where a small window ends with it), longer
+        // ones through the general path: plain strings, strings with an escape (decoded
+        // apart) and numbers of every length from 0 to 40, whole and cut by small windows.
+        var texts: [String] = []
+        var values: [String] = []
+        for n in 0 ... 40 {
+            let plain = String((0 ..< n).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) })
+            texts.append("\"\(plain)\"")
+            values.append(plain)
+            if n >= 2 {
+                texts.append("\"\(plain.dropLast(2))\\n\"")
+                values.append(plain.dropLast(2) + "\n")
+            }
+            if n >= 1 {
+                texts.append(String(repeating: "7", count: n))
+                values.append(String(repeating: "7", count: n))
+            }
+        }
+        let bytes = Array(("[" + texts.joined(separator: ",") + "]").utf8)
+        let whole = try TreeImporter().importTree(bytes, format: .json)
+        #expect(whole.children(of: whole.roots[0]).map { whole.value(of: $0) ?? "" } == values)
+        for size in [7, 33, 64] {
+            // Room reserved, as an import reserves it: the builder writes directly.
+            var builder = ViewTreeBuilder(minimumCapacity: bytes.count)
+            try JSONTreeReader().read(bytes, path: "doc", into: &builder, bufferSize: size)
+            let tree = builder.finish()
+            #expect(tree.children(of: tree.roots[0]).map { tree.value(of: $0) ?? "" } == values, "buffer of \(size)")
+        }
+    }
+
     @Test func xmlTextCutByTheBufferIsKept() throws {
         let text = "<r a=\"x&amp;y\">one &lt; two\r\nthree<![CDATA[c]]>é<!--c--><?p d?></r>"
         let expected = MarkupTreeReader().fastPath(Array(text.utf8)).tree.map(contentOutline)
