@@ -617,19 +617,10 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(1)
     @inlinable @inline(always)
     package mutating func setValue(words: (UInt64, UInt64), count n: Int) {
-        let slot = Int(nodes) &- 1
-        let staged = valueStage.count.pointee
-        let at = valueStage.inColumn.pointee &+ staged
-        if UInt(bitPattern: slot) < UInt(bitPattern: directValueSlots) && staged <= _TextStage.capacity &- 17
-            && at < Int(UInt32.max) && UInt(bitPattern: n) <= 16 {
-            let p = UnsafeMutableRawPointer(valueStage.bytes + staged)
-            p.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
-            p.storeBytes(of: words.0.littleEndian, toByteOffset: 1, as: UInt64.self)
-            p.storeBytes(of: words.1.littleEndian, toByteOffset: 9, as: UInt64.self)
-            directValueStarts[slot] = UInt32(truncatingIfNeeded: at)
-            valueStage.count.pointee = staged &+ 1 &+ n
-            return
-        }
+        if stagesDirectly(count: n, room: 16, { to in
+            to.storeBytes(of: words.0.littleEndian, as: UInt64.self)
+            to.storeBytes(of: words.1.littleEndian, toByteOffset: 8, as: UInt64.self)
+        }) { return }
         setValueSlowly(words: words, count: n)
     }
 
@@ -642,25 +633,34 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// - Complexity: O(n) amortized.
     @inlinable @inline(always)
     package mutating func setValue(readingThirtyTwoBytesAt p: UnsafePointer<UInt8>, count n: Int) {
+        if stagesDirectly(count: n, room: 32, { to in
+            let from = UnsafeRawPointer(p)
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        }) { return }
+        setValue(utf8: UnsafeBufferPointer(start: p, count: n))
+    }
+
+    /// In direct mode, with the stage's room for a length byte and `room` bytes: writes
+    /// `n` (at most `room`, below 128) as the length, lets `write` fill the `room` bytes
+    /// after it (those past `n` are overwritten by the next text staged, or never kept),
+    /// and makes the `n` bytes the value of the node opened last. False, with nothing
+    /// written, outside direct mode or without the room.
+    @inlinable @inline(always)
+    mutating func stagesDirectly(count n: Int, room: Int, _ write: (UnsafeMutableRawPointer) -> Void) -> Bool {
         let slot = Int(nodes) &- 1
         let staged = valueStage.count.pointee
         let at = valueStage.inColumn.pointee &+ staged
-        if UInt(bitPattern: slot) < UInt(bitPattern: directValueSlots) && staged <= _TextStage.capacity &- 33
-            && at < Int(UInt32.max) && UInt(bitPattern: n) <= 32 {
-            // One length byte (n < 128), then the 32 bytes read; those past `n` are
-            // overwritten by the next text staged, or never kept.
-            let to = UnsafeMutableRawPointer(valueStage.bytes + staged)
-            let from = UnsafeRawPointer(p)
-            to.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
-            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), toByteOffset: 1, as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 9, as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 17, as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 25, as: UInt64.self)
-            directValueStarts[slot] = UInt32(truncatingIfNeeded: at)
-            valueStage.count.pointee = staged &+ 1 &+ n
-            return
-        }
-        setValue(utf8: UnsafeBufferPointer(start: p, count: n))
+        guard UInt(bitPattern: slot) < UInt(bitPattern: directValueSlots) && staged <= _TextStage.capacity &- 1 &- room
+            && at < Int(UInt32.max) && UInt(bitPattern: n) <= UInt(bitPattern: room) else { return false }
+        let to = UnsafeMutableRawPointer(valueStage.bytes + staged)
+        to.storeBytes(of: UInt8(truncatingIfNeeded: n), as: UInt8.self)
+        write(to + 1)
+        directValueStarts[slot] = UInt32(truncatingIfNeeded: at)
+        valueStage.count.pointee = staged &+ 1 &+ n
+        return true
     }
 
     /// ``setValue(words:count:)`` through ``setValue(utf8:)``.
