@@ -300,6 +300,31 @@ extension ViewTree {
         }
     }
 
+    /// A file of several megabytes goes out in chunks written on a thread of their own
+    /// while the next fills the other buffer: the file must hold what the in-memory form
+    /// does, byte for byte, in both formats.
+    @Test func aLargeExportWrittenBehindIsTheSameAsInMemory() throws {
+        var xml = "<root>"
+        for k in 0 ..< 60_000 {
+            xml += "<item n=\"\(k)\" note=\"a &amp; b &lt; c \(k % 97)\">text number \(k) &gt; \(String(repeating: "x", count: k % 50))</item>"
+        }
+        xml += "</root>"
+        let tree = try TreeImporter().importTree(Array(xml.utf8), format: .xml)
+        try withTemporaryDirectory { directory in
+            for format in ExportFormat.allCases {
+                let path = directory + "/out.\(format.rawValue)"
+                try tree.write(to: path, format: format)
+                let written = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+                let inMemory = try tree.bytes(as: format)
+                #expect(inMemory.count > 4 << 20, "\(format): \(inMemory.count) bytes, fewer than four chunks")
+                // A Bool, so that a failure names the first difference, not megabytes of bytes.
+                let firstDifference = zip(written, inMemory).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                #expect(written.count == inMemory.count && firstDifference == nil,
+                        "\(format): the file (\(written.count) bytes) differs from the in-memory form (\(inMemory.count)) from byte \(firstDifference ?? min(written.count, inMemory.count))")
+            }
+        }
+    }
+
     @Test func aSubtreeIsWrittenAlone() throws {
         let tree = try TreeImporter().importTree(Array(#"<a><b x="1">t<c/></b><d/></a>"#.utf8), format: .xml)
         let b = tree.firstChild(of: tree.roots[0])!
