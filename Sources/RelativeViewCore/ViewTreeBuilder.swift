@@ -736,10 +736,24 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// Appends the staged attribute entries to the runs' arrays.
     private mutating func unstageAttributes() {
         guard stagedEntries > 0 else { return }
+        // Room reserved and not yet written: mapped in one call each (see `_TextStage.unstage(into:)`).
+        Self.populateRoom(for: stagedEntries, in: &content.attributes.name)
+        Self.populateRoom(for: stagedEntries, in: &content.attributes.value)
         content.attributes.name.append(contentsOf: UnsafeBufferPointer(start: stagedNames, count: stagedEntries))
         content.attributes.value.append(contentsOf: UnsafeBufferPointer(start: stagedValues, count: stagedEntries))
         stagedEntries = 0
         assert(content.attributes.name.count == attributeEntries, "attribute entries written around their stage")
+    }
+
+    /// Maps the pages of `array`'s next `n` elements in one call, if its capacity holds them
+    /// (room reserved, not yet written), before an append writes them.
+    private static func populateRoom<Element>(for n: Int, in array: inout [Element]) {
+        guard array.capacity - array.count >= n else { return }
+        array.withUnsafeMutableBufferPointer { b in
+            if let base = b.baseAddress {
+                _populateBeforeWriting(UnsafeMutableRawPointer(base + b.count), bytes: n * MemoryLayout<Element>.stride)
+            }
+        }
     }
 
     /// Gives the node opened last the named attribute `name` with `value`.
@@ -1069,7 +1083,15 @@ struct _TextStage {
     func unstage(into column: inout _TextColumn) {
         precondition(column.bytes.count == inColumn.pointee, "a staged text column written around its stage")
         guard count.pointee > 0 else { return }
-        column.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count.pointee))
+        let n = count.pointee
+        if column.bytes.capacity - column.bytes.count >= n {
+            // Room reserved and not yet written (a whole import reserves its document's
+            // size): its pages mapped in one call, not faulted in one by one by the copy.
+            column.bytes.withUnsafeMutableBufferPointer { b in
+                if let base = b.baseAddress { _populateBeforeWriting(UnsafeMutableRawPointer(base + b.count), bytes: n) }
+            }
+        }
+        column.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: n))
         count.pointee = 0
         inColumn.pointee = column.bytes.count
     }

@@ -214,3 +214,24 @@ package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int, po
     }
     #endif
 }
+
+/// Maps the pages of `bytes` of memory at `base`, about to be written whole, in one call
+/// (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and later; elsewhere, or if it fails, the
+/// writes fault them in one by one): a trap per 4 KiB page cost the thread that filled a
+/// text column about a fifth of its time on a virtual machine (perf, 2026-12-02). Only the
+/// pages the range touches are mapped, so no memory is taken that the writes would not
+/// take; pages already mapped are left as they are. Does nothing to the contents.
+///
+/// - Complexity: O(bytes) in the kernel, for the pages it maps.
+@usableFromInline
+package func _populateBeforeWriting(_ base: UnsafeMutableRawPointer, bytes: Int) {
+    #if os(Linux)
+    guard bytes >= 16 << 10 else { return }
+    let page: UInt = 4096
+    let first = UInt(bitPattern: base) & ~(page - 1)
+    let last = (UInt(bitPattern: base) + UInt(bytes) + page - 1) & ~(page - 1)
+    if let p = UnsafeMutableRawPointer(bitPattern: first) {
+        _ = madvise(p, Int(last - first), MADV_POPULATE_WRITE)
+    }
+    #endif
+}

@@ -1,3 +1,4 @@
+internal import CByteCount
 import RelativeViewCore
 
 /// The XML reader's fast path: a scanner of its own for the documents most files are
@@ -161,17 +162,20 @@ struct _XMLScanner: ~Copyable {
             var k = i
             if depth > 0 {
                 let plainText = self.plainText
-                // Eight bytes at a time to one that may need a look; the table decides.
+                // Sixteen bytes at a time (one SSE2 compare each; the window's padding holds
+                // the 16 read from the sentinel on) to one that may need a look; the table
+                // decides. Eight at a time (SWAR) took more of the scanning thread on text
+                // of short words between characters past ASCII.
                 // Most elements are followed by markup at once: one look at the table first.
                 // A character past ASCII whole in the buffer is checked here too (text in
                 // most languages is full of them), the rest by the cases below.
                 while plainText[Int(buffer[k])] || buffer[k] >= 0x80 {
-                    let stops = Self.textStops(_SWAR.word64(buffer + k))
+                    let stops = rv_text_stops16(buffer + k)
                     if stops == 0 {
-                        k &+= 8
+                        k &+= 16
                         continue
                     }
-                    k &+= stops.trailingZeroBitCount >> 3
+                    k &+= stops.trailingZeroBitCount
                     let b = buffer[k]
                     if plainText[Int(b)] {
                         k &+= 1
@@ -523,15 +527,6 @@ struct _XMLScanner: ~Copyable {
     private static func attributeValueStops(_ w: UInt64, quote: UInt8) -> UInt64 {
         _SWAR.bytesEqual(to: quote, in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "<"), in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "&"), in: w)
             | _SWAR.bytesLess(than: 0x20, in: w) | (w & _SWAR.high)
-    }
-
-    /// The bytes of `w` that text can hold only after a closer look, and more: `<`, `&`,
-    /// `]`, control characters (tab, newline and the zero sentinel among them) and bytes
-    /// past ASCII. The lowest is a byte `plainText` must be asked about.
-    @inline(always)
-    private static func textStops(_ w: UInt64) -> UInt64 {
-        _SWAR.bytesEqual(to: UInt8(ascii: "<"), in: w) | _SWAR.bytesEqual(to: UInt8(ascii: "&"), in: w)
-            | _SWAR.bytesEqual(to: UInt8(ascii: "]"), in: w) | _SWAR.bytesLess(than: 0x20, in: w) | (w & _SWAR.high)
     }
 
     // MARK: Content (a whole scan)

@@ -57,7 +57,24 @@ static inline __attribute__((always_inline)) uint32_t rv_string_stops16(const vo
                                  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
     return (uint32_t)_mm_movemask_epi8(stops);
 }
+/// A bit for each of the 16 bytes at `p` (any alignment; all 16 readable) that XML text can
+/// hold only after a closer look: `<`, `&`, `]`, a control byte (below 0x20: tab, newline
+/// and the zero sentinel among them) or a byte from 0x80 (UTF-8 to check). Bit k is byte k.
+static inline __attribute__((always_inline)) uint32_t rv_text_stops16(const void *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i stops = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                                              _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')), _mm_cmpeq_epi8(v, _mm_set1_epi8(']')))));
+    return (uint32_t)_mm_movemask_epi8(stops);
+}
 #else
+static inline __attribute__((always_inline)) uint32_t rv_text_stops16(const void *p) {
+    const uint8_t *b = (const uint8_t *)p;
+    uint32_t stops = 0;
+    for (uint32_t k = 0; k < 16; k++)
+        if (b[k] < 0x20 || b[k] == '<' || b[k] == '&' || b[k] == ']' || b[k] >= 0x80) stops |= 1u << k;
+    return stops;
+}
 static inline __attribute__((always_inline)) uint32_t rv_leading_spaces16(const void *p) {
     const uint8_t *b = (const uint8_t *)p;
     uint32_t n = 0;
