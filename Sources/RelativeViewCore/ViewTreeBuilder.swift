@@ -736,24 +736,13 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// Appends the staged attribute entries to the runs' arrays.
     private mutating func unstageAttributes() {
         guard stagedEntries > 0 else { return }
-        // Room reserved and not yet written: mapped in one call each (see `_TextStage.unstage(into:)`).
-        Self.populateRoom(for: stagedEntries, in: &content.attributes.name)
-        Self.populateRoom(for: stagedEntries, in: &content.attributes.value)
+        // Room reserved and not yet written: mapped in one call each, not faulted in page by page.
+        content.attributes.name._populateRoom(for: stagedEntries)
+        content.attributes.value._populateRoom(for: stagedEntries)
         content.attributes.name.append(contentsOf: UnsafeBufferPointer(start: stagedNames, count: stagedEntries))
         content.attributes.value.append(contentsOf: UnsafeBufferPointer(start: stagedValues, count: stagedEntries))
         stagedEntries = 0
         assert(content.attributes.name.count == attributeEntries, "attribute entries written around their stage")
-    }
-
-    /// Maps the pages of `array`'s next `n` elements in one call, if its capacity holds them
-    /// (room reserved, not yet written), before an append writes them.
-    private static func populateRoom<Element>(for n: Int, in array: inout [Element]) {
-        guard array.capacity - array.count >= n else { return }
-        array.withUnsafeMutableBufferPointer { b in
-            if let base = b.baseAddress {
-                _populateBeforeWriting(UnsafeMutableRawPointer(base + b.count), bytes: n * MemoryLayout<Element>.stride)
-            }
-        }
     }
 
     /// Gives the node opened last the named attribute `name` with `value`.
@@ -1084,13 +1073,9 @@ struct _TextStage {
         precondition(column.bytes.count == inColumn.pointee, "a staged text column written around its stage")
         guard count.pointee > 0 else { return }
         let n = count.pointee
-        if column.bytes.capacity - column.bytes.count >= n {
-            // Room reserved and not yet written (a whole import reserves its document's
-            // size): its pages mapped in one call, not faulted in one by one by the copy.
-            column.bytes.withUnsafeMutableBufferPointer { b in
-                if let base = b.baseAddress { _populateBeforeWriting(UnsafeMutableRawPointer(base + b.count), bytes: n) }
-            }
-        }
+        // Room reserved and not yet written (a whole import reserves its document's size):
+        // its pages mapped in one call, not faulted in one by one by the copy.
+        column.bytes._populateRoom(for: n)
         column.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: n))
         count.pointee = 0
         inColumn.pointee = column.bytes.count

@@ -215,23 +215,31 @@ package func _prepareFreshMemory(_ base: UnsafeMutableRawPointer, bytes: Int, po
     #endif
 }
 
-/// Maps the pages of `bytes` of memory at `base`, about to be written whole, in one call
-/// (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and later; elsewhere, or if it fails, the
-/// writes fault them in one by one): a trap per 4 KiB page cost the thread that filled a
-/// text column about a fifth of its time on a virtual machine (perf, 2026-12-02). Only the
-/// pages the range touches are mapped, so no memory is taken that the writes would not
-/// take; pages already mapped are left as they are. Does nothing to the contents.
-///
-/// - Complexity: O(bytes) in the kernel, for the pages it maps.
-@usableFromInline
-package func _populateBeforeWriting(_ base: UnsafeMutableRawPointer, bytes: Int) {
-    #if os(Linux)
-    guard bytes >= 16 << 10 else { return }
-    let page: UInt = 4096
-    let first = UInt(bitPattern: base) & ~(page - 1)
-    let last = (UInt(bitPattern: base) + UInt(bytes) + page - 1) & ~(page - 1)
-    if let p = UnsafeMutableRawPointer(bitPattern: first) {
-        _ = madvise(p, Int(last - first), MADV_POPULATE_WRITE)
+extension Array {
+    /// Maps the pages of the next `n` elements past `count` in one call, if the capacity
+    /// holds them (room reserved and not yet written, as a whole import reserves its
+    /// texts), before an append writes them (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 and
+    /// later; elsewhere, or if it fails, the writes fault them in one by one): a trap per
+    /// 4 KiB page cost the thread that filled a text column about a fifth of its time on a
+    /// virtual machine (perf, 2026-12-02). Only the pages the `n` elements touch are mapped,
+    /// so no memory is taken that the append would not take; pages already mapped are left
+    /// as they are. Does nothing to the contents, nor for fewer than 16 KiB.
+    ///
+    /// - Complexity: O(n) in the kernel, for the pages it maps.
+    package mutating func _populateRoom(for n: Int) {
+        #if os(Linux)
+        let bytes = n * MemoryLayout<Element>.stride
+        guard bytes >= 16 << 10, capacity - count >= n else { return }
+        withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            let page: UInt = 4096
+            let start = UInt(bitPattern: base + b.count)
+            let first = start & ~(page - 1)
+            let last = (start + UInt(bytes) + page - 1) & ~(page - 1)
+            if let p = UnsafeMutableRawPointer(bitPattern: first) {
+                _ = madvise(p, Int(last - first), MADV_POPULATE_WRITE)
+            }
+        }
+        #endif
     }
-    #endif
 }
