@@ -27,7 +27,7 @@
 # ratio's spread is the ratio of each run. The rows that compare ours with ours (after moves,
 # two threads against one) are shorter and swing more on this machine: they take more
 # evaluations and runs (MOVES_REPEAT 20 and MOVES_RUNS 3: each run a process that times
-# every evaluation of a query on the pristine tree, then on the moved one; THREAD_REPEAT 40
+# a query on the pristine tree and on the moved one in turns of five evaluations; THREAD_REPEAT 40
 # and THREAD_RUNS 5).
 # SECTIONS (default "markup jsonpath") picks what runs: markup is its five parts, peers (the
 # XMark queries against pugixml and lxml), chain, moves, cold and threads, each of which may

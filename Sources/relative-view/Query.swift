@@ -49,7 +49,7 @@ struct Query: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Before evaluating, move this many random element subtrees (a benchmark of the index after mutation).",
-        discussion: "Each move takes an element other than the root element to the end of a random element outside its subtree (seeded by --seed). The answers are the moved tree's. With --repeat, the line before the last on standard error gives the same query's times on the same document loaded afresh (pristine_best_ns=<integer> pristine_median_ns=<integer>)."))
+        discussion: "Each move takes an element other than the root element to the end of a random element outside its subtree (seeded by --seed). The answers are the moved tree's. With --repeat, the line before the last on standard error gives the same query's times on the same document loaded afresh (pristine_best_ns=<integer> pristine_median_ns=<integer>), five evaluations of each tree in turn."))
     var moves: Int = 0
 
     @Option(help: "The seed of --moves.")
@@ -102,6 +102,7 @@ struct Query: ParsableCommand {
         }
         var tree = source.tree()
         var pristine: [Int]?
+        var fresh: ViewTree?
         if moves > 0 {
             Self.move(moves, in: &tree, seed: seed, json: jsonpath != nil)
             if `repeat` > 1 {
@@ -109,14 +110,29 @@ struct Query: ParsableCommand {
                 do {
                     let format: ExportFormat = jsonpath != nil ? .json : .xml
                     let text = try tree.string(as: format)
-                    let fresh = try TreeImporter().importTree(Array(text.utf8), format: format == .json ? .json : .xml, path: "<moved tree>")
-                    pristine = Self.timed(query, on: fresh, times: `repeat`, threads: threads).times
+                    fresh = try TreeImporter().importTree(Array(text.utf8), format: format == .json ? .json : .xml, path: "<moved tree>")
                 } catch {
                     Loading.fail("the moved tree could not be written and read back: \(error)")
                 }
             }
         }
-        let (times, answer, ids) = Self.timed(query, on: tree, times: `repeat`, threads: threads)
+        var (times, answer, ids) = Self.timed(query, on: tree, times: fresh == nil ? `repeat` : 0, threads: threads)
+        if let fresh {
+            // The two trees take turns, a few evaluations each, so that a busy moment of a
+            // shared machine falls on both (with all the pristine ones first, then the moved
+            // ones, a busy moment put one side up to 2x behind); a few in a row, not one, so
+            // that each tree is timed with its own columns in the caches, as a lone tree is.
+            pristine = []
+            var left = `repeat`
+            while left > 0 {
+                let n = min(left, Self.turn)
+                pristine?.append(contentsOf: Self.timed(query, on: fresh, times: n, threads: threads).times)
+                let some = Self.timed(query, on: tree, times: n, threads: threads)
+                (answer, ids) = (some.value, some.nodes)
+                times += some.times
+                left -= n
+            }
+        }
         var lines: [String] = []
         var matches = 1
         // A CSS selector's or a JSONPath query's node ids become XPath nodes only for the
@@ -156,6 +172,10 @@ struct Query: ParsableCommand {
             Loading.printError("best_ns=\(sorted[0]) median_ns=\(sorted[sorted.count / 2]) matches=\(matches)\n")
         }
     }
+
+    /// The evaluations a tree gets in a row when `--moves` times the moved tree and the
+    /// pristine one in turn.
+    static let turn = 5
 
     /// `query` evaluated `times` times on `tree`: the nanoseconds of each, and the last
     /// answer as the API gives it: an XPath expression's value, or a CSS selector's or a
