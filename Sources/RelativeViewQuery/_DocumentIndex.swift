@@ -35,8 +35,11 @@ final class _DocumentIndex: Sendable {
     /// slot), and per rank its parent's rank (-1 for a root) and its type's raw value.
     let order: [Int32]?
     let rank: [Int32]?
-    let parentByRank: [Int32]?
-    let typeByRank: [Int32]?
+    /// (Columns, not arrays: an evaluator reads them through the pointer it takes once, the
+    /// tree's own column's where ranks are slots, so that a moved tree's type and parent
+    /// reads cost what a fresh one's do.)
+    let parentByRank: _Column<Int32>?
+    let typeByRank: _Column<Int32>?
     /// `nil` when ranks are slots, or when every node's stamp is the same (no slot was ever
     /// reused: ``uniformStamp``); else per rank its node id's stamp, so that an answer's
     /// ids are read in rank order (see ``nodeIDs(_:of:)``).
@@ -276,8 +279,8 @@ final class _DocumentIndex: Sendable {
         stampByRank = uniformStamp == nil ? tree._storage.stamps(of: order) : nil
         self.order = order
         self.rank = rank
-        var parents = [Int32]._large(repeating: -1, count: order.count)
-        var types = [Int32]._large(repeating: 0, count: order.count)
+        var parents = _Column<Int32>._large(repeating: -1, count: order.count)
+        var types = _Column<Int32>._large(repeating: 0, count: order.count)
         tree._withWriterView { view in
             for (r, x) in order.enumerated() {
                 let p = view.parent[Int(x)]

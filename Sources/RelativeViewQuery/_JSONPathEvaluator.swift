@@ -32,8 +32,10 @@ struct _JSONPathEvaluator: ~Copyable {
     var budget: Int
     /// The index's ends, or `nil`: each read from its span (``_DocumentIndex/end(_:span:)``).
     private let ends: [Int32]?
-    private let typesByRank: [Int32]?
-    private let parentsByRank: [Int32]?
+    /// Per rank, its type's raw value and its parent's rank (-1 for a root): the index's
+    /// columns, or the tree's own where ranks are slots. The index (held) keeps them.
+    private let typesByRank: UnsafePointer<Int32>
+    private let parentsByRank: UnsafePointer<Int32>
     private let slotsByRank: [Int32]?
     /// The index's runs of slots, where it keeps them (read before `slotsByRank`).
     private let slotRuns: _SlotRuns?
@@ -72,7 +74,9 @@ struct _JSONPathEvaluator: ~Copyable {
         self.view = view
         count = Int32(index.count)
         self.budget = budget
-        (ends, typesByRank, parentsByRank, slotsByRank, slotRuns) = (index.end, index.typeByRank, index.parentByRank, index.order, index.slotRuns)
+        (ends, slotsByRank, slotRuns) = (index.end, index.order, index.slotRuns)
+        typesByRank = index.typeByRank.map { UnsafePointer($0.base) } ?? view.typeID
+        parentsByRank = index.parentByRank.map { UnsafePointer($0.base) } ?? view.parent
         kinds = [UInt8](repeating: 255, count: TypeRegistry.shared.count)
         self.root = root
     }
@@ -87,8 +91,8 @@ struct _JSONPathEvaluator: ~Copyable {
         if let slotRuns { return slotRuns.slot(r) }
         return slotsByRank?[Int(r)] ?? r
     }
-    @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
-    @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank?[Int(r)] ?? view.typeID[Int(r)] }
+    @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank[Int(r)] }
+    @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank[Int(r)] }
 
     @inline(__always) mutating func kind(_ r: Int32) -> _JSONKind {
         let t = Int(type(r))
@@ -162,11 +166,7 @@ struct _JSONPathEvaluator: ~Copyable {
     /// the subtrees between are large (`$.site.open_auctions[*]`: 60,150 children over 1.9
     /// million ranks took 7.9 ms that way, about 130 ns a child).
     func childrenByParents(of r: Int32, from: Int32, to: Int32, into out: inout [Int32]) {
-        if let parentsByRank {
-            parentsByRank.withUnsafeBufferPointer { Self.scan($0.baseAddress.unsafelyUnwrapped, for: r, from: from, to: to, into: &out) }
-        } else {
-            Self.scan(view.parent, for: r, from: from, to: to, into: &out)
-        }
+        Self.scan(parentsByRank, for: r, from: from, to: to, into: &out)
     }
 
     static func scan(_ parents: UnsafePointer<Int32>, for r: Int32, from: Int32, to: Int32, into out: inout [Int32]) {
@@ -208,7 +208,7 @@ struct _JSONPathEvaluator: ~Copyable {
     /// starts and value starts.
     @inline(__always) func askFirstLines(_ r: Int32) {
         let i = Int(r)
-        if let typesByRank { typesByRank.withUnsafeBufferPointer { rv_prefetch($0.baseAddress.unsafelyUnwrapped + i) } } else { rv_prefetch(view.typeID + i) }
+        rv_prefetch(typesByRank + i)
         if let ends {
             ends.withUnsafeBufferPointer { rv_prefetch($0.baseAddress.unsafelyUnwrapped + i) }
         } else {

@@ -94,8 +94,10 @@ struct _XPathEvaluator: ~Copyable {
     // would retain and release the array, and on two threads fight over its count.
     /// The index's ends, or `nil`: each read from its span (``_DocumentIndex/end(_:span:)``).
     private let ends: [Int32]?
-    private let typesByRank: [Int32]?
-    private let parentsByRank: [Int32]?
+    /// Per rank, its type's raw value and its parent's rank (-1 for a root): the index's
+    /// columns, or the tree's own where ranks are slots. The index (held) keeps them.
+    private let typesByRank: UnsafePointer<Int32>
+    private let parentsByRank: UnsafePointer<Int32>
     private let slotsByRank: [Int32]?
     /// The index's runs of slots, where it keeps them (read before `slotsByRank`, but in a
     /// scan of every rank of a range: see ``slot(_:)``).
@@ -107,7 +109,9 @@ struct _XPathEvaluator: ~Copyable {
     init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
         self.threads = max(1, threads)
         self.index = index
-        (ends, typesByRank, parentsByRank, slotsByRank, slotRuns) = (index.end, index.typeByRank, index.parentByRank, index.order, index.slotRuns)
+        (ends, slotsByRank, slotRuns) = (index.end, index.order, index.slotRuns)
+        typesByRank = index.typeByRank.map { UnsafePointer($0.base) } ?? view.typeID
+        parentsByRank = index.parentByRank.map { UnsafePointer($0.base) } ?? view.parent
         self.view = view
         count = Int32(index.count)
         self.budget = budget
@@ -123,14 +127,13 @@ struct _XPathEvaluator: ~Copyable {
         if let ends { return ends[Int(r)] }
         return _DocumentIndex.end(r, span: view.span[Int(r)])
     }
-    @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank?[Int(r)] ?? view.typeID[Int(r)] }
+    @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank[Int(r)] }
     /// Calls `body` with the types by rank: the index's, or the tree's own column where the
     /// ranks are the slots.
     func withTypesByRank<R>(_ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
-        if let typesByRank { return typesByRank.withUnsafeBufferPointer(body) }
-        return body(UnsafeBufferPointer(start: view.typeID, count: Int(count)))
+        withExtendedLifetime(index) { body(UnsafeBufferPointer(start: typesByRank, count: Int(count))) }
     }
-    @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank?[Int(r)] ?? view.parent[Int(r)] }
+    @inline(__always) func parent(_ r: Int32) -> Int32 { parentsByRank[Int(r)] }
     /// The slot of rank `r`: in a scan of every rank of a range (``scansRanks``) read from
     /// the slot of each rank, which it reads in order (a line for 16 ranks, streamed); else
     /// from the runs of slots where the index keeps them (a small table, in the cache, where
@@ -195,8 +198,11 @@ struct _XPathEvaluator: ~Copyable {
     }
 
     /// Whether rank `r` is an element (not text, a comment or an instruction).
-    @inline(__always) mutating func isElement(_ r: Int32) -> Bool {
-        let t = type(r)
+    @inline(__always) mutating func isElement(_ r: Int32) -> Bool { isElementType(type(r)) }
+
+    /// Whether nodes of type `t` are elements: asked once of a type's postings, whose
+    /// nodes all have it, instead of reading each node's type again.
+    @inline(__always) mutating func isElementType(_ t: Int32) -> Bool {
         if Int(t) < elementTypes.count {
             let known = elementTypes[Int(t)]
             if known >= 0 { return known == 1 }
@@ -387,7 +393,7 @@ struct _XPathEvaluator: ~Copyable {
         switch test {
         case .none: return false
         case .anyNode: return true
-        case .type(let t): return type(r) == t && isElement(r)
+        case .type(let t): return type(r) == t && isElementType(t)
         case .types(let ts): return ts.contains(type(r)) && isElement(r)
         case .unqualified(let ts): return ts.contains(type(r)) && isElement(r) && !inNamespace(r)
         case .qualified(let ts, let uri):
@@ -797,7 +803,7 @@ struct _XPathEvaluator: ~Copyable {
         if case .type(let t) = test {
             let postings = postings(of: t)
             guard let (a, hi) = firstPosting(from: from, in: postings) else { return false }
-            return a < hi && postings.ranks[a] < to && isElement(postings.ranks[a])
+            return a < hi && postings.ranks[a] < to && isElementType(t)
         }
         var r = from
         while r < to {
@@ -832,25 +838,26 @@ struct _XPathEvaluator: ~Copyable {
             var i = a
             while i < hi && postings.ranks[i] < to { i += 1 }
             try spend((i - a) + 16, at: offset)
+            guard isElementType(t) else { return }
             if let condition {
                 if threads > 1 && i - a >= 2 * Self.splitMinimum {
                     let ranks = postings.ranks[a ..< i]
                     out += try split(i - a) { (e, range) throws(QueryError) -> [_Key] in
                         var some: [_Key] = []
-                        for r in ranks[ranks.startIndex + range.lowerBound ..< ranks.startIndex + range.upperBound] where e.isElement(r) {
+                        for r in ranks[ranks.startIndex + range.lowerBound ..< ranks.startIndex + range.upperBound] {
                             if try e.holds(condition, _Key(rank: r)) { some.append(_Key(rank: r)) }
                         }
                         return some
                     }
                     return
                 }
-                for j in a ..< i where isElement(postings.ranks[j]) {
+                for j in a ..< i {
                     let k = _Key(rank: postings.ranks[j])
                     if try holds(condition, k) { out.append(k) }
                 }
                 return
             }
-            for j in a ..< i where isElement(postings.ranks[j]) { out.append(_Key(rank: postings.ranks[j])) }
+            for j in a ..< i { out.append(_Key(rank: postings.ranks[j])) }
             return
         }
         try spend(Int(to - from), at: offset)

@@ -122,6 +122,11 @@ import Testing
         let sparse = stride(from: Int32(5), to: Int32(order.count), by: 997).map { $0 }
         #expect(index.nodeIDs(sparse, of: moved) == sparse.map { order[Int($0)] })
         #expect(index.nodeIDs([], of: moved).isEmpty)
+        // Ranks repeated (an element and its attribute in one answer), then a step back.
+        var repeated: [Int32] = []
+        for r in all { repeated += r % 3 == 0 ? [r, r] : [r] }
+        repeated += [7, 3]
+        #expect(index.nodeIDs(repeated, of: moved) == repeated.map { order[Int($0)] })
         // More than one run in `_SlotRuns.limit` ranks: the slot of each rank is read instead.
         let scrambled = Self.moved(try Self.imported(values: 2000, seed: 14), count: 400, seed: 15)
         #expect(_DocumentIndex(scrambled).slotRuns == nil)
