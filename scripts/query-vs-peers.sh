@@ -79,7 +79,9 @@ work, tool, runs, output, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), s
 chain_timeout, query_timeout, moves = int(sys.argv[6]), int(sys.argv[7]), int(sys.argv[8])
 parts, commit = sys.argv[9].split(), sys.argv[10]
 moves_repeat, moves_runs, thread_repeat, thread_runs = (int(x) for x in sys.argv[11:15])
-measured = {"commit": commit, "date": time.strftime("%Y-%m-%d")}
+# Each part records the commit, date and processor it was measured at (the top-level
+# "machine" is the last run's: the parts may come from different machines).
+measured = {"commit": commit, "date": time.strftime("%Y-%m-%d"), "machine": machine()}
 xmark, nested = os.path.join(work, "xmark.xml"), os.path.join(work, "nested.xml")
 
 # The questions: XMark's paths (Schmidt et al., VLDB 2002) and what a scraper asks, each an
