@@ -128,7 +128,7 @@ extension _XPathEvaluator {
     }
 
     /// Whether rank `r` has the attribute and its value passes.
-    func attributeMatches(_ r: Int32, _ a: _ResolvedAttribute) -> Bool {
+    mutating func attributeMatches(_ r: Int32, _ a: _ResolvedAttribute) -> Bool {
         if a.type < 0 { return false }
         for e in attributeRun(r) where view.name(e) == a.type {
             let v = view.attributeValue(e)

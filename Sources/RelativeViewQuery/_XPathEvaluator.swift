@@ -104,6 +104,11 @@ struct _XPathEvaluator: ~Copyable {
     private let slotRuns: _SlotRuns?
     /// Whether a scan of every rank of a range is under way (see ``slot(_:)``).
     var scansRanks = false
+    /// The run of slots (``_SlotRuns``) the last rank looked up through them lay in: the
+    /// next rank asked for (a name's next node, as a rule) is in it more often than not, and
+    /// its slot then needs no read of the runs' tables and no branch on their contents.
+    /// Each thread's copy of an evaluator keeps its own.
+    private var keptRun = _SlotRuns.Run.none
     private var postingsKept: (type: Int32, ranks: _DocumentIndex._TypeRanks)?
 
     init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
@@ -141,8 +146,18 @@ struct _XPathEvaluator: ~Copyable {
     /// 10^4 moves of XMark (about 30,000 runs) took 1.17x of its time on the tree loaded
     /// afresh through the runs, and 1.09x through the slot of each rank with the index's
     /// columns on huge pages (best of 15, two runs of each, interleaved).
-    @inline(__always) func slot(_ r: Int32) -> Int32 {
+    @inline(__always) mutating func slot(_ r: Int32) -> Int32 {
         if scansRanks, let slotsByRank { return slotsByRank[Int(r)] }
+        if let slotRuns {
+            if r >= keptRun.low && r < keptRun.high { return r &+ keptRun.delta }
+            keptRun = slotRuns.run(of: r)
+            return r &+ keptRun.delta
+        }
+        return slotsByRank?[Int(r)] ?? r
+    }
+    /// The slot of rank `r`, as ``slot(_:)`` finds it but with no run kept (for a caller
+    /// that only borrows the evaluator).
+    func lookedUpSlot(_ r: Int32) -> Int32 {
         if let slotRuns { return slotRuns.slot(r) }
         return slotsByRank?[Int(r)] ?? r
     }
@@ -269,7 +284,7 @@ struct _XPathEvaluator: ~Copyable {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
     /// The attribute entries of rank `r`'s element.
-    @inline(__always) func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
+    @inline(__always) mutating func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
 
     mutating func spend(_ units: Int, at offset: Int) throws(QueryError) {
         budget -= units

@@ -114,6 +114,12 @@ import Testing
         let order = Self.expectedEnds(moved).order
         let all = Array(0 ..< Int32(order.count))
         #expect(all.map(runs.slot) == order.map { Int32($0.index) })
+        // The run each rank lies in (an evaluator keeps the last: `_XPathEvaluator.slot`).
+        #expect(all.allSatisfy { r in
+            let run = runs.run(of: r)
+            return run.low <= r && r < run.high && r &+ run.delta == Int32(order[Int(r)].index)
+        })
+        #expect(runs.run(of: Int32(order.count - 1)).high == .max)
         #expect(index.nodeIDs(all, of: moved) == order)
         #expect(index.nodeIDs(all.reversed(), of: moved) == order.reversed())
         var rng = SplitMix64(seed: 13)
