@@ -609,7 +609,7 @@ struct _SlotRuns: Sendable {
         let b = Int(r) >> Self.blockShift
         let d = blockDelta[b]
         if d != Self.mixed { return r &+ d }
-        return slotInMixedBlock(r, run: Int(blockRun[b]))
+        return slotInMixedBlock(r)
     }
 
     /// One run: ranks `low ..< high`, the slot of each the rank plus `delta`.
@@ -621,11 +621,18 @@ struct _SlotRuns: Sendable {
         static let none = Run(low: 0, high: 0, delta: 0)
     }
 
-    /// The run rank `r` (one of the index's) lies in: its block's first run, or one after.
-    func run(of r: Int32) -> Run {
+    /// The index of the run rank `r` (one of the index's) lies in: the last that starts at
+    /// or before `r`, found from the run its block's first rank lies in.
+    func runIndex(of r: Int32) -> Int {
         precondition(r >= 0 && Int(r) >> Self.blockShift < blockRun.count, "rank \(r) is not one of the index's")
         var j = Int(blockRun[Int(r) >> Self.blockShift])
         while j &+ 1 < ranks.count && ranks[j &+ 1] <= r { j &+= 1 }
+        return j
+    }
+
+    /// The run rank `r` (one of the index's) lies in.
+    func run(of r: Int32) -> Run {
+        let j = runIndex(of: r)
         return Run(low: ranks[j], high: j &+ 1 < ranks.count ? ranks[j &+ 1] : .max, delta: slots[j] &- ranks[j])
     }
 
@@ -634,43 +641,21 @@ struct _SlotRuns: Sendable {
     /// a rule: about ten answers a run for `keyword, emph` after 10^4 moves of XMark) takes
     /// its slot from that run's delta with one comparison; any other rank (a later run, or
     /// one before) finds its run from its block. ``slot(_:)`` for each would go through
-    /// ``slotInMixedBlock(_:run:)`` wherever a run starts inside the block (two blocks in
+    /// ``slotInMixedBlock(_:)`` wherever a run starts inside the block (two blocks in
     /// five, by count, after 10^4 moves).
     ///
     /// - Complexity: O(ranks.count + the runs walked within blocks)
     func nodeIDs(_ ranks: [Int32], stamp: UInt32) -> [NodeID] {
-        let runs = self.ranks.count
-        return [NodeID](unsafeUninitializedCapacity: ranks.count) { out, initialized in
-            self.ranks.withUnsafeBufferPointer { starts in
-                slots.withUnsafeBufferPointer { slots in
-                    blockRun.withUnsafeBufferPointer { blockRun in
-                        // The kept run: ranks `low ..< high`, each's slot the rank plus `delta`
-                        // (an empty range before the first rank, so that it finds its run).
-                        var (low, high, delta): (Int32, Int32, Int32) = (0, 0, 0)
-                        for (i, r) in ranks.enumerated() {
-                            if r < low || r >= high {
-                                precondition(r >= 0 && Int(r) >> Self.blockShift < blockRun.count,
-                                             "rank \(r) is not one of the index's")
-                                var j = Int(blockRun[Int(r) >> Self.blockShift])
-                                while j &+ 1 < runs && starts[j &+ 1] <= r { j &+= 1 }
-                                low = starts[j]
-                                high = j &+ 1 < runs ? starts[j &+ 1] : .max
-                                delta = slots[j] &- low
-                            }
-                            out.initializeElement(at: i, to: NodeID(index: r &+ delta, stamp: stamp))
-                        }
-                    }
-                }
-            }
-            initialized = ranks.count
+        var kept = Run.none  // empty: the first rank finds its run
+        return ranks.map { r in
+            if r < kept.low || r >= kept.high { kept = run(of: r) }
+            return NodeID(index: r &+ kept.delta, stamp: stamp)
         }
     }
 
-    /// The slot of rank `r` in a block where a run starts past its first rank: from `run`,
-    /// the run the block's first rank lies in, the last run that starts at or before `r`.
-    @inline(never) func slotInMixedBlock(_ r: Int32, run: Int) -> Int32 {
-        var j = run
-        while j &+ 1 < ranks.count && ranks[j &+ 1] <= r { j &+= 1 }
+    /// The slot of rank `r` in a block where a run starts past its first rank.
+    @inline(never) func slotInMixedBlock(_ r: Int32) -> Int32 {
+        let j = runIndex(of: r)
         return slots[j] &+ (r &- ranks[j])
     }
 }
