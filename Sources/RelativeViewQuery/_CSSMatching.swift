@@ -60,7 +60,18 @@ extension _XPathEvaluator {
             if !compound.conditions.isEmpty {
                 let attributes = resolved(compound.conditions)
                 var kept: [_Key] = []
-                for k in set where try matchesConditions(k.rank, compound.conditions, attributes) { kept.append(k) }
+                if attributes.readsAttributes {
+                    // Each candidate's attributes asked for ahead of its test.
+                    let d = _AttributesAhead.distance
+                    var ahead = attributesAhead()
+                    for j in 0 ..< min(set.count, d) { ahead.push(set[j].rank) }
+                    for j in set.indices {
+                        if j + d < set.count { ahead.push(set[j + d].rank) }
+                        if try matchesConditions(set[j].rank, compound.conditions, attributes) { kept.append(set[j]) }
+                    }
+                } else {
+                    for k in set where try matchesConditions(k.rank, compound.conditions, attributes) { kept.append(k) }
+                }
                 set = kept
             }
             if set.isEmpty { break }
@@ -419,6 +430,9 @@ final class _ResolvedAttributes {
     /// The number of conditions (`items` holds one more if there are none).
     let count: Int
     private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// Whether a condition reads the element's attributes: one names an attribute that some
+    /// node has (the others fail with no read, or are not on attributes).
+    var readsAttributes: Bool { (0 ..< count).contains { items[$0].type >= 0 } }
 
     init(_ conditions: [_Condition]) {
         bytes = .allocate(capacity: max(1, conditions.reduce(0) { $0 + ($1.onAttribute?.value.count ?? 0) }))

@@ -286,6 +286,31 @@ struct _XPathEvaluator: ~Copyable {
     /// The attribute entries of rank `r`'s element.
     @inline(__always) mutating func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
 
+    /// A look-ahead over the attributes of the nodes a loop will test (see
+    /// ``_AttributesAhead``).
+    func attributesAhead() -> _AttributesAhead { _AttributesAhead(view: view, runs: slotRuns, slotsByRank: slotsByRank) }
+
+    /// The ranks of `ranks` for which `condition` holds, in order, each rank's attributes
+    /// asked for ahead of its test where the condition reads them.
+    mutating func kept(_ ranks: ArraySlice<Int32>, where condition: _ConditionRef, into out: inout [_Key]) throws(QueryError) {
+        if condition.readsAttributes {
+            let (a, n) = (ranks.startIndex, ranks.endIndex)
+            let d = _AttributesAhead.distance
+            var ahead = attributesAhead()
+            for j in a ..< min(n, a + d) { ahead.push(ranks[j]) }
+            for j in a ..< n {
+                if j + d < n { ahead.push(ranks[j + d]) }
+                let k = _Key(rank: ranks[j])
+                if try holds(condition, k) { out.append(k) }
+            }
+        } else {
+            for r in ranks {
+                let k = _Key(rank: r)
+                if try holds(condition, k) { out.append(k) }
+            }
+        }
+    }
+
     mutating func spend(_ units: Int, at offset: Int) throws(QueryError) {
         budget -= units
         if budget < 0 {
@@ -855,21 +880,16 @@ struct _XPathEvaluator: ~Copyable {
             try spend((i - a) + 16, at: offset)
             guard isElementType(t) else { return }
             if let condition {
+                let ranks = postings.ranks[a ..< i]
                 if threads > 1 && i - a >= 2 * Self.splitMinimum {
-                    let ranks = postings.ranks[a ..< i]
                     out += try split(i - a) { (e, range) throws(QueryError) -> [_Key] in
                         var some: [_Key] = []
-                        for r in ranks[ranks.startIndex + range.lowerBound ..< ranks.startIndex + range.upperBound] {
-                            if try e.holds(condition, _Key(rank: r)) { some.append(_Key(rank: r)) }
-                        }
+                        try e.kept(ranks[ranks.startIndex + range.lowerBound ..< ranks.startIndex + range.upperBound], where: condition, into: &some)
                         return some
                     }
                     return
                 }
-                for j in a ..< i {
-                    let k = _Key(rank: postings.ranks[j])
-                    if try holds(condition, k) { out.append(k) }
-                }
+                try kept(ranks, where: condition, into: &out)
                 return
             }
             for j in a ..< i { out.append(_Key(rank: postings.ranks[j])) }

@@ -856,11 +856,23 @@ struct _FlatCondition {
 /// on two threads also makes them fight over the same counts.
 final class _ConditionProgram: @unchecked Sendable {
     let tree: _XPathEvaluator.Condition
+    /// Whether the condition reads its node's attributes (so that a loop asks for them ahead).
+    let readsAttributes: Bool
     let ops: UnsafeMutableBufferPointer<_FlatCondition>?
     let bytes: UnsafeMutableBufferPointer<UInt8>
 
     init(_ condition: _XPathEvaluator.Condition) {
         tree = condition
+        func reads(_ c: _XPathEvaluator.Condition) -> Bool {
+            switch c {
+            case .exists(let axis, _): axis == .attribute
+            case .attribute: true
+            case .child: false
+            case .and(let a, let b), .or(let a, let b): reads(a) || reads(b)
+            case .not(let a): reads(a)
+            }
+        }
+        readsAttributes = reads(condition)
         var flat: [_FlatCondition] = []
         var literals: [UInt8] = []
         func add(_ c: _XPathEvaluator.Condition) -> Int32? {
@@ -906,7 +918,7 @@ final class _ConditionProgram: @unchecked Sendable {
 
     /// A reference to this program that a loop copies with no count: valid while the
     /// program lives (its owner keeps it alive across the loop).
-    var ref: _ConditionRef { _ConditionRef(ops: ops, bytes: UnsafeBufferPointer(bytes), program: .passUnretained(self)) }
+    var ref: _ConditionRef { _ConditionRef(ops: ops, bytes: UnsafeBufferPointer(bytes), program: .passUnretained(self), readsAttributes: readsAttributes) }
 
     deinit {
         if let ops {
@@ -923,4 +935,5 @@ struct _ConditionRef: @unchecked Sendable {
     let ops: UnsafeMutableBufferPointer<_FlatCondition>?
     let bytes: UnsafeBufferPointer<UInt8>
     let program: Unmanaged<_ConditionProgram>
+    let readsAttributes: Bool
 }

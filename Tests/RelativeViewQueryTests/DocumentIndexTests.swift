@@ -140,6 +140,51 @@ import Testing
         #expect(Self.check(scrambled, "scrambled") == false)
     }
 
+    /// Attribute tests over sets of many nodes, which ask for each node's attributes ahead
+    /// of its test (`_AttributesAhead`, through the runs of slots on a moved tree): the same
+    /// nodes, in document order, as on the moved tree read back (slots in document order).
+    @Test func attributeTestsOnMovedTrees() throws {
+        var text = "<site>"
+        for i in 0 ..< 3000 {
+            text += "<item id='item\(i)' k='\(i % 7)'><name>n\(i)</name><sub"
+            text += i % 5 == 0 ? ">" : " a='x\(i % 3)'>"
+            text += "<leaf/></sub></item>"
+        }
+        text += "</site>"
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "items.xml")
+        // Elements moved under elements (never under a text, which XML could not write).
+        var moved = tree
+        let elements = ([moved.roots[0]] + moved.descendants(of: moved.roots[0])).filter { moved.kind(of: $0) == .element }
+        var rng = SplitMix64(seed: 21)
+        var count = 0
+        while count < 60 {
+            let node = elements[Int.random(in: 1 ..< elements.count, using: &rng)]
+            let target = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
+            guard target != node, !moved.isDescendant(target, of: node) else { continue }
+            moved.append(node, to: target)
+            count += 1
+        }
+        let index = _DocumentIndex(moved)
+        #expect(index.order != nil && index.slotRuns != nil, "after moves the ranks find their slots through runs")
+        let back = try TreeImporter().importTree(Array(try moved.string(as: .xml).utf8), format: .xml, path: "back.xml")
+        #expect(_DocumentIndex(back).order == nil)
+        func ranks(_ ids: [NodeID], _ t: ViewTree) -> [Int] {
+            let order = Self.expectedEnds(t).order
+            let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+            return ids.map { rank[$0]! }
+        }
+        for css in ["item[id^='item1']", "item[k='3']", "[a]", "sub[a$='2']", "item[id*='99'] > name", "item:not([k='0'])"] {
+            let selector = try CSSSelector(css)
+            let ours = ranks(try moved.select(selector), moved), theirs = ranks(try back.select(selector), back)
+            #expect(ours == theirs && !ours.isEmpty, "\(css): \(ours.count) \(theirs.count)")
+        }
+        for xpath in ["//item[@id='item1234']", "//item[@k='3']", "//sub[@a]", "//*[@a='x1' or @k='2']", "//item[not(@k='1')]/name"] {
+            let query = try XPath(xpath)
+            let ours = ranks(try moved.select(query), moved), theirs = ranks(try back.select(query), back)
+            #expect(ours == theirs && !ours.isEmpty, "\(xpath)")
+        }
+    }
+
     @Test func freeSlotsTakeTheGeneralWay() throws {
         var tree = try Self.imported(values: 2000, seed: 6)
         let root = tree.roots[0]
