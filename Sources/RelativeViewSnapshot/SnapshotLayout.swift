@@ -18,15 +18,18 @@ import RelativeViewCore
 /// Version 5 is version 4 with a tree's content after the attributes (``ContentCounts``):
 /// each node's value (a text column as the attributes' are) and the named attributes (per
 /// slot the first of its entries, per entry a name from the type table and a value). It is
-/// what ``ViewTree/snapshot()`` writes, unless an attribute's texts reach 2^32 - 1 bytes
-/// (then version 3, which a tree with content cannot be written in).
+/// Version 6 is version 5 with the digest of each of its checksum's blocks stored before
+/// the checksum (``Section/digests``), so that a reader can check a part of the file
+/// without reading the rest. It is what ``ViewTree/snapshot()`` writes, unless an
+/// attribute's texts reach 2^32 - 1 bytes (then version 3, which a tree with content cannot
+/// be written in).
 enum SnapshotLayout {
     /// The first 8 bytes: a byte with the high bit set (caught by 7-bit transfers), "RVTREE",
     /// and a line feed (caught by text-mode newline translation).
     static let magic: [UInt8] = [0x89, 0x52, 0x56, 0x54, 0x52, 0x45, 0x45, 0x0A]
     /// The version written; all of `versions` are read.
-    static let version: UInt32 = 5
-    static let versions: ClosedRange<UInt32> = 1 ... 5
+    static let version: UInt32 = 6
+    static let versions: ClosedRange<UInt32> = 1 ... 6
     /// Version 4: a narrow attribute start for a slot with no text. A column's texts are
     /// fewer bytes than this, so every other start may point into them.
     static let noText = UInt32.max
@@ -118,6 +121,11 @@ enum SnapshotLayout {
         case frameOrigin, frameSize, boundsOrigin
         case keyStarts, keyBytes, idStarts, idBytes, classStarts, classBytes
         case valueStarts, valueBytes, namedFirst, namedNames, namedValueStarts, namedValueBytes
+        /// Version 6: the digest (``blockDigest(_:index:vector:)``, 8 bytes) of each block of
+        /// ``checksumBlock`` bytes of everything before this section, in order. The file's
+        /// checksum is ``combine(_:)`` of them: the table is checked against the checksum,
+        /// each block against its digest.
+        case digests
 
         var description: String {
             switch self {
@@ -149,6 +157,7 @@ enum SnapshotLayout {
             case .namedNames: "named attribute names"
             case .namedValueStarts: "named attribute value starts"
             case .namedValueBytes: "named attribute value texts"
+            case .digests: "block digests"
             }
         }
 
@@ -171,6 +180,7 @@ enum SnapshotLayout {
                 ? [.valueStarts, .valueBytes, .namedFirst, .namedNames, .namedValueStarts, .namedValueBytes] : []
             return structure + [.wideTags, .typeEntries, .typeNames, .frameOrigin, .frameSize, .boundsOrigin,
                                 .keyStarts, .keyBytes, .idStarts, .idBytes, .classStarts, .classBytes] + content
+                + (version >= 6 ? [.digests] : [])
         }
     }
 
@@ -219,6 +229,8 @@ enum SnapshotLayout {
             case .namedFirst: (content.namedFirst, 4)
             case .namedNames, .namedValueStarts: (content.namedEntries, 4)
             case .namedValueBytes: (content.namedValueBytes, 1)
+            // Its count follows from where it starts (see `layout()`).
+            case .digests: (0, 8)
             }
         }
 
@@ -229,7 +241,9 @@ enum SnapshotLayout {
             var at = UInt64(headerSize(version))
             var sections = [Range<UInt64>](repeating: 0 ..< 0, count: Section.allCases.count)
             for section in Section.order(version) {
-                let (count, size) = shape(section)
+                var (count, size) = shape(section)
+                // The digests of the blocks of everything before them.
+                if section == .digests { count = UInt64(checksumBlocks(Int(at))) }
                 let (bytes, o1) = count.multipliedReportingOverflow(by: size)
                 let (end, o2) = at.addingReportingOverflow(bytes)
                 guard !o1 && !o2, end <= UInt64.max - 16 else { return nil }
@@ -256,9 +270,46 @@ enum SnapshotLayout {
 
     // MARK: The checksum
 
-    /// The checksum a snapshot of `version` ends with, of `bytes` (all of it but those 8
-    /// bytes): ``checksum(_:)`` for versions 1 and 2, ``blockChecksum(_:)`` from version 3
-    /// (version 4's is version 3's).
+    /// Where a version 6 snapshot of `fileSize` bytes has its digests (``Section/digests``):
+    /// the `start` such that `start` bytes, then one 8-byte digest per block of them, then
+    /// the checksum, make `fileSize`; `nil` if none does. (A reader knows it from the
+    /// counts; this is for a tool that has only the length.)
+    static func digestsStart(fileSize: Int) -> Int? {
+        let rest = fileSize - trailerSize
+        guard rest >= 0, rest % 8 == 0 else { return nil }
+        // start + 8 × blocks(start) grows with start: at most one start fits, within a
+        // block of this guess.
+        let guess = rest / (checksumBlock + 8) * checksumBlock
+        for start in stride(from: max(0, guess - checksumBlock), through: rest, by: 8) {
+            let total = start + 8 * checksumBlocks(start)
+            if total == rest { return start }
+            if total > rest { break }
+        }
+        return nil
+    }
+
+    /// Writes the checksum `raw` (a whole snapshot but its checksum) ends with, and in
+    /// version 6 its digests first, from its other bytes: as its writer does.
+    /// `digestsStart` is where version 6's digests lie (ignored before version 6).
+    static func seal(_ raw: UnsafeMutableRawBufferPointer, version: UInt32, digestsStart: Int) {
+        let body = raw.count - trailerSize
+        let sum: UInt64
+        if version >= 6 {
+            let covered = UnsafeRawBufferPointer(rebasing: raw[..<digestsStart])
+            let digests = (0 ..< checksumBlocks(digestsStart)).map { blockDigest(covered, index: $0) }
+            for (k, d) in digests.enumerated() { raw.storeBytes(of: d.littleEndian, toByteOffset: digestsStart + 8 * k, as: UInt64.self) }
+            sum = combine(digests)
+        } else {
+            sum = checksum(UnsafeRawBufferPointer(rebasing: raw[..<body]), version: version)
+        }
+        raw.storeBytes(of: sum.littleEndian, toByteOffset: body, as: UInt64.self)
+    }
+
+    /// The checksum a snapshot of `version` ends with, of `bytes`: ``checksum(_:)`` for
+    /// versions 1 and 2, ``blockChecksum(_:)`` from version 3 (version 4's and 5's are
+    /// version 3's). `bytes` are all of the snapshot but those 8 bytes up to version 5, and
+    /// in version 6 those before its digests (``Section/digests``), whose blocks' digests
+    /// the checksum combines.
     static func checksum(_ bytes: UnsafeRawBufferPointer, version: UInt32) -> UInt64 {
         version < 3 ? checksum(bytes) : blockChecksum(bytes)
     }

@@ -8,21 +8,20 @@ import RelativeViewCore
 // MARK: Writing
 
 extension ViewTree {
-    /// The tree as a snapshot, in the documented little-endian format, version 4: its node
+    /// The tree as a snapshot, in the documented little-endian format, version 6: its node
     /// columns and its index as the tree holds them in memory (the index laid out in tour
     /// order, 64 tokens to a block), its types by name, its wide tags, geometry and
-    /// attributes (4 bytes a slot for where each text starts), ending with a checksum. A
-    /// tree with an attribute whose texts take 2^32 - 1 bytes or more is written in version
-    /// 3, which has 8-byte starts. `init(snapshot:)` reads it back with the same
-    /// node ids; a mapped load reads the columns in place, checked, with no copy.
+    /// attributes (4 bytes a slot for where each text starts), its content (each node's
+    /// value and named attributes), then the digest of each 1 MiB block of all that, and a
+    /// checksum. A tree without content whose texts of one attribute take 2^32 - 1 bytes or
+    /// more is written in version 3, which has 8-byte starts (a tree with content and such
+    /// texts cannot be saved). `init(snapshot:)` reads it back with the same node ids; a
+    /// mapped load reads the columns in place, checked, with no copy.
     ///
-    /// A tree of n slots, all live, with no geometry or attributes takes 44n bytes (24 per
-    /// slot in its columns, 12 per token of the index, two tokens a node), plus the header,
-    /// its type names and 8 bytes of checksum; generations add 4 bytes a slot once a node
-    /// was removed.
-    ///
-    /// The content of a whole import (`ViewTree.value(of:)` texts and named attributes)
-    /// is not in version 4 and is left out; ``writeSnapshot(to:)`` refuses such a tree.
+    /// A tree of n slots, all live, with no geometry, attributes or content takes 44n bytes
+    /// (24 per slot in its columns, 12 per token of the index, two tokens a node), plus the
+    /// header, its type names, 8 bytes of digest per MiB and 8 bytes of checksum;
+    /// generations add 4 bytes a slot once a node was removed.
     ///
     /// - Complexity: O(n)
     public func snapshot() -> [UInt8] {
@@ -212,8 +211,7 @@ extension ViewTree {
                 }
                 out.storeColumn(column.bytes, at: at(.bytes(attribute)))
             }
-            let body = Int(fileSize) - SnapshotLayout.trailerSize
-            out.store(SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: raw[..<body]), version: version), at: body)
+            SnapshotLayout.seal(raw, version: version, digestsStart: at(.digests))
         }
         return bytes
     }
@@ -258,17 +256,37 @@ extension ViewTree {
 }
 
 extension ViewTree {
-    /// The checksum a snapshot of format `formatVersion` ends with, of `bytes` (all of a
-    /// snapshot but its last 8 bytes), documented with the format, so that a tool can write
-    /// or repair a snapshot of its own: for versions 1 and 2, four lanes over 8-byte
-    /// little-endian words; from version 3 (versions 3 and 4 share it; 4 is the one
-    /// written), eight lanes over each block of 1 MiB, the blocks' digests then combined.
-    /// Any two inputs of one length that differ within one 8-byte word (one flipped bit,
-    /// say) get different checksums.
+    /// The checksum a snapshot of format `formatVersion` ends with, of `bytes`, documented
+    /// with the format, so that a tool can write or repair a snapshot of its own: for
+    /// versions 1 and 2, four lanes over 8-byte little-endian words; from version 3 (3 to 6
+    /// share it), eight lanes over each block of 1 MiB, the blocks' digests then combined.
+    /// `bytes` are all of a snapshot but its last 8 bytes up to version 5; of version 6 (the
+    /// one written), the bytes before its block digests, which it stores before the
+    /// checksum (``sealSnapshot(_:)`` writes both). Any two inputs of one length that differ
+    /// within one 8-byte word (one flipped bit, say) get different checksums.
     ///
     /// - Complexity: O(bytes)
     public static func snapshotChecksum(_ bytes: UnsafeRawBufferPointer, formatVersion: UInt32 = 4) -> UInt64 {
         SnapshotLayout.checksum(bytes, version: formatVersion)
+    }
+
+    /// Writes the checksum a snapshot ends with, and in version 6 (the one written) its
+    /// block digests before it, from its other bytes, as ``snapshot()`` does: for a tool
+    /// that writes or repairs a snapshot of its own. The version is the one the header
+    /// says (bytes 8 to 11); version 6's digests lie where its length puts them (a reader
+    /// checks that its counts put them there too). Bytes too few for a checksum, or a
+    /// version 6 length that no digests fit, are left as they are.
+    ///
+    /// - Complexity: O(bytes)
+    public static func sealSnapshot(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= 12 + SnapshotLayout.trailerSize else { return }
+        let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: SnapshotLayout.Field.version, as: UInt32.self))
+        var start = 0
+        if version >= 6 {
+            guard let s = SnapshotLayout.digestsStart(fileSize: bytes.count) else { return }
+            start = s
+        }
+        SnapshotLayout.seal(bytes, version: version, digestsStart: start)
     }
 }
 

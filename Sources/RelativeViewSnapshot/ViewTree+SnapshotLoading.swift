@@ -343,7 +343,9 @@ struct SnapshotReader {
         // everything in line reports. Type names are registered only from a snapshot whose
         // checksum matches.
         let inPlace = textsInPlace(ranges, version: version)
-        let (address, length) = (UInt(bitPattern: bytes.baseAddress), body)
+        // The bytes the checksum's blocks cover: all before it, or before version 6's digests.
+        let digestsAt = Int(ranges[Section.digests.rawValue].lowerBound)
+        let (address, length) = (UInt(bitPattern: bytes.baseAddress), version >= 6 ? digestsAt : body)
         let attributeColumns: [(starts: UInt, count: Int, bytes: UInt, byteCount: Int)] = inPlace == nil ? [] :
             NodeAttribute.allCases.map { a in
                 (address + UInt(ranges[Section.starts(a).rawValue].lowerBound), Int(counts.attributeStarts[a.rawValue]),
@@ -386,10 +388,24 @@ struct SnapshotReader {
             tourShare.help()
             textShare.help()
         }
-        // Takes the checksum's pieces left, and waits for those the second thread is on.
-        func computed() -> UInt64 {
+        // Takes the checksum's pieces left, and waits for those the second thread is on;
+        // the checksum error, if any. Version 6's blocks are each checked against its
+        // digests (the first that differs is the one named), and the digests against the
+        // checksum.
+        func checksumError() -> SnapshotError? {
             let parts = checksumShare.finish()
-            return version < 3 ? parts[0] : SnapshotLayout.combine(parts)
+            if version >= 6 {
+                for (k, part) in parts.enumerated() {
+                    let stated: UInt64 = load(digestsAt + 8 * k)
+                    guard part != stated else { continue }
+                    let from = k * SnapshotLayout.checksumBlock, to = min(length, from + SnapshotLayout.checksumBlock)
+                    return error(from, "checksum mismatch: block \(k) (bytes \(from) to \(to), \(sectionNames(in: from ..< to, ranges))) gives 0x\(String(part, radix: 16)), its digest says 0x\(String(stated, radix: 16)) (changed after it was written)")
+                }
+                let sum = SnapshotLayout.combine((0 ..< parts.count).map { load(digestsAt + 8 * $0) })
+                return sum == stored ? nil : error(digestsAt, "checksum mismatch: the snapshot says 0x\(String(stored, radix: 16)), its block digests give 0x\(String(sum, radix: 16)) (changed after it was written)")
+            }
+            let sum = version < 3 ? parts[0] : SnapshotLayout.combine(parts)
+            return sum == stored ? nil : mismatch(sum)
         }
         // Each column's first flaw: its first piece's that has one.
         let textFlaws = { () -> [(element: Int, reason: String)?] in
@@ -405,14 +421,13 @@ struct SnapshotReader {
             try readSections(
                 counts: counts, ranges: ranges, inPlace: inPlace, valuesInPlace: valuesInPlace, typeFor: typeFor,
                 checksumMatches: { () throws(SnapshotError) in
-                    let sum = computed()
-                    if sum != stored { throw mismatch(sum) }
+                    if let e = checksumError() { throw e }
                 },
                 textFlaws: textFlaws, tourShare: tourShare)
         }
-        let sum = computed()
+        let sumError = checksumError()
         side.wait()
-        guard stored == sum else { throw mismatch(sum) }
+        if let sumError { throw sumError }
         var tree = try sections.get()
         tree._markHTMLDocument(flags & SnapshotLayout.htmlFlag != 0)
         return tree
@@ -439,6 +454,17 @@ struct SnapshotReader {
     /// them in place).
     static func starts(at address: UInt, count: Int, narrow: Bool) -> _TextStarts {
         _TextStarts(base: UnsafeRawPointer(bitPattern: address), count: count, isNarrow: narrow)
+    }
+
+    /// The sections with bytes in `range` (by their ``SnapshotLayout/Section/description``),
+    /// or "the header".
+    func sectionNames(in range: Range<Int>, _ ranges: [Range<UInt64>]) -> String {
+        var names = range.lowerBound < Int(ranges.filter { !$0.isEmpty }.map(\.lowerBound).min() ?? 0) ? ["the header"] : []
+        for section in Section.allCases where !ranges[section.rawValue].isEmpty {
+            let r = Int(ranges[section.rawValue].lowerBound) ..< Int(ranges[section.rawValue].upperBound)
+            if r.overlaps(range) { names.append(section.description) }
+        }
+        return names.isEmpty ? "padding" : names.joined(separator: ", ")
     }
 
     /// Below this many bytes no second thread is started: one costs more than it saves.

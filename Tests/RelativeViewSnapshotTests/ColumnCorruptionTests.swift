@@ -4,7 +4,7 @@ import RelativeViewFixtures
 @testable import RelativeViewSnapshot
 import Testing
 
-/// Damaged and hostile snapshots of the format version written (4: the columns and the index
+/// Damaged and hostile snapshots of the format version written (6: the columns and the index
 /// as a tree holds them, read in place, as from version 2): each is an error naming the byte offset and what is wrong,
 /// never a trap and never a tree, the same from memory (columns copied) as from a file
 /// mapped or read (columns borrowed).
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theSampleLoadsInPlaceFromAFileAndCopiedFromMemory() throws {
-        #expect(int32(Field.version) == 5)
+        #expect(int32(Field.version) == 6)
         let fromMemory = try ViewTree(snapshot: bytes)
         fromMemory._checkInvariants()
         #expect(!fromMemory._borrowsMemory && fromMemory.snapshot() == bytes)
@@ -88,16 +88,16 @@ import Testing
         #expect(version3.count > version4.count)
         #expect(loadError(patching(version3, UInt32(4), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
         #expect(loadError(patching(version4, UInt32(3), at: Field.version))?.reason.hasPrefix("the counts do not match the length") == true)
-        // Version 5 is version 4 with a larger header (the content's counts) and the
-        // content's sections, none here: 40 bytes more.
-        #expect(bytes.count == version4.count + 40)
+        // Version 6 is version 4 with a larger header (the content's counts), the content's
+        // sections, none here, and one block's digest: 40 + 8 bytes more.
+        #expect(bytes.count == version4.count + 40 + 8)
     }
 
     /// Version 4's starts point into texts of fewer than 2^32 - 1 bytes (0xFFFFFFFF is none):
     /// a tree with longer texts of one attribute is written in version 3.
     @Test func longTextsAreWrittenInVersion3() {
-        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 0) == 5)
-        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max) - 1) == 5)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 0) == 6)
+        #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max) - 1) == 6)
         #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: Int(UInt32.max)) == 3)
         #expect(SnapshotLayout.versionWritten(mostAttributeTextBytes: 1 << 40) == 3)
         // The longest texts of the sample's attributes: its one id text, "x" and its length.
@@ -108,7 +108,7 @@ import Testing
     /// cannot point into (the writer writes version 3 then).
     @Test func version4TextsAreFewerThan4GiB() {
         let id = Field.attributeBytes + 8 * NodeAttribute.id.rawValue
-        #expect(loadError(patched(UInt64(UInt32.max), at: id)) == SnapshotError(offset: id, reason: "\(UInt32.max) bytes of id texts: version 5's 4-byte starts point into fewer than \(UInt32.max)"))
+        #expect(loadError(patched(UInt64(UInt32.max), at: id)) == SnapshotError(offset: id, reason: "\(UInt32.max) bytes of id texts: version 6's 4-byte starts point into fewer than \(UInt32.max)"))
     }
 
     /// Narrow starts through the loader's checks: from memory (copied, each start read), and
@@ -140,7 +140,7 @@ import Testing
     @Test(.enabled(if: LongTestSwitch.isOn, "long: RELATIVE_VIEW_LONG_TESTS=1 runs it")) func everyFlippedBit() { expectEveryFlippedBitFails(bytes) }
 
     @Test func headerDefects() {
-        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 5's is 200"))
+        #expect(loadError(patched(UInt32(144), at: Field.headerSize)) == SnapshotError(offset: Field.headerSize, reason: "header size 144: version 6's is 200"))
         #expect(loadError(patched(UInt64(15), at: Field.generationCount)) == SnapshotError(offset: Field.generationCount, reason: "a generation column of 15 entries for 14 slots"))
         #expect(loadError(patched(Int64(99), at: Field.freeHead)) == SnapshotError(offset: Field.freeHead, reason: "the free list starts at slot 99, not a slot of 14 (or -1)"))
         #expect(loadError(patched(UInt64(3), at: Field.generationCount))?.reason.contains("the counts do not match the length") == true)
@@ -312,3 +312,88 @@ import Testing
 /// The parent entry of a free slot whose successor on the free list is `next` (-1 for none),
 /// as the core marks it.
 func _freeMark(next: Int32) -> Int32 { -2 - 1 - next }
+
+/// Version 6 stores the digest of each block of its checksum before the checksum, so that a
+/// part of the file can be checked alone: each block is checked against its digest (a
+/// damaged byte is named by its block, and the sections it holds), the digests against the
+/// checksum.
+@Suite struct BlockDigestTests {
+    typealias Layout = SnapshotLayout
+
+    static let tree = largeTree(nodes: 120_000, type: "DigestView", fanOut: 4, tags: 7, idEvery: 3, id: { "d\($0)" })
+    static let bytes = tree.snapshot()
+
+    /// Where the digests start (from the file's length).
+    static var digestsStart: Int { Layout.digestsStart(fileSize: bytes.count)! }
+
+    @Test func eachBlocksDigestIsStored() throws {
+        let at = Self.digestsStart
+        let blocks = Layout.checksumBlocks(at)
+        #expect(blocks >= 3, "a file of several blocks")
+        #expect(at + 8 * blocks + Layout.trailerSize == Self.bytes.count)
+        Self.bytes.withUnsafeBytes { raw in
+            let covered = UnsafeRawBufferPointer(rebasing: raw[..<at])
+            let stored = (0 ..< blocks).map { raw.loadUnaligned(fromByteOffset: at + 8 * $0, as: UInt64.self) }
+            #expect(stored == (0 ..< blocks).map { Layout.blockDigest(covered, index: $0) })
+            // The checksum is the blocks' checksum of the bytes before the digests.
+            #expect(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self) == ViewTree.snapshotChecksum(covered, formatVersion: 6))
+            #expect(Layout.combine(stored) == ViewTree.snapshotChecksum(covered, formatVersion: 6))
+        }
+        #expect(try ViewTree(snapshot: Self.bytes).snapshot() == Self.bytes)
+    }
+
+    /// The digests' place from the length alone, for every length a file can have around
+    /// block boundaries; lengths no file has give none.
+    @Test func theDigestsPlaceFromTheLength() {
+        var starts = Array(stride(from: 0, through: 4096, by: 8))
+        for k in 1 ... 3 { starts += Array(stride(from: k * Layout.checksumBlock - 64, through: k * Layout.checksumBlock + 64, by: 8)) }
+        for start in starts {
+            let size = start + 8 * Layout.checksumBlocks(start) + Layout.trailerSize
+            #expect(Layout.digestsStart(fileSize: size) == start, "\(size) bytes")
+        }
+        // Just past a block: one more block's digest, so a length 8 bytes short of that fits none.
+        let past = Layout.checksumBlock + 8
+        #expect(Layout.digestsStart(fileSize: past + 8 * 2 + Layout.trailerSize - 8) == nil)
+        #expect(Layout.digestsStart(fileSize: 7) == nil && Layout.digestsStart(fileSize: 8 + 4) == nil)
+    }
+
+    /// A damaged byte in a block, a damaged digest, a damaged checksum: each a checksum
+    /// mismatch at the place that differs, the same from memory as from a file.
+    @Test func eachDamageIsNamedWhereItIs() {
+        let at = Self.digestsStart
+        let inBlock2 = 2 * Layout.checksumBlock + 100
+        var damaged = Self.bytes
+        damaged[inBlock2] ^= 0x04
+        let error = snapshotLoadError(damaged)
+        #expect(error?.offset == 2 * Layout.checksumBlock)
+        #expect(error?.reason.hasPrefix("checksum mismatch: block 2 (bytes \(2 * Layout.checksumBlock) to \(3 * Layout.checksumBlock), ") == true, "\(String(describing: error))")
+        // A digest: its block no longer matches it.
+        var digest = Self.bytes
+        digest[at + 8 * 1 + 3] ^= 0x80
+        #expect(snapshotLoadError(digest)?.offset == Layout.checksumBlock)
+        // The checksum: the digests no longer give it.
+        var sum = Self.bytes
+        sum[sum.count - 1] ^= 0x01
+        let sumError = snapshotLoadError(sum)
+        #expect(sumError?.offset == at && sumError?.reason.hasPrefix("checksum mismatch: the snapshot says") == true, "\(String(describing: sumError))")
+    }
+
+    /// `sealSnapshot` writes the digests and the checksum as the writer does: a changed byte
+    /// then reaches the structural checks, and an unchanged file is sealed as it was.
+    @Test func sealingRepairsAsTheWriterWrites() {
+        var copy = Self.bytes
+        copy.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+        #expect(copy == Self.bytes)
+        // The checksum zeroed, sealed: as written.
+        var hostile = Self.bytes
+        for k in 0 ..< 8 { hostile[Self.bytes.count - 1 - k] = 0 }
+        hostile.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+        #expect(hostile == Self.bytes)
+        // A column entry changed and sealed: the structure's error, not the checksum's.
+        var patched = patching(Self.bytes, Int32(999_999), at: 2 * Layout.checksumBlock + 4, reseal: true)
+        let error = snapshotLoadError(patched)
+        #expect(error != nil && error?.reason.hasPrefix("checksum mismatch") == false, "\(String(describing: error))")
+        patched.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+        #expect(snapshotLoadError(patched) == error)
+    }
+}

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func contentComesBack() throws {
-        #expect(Self.bytes.withUnsafeBytes { $0.load(fromByteOffset: Field.version, as: UInt32.self) } == 5)
+        #expect(Self.bytes.withUnsafeBytes { $0.load(fromByteOffset: Field.version, as: UInt32.self) } == 6)
         let fromMemory = try ViewTree(snapshot: Self.bytes)
         #expect(content(fromMemory) == content(Self.sample))
         #expect(content(fromMemory).first == "doc [\"xmlns:p=urn:p\", \"id=root\", \"late=z\"] -")

@@ -87,7 +87,8 @@ import Testing
         let loaded = try ViewTree(snapshot: bytes)
         loaded._checkInvariants()
         #expect(loaded.isEmpty && loaded.slotCount == 0)
-        #expect(bytes.count == SnapshotLayout.headerSize(SnapshotLayout.version) + SnapshotLayout.trailerSize)
+        // The header, the digest of its one block, the checksum.
+        #expect(bytes.count == SnapshotLayout.headerSize(SnapshotLayout.version) + 8 + SnapshotLayout.trailerSize)
     }
 
     /// Snapshots loaded on several threads at once, from bytes and from files, mapped and
@@ -351,11 +352,7 @@ func layoutOf(_ bytes: [UInt8]) -> (sections: [Range<UInt64>], fileSize: UInt64)
 /// Rewrites the checksum of `bytes` to match them: the change before it then reaches the
 /// structural checks (a hostile file, not a damaged one).
 func resealed(_ bytes: inout [UInt8]) {
-    let body = bytes.count - SnapshotLayout.trailerSize
-    let sum = bytes.withUnsafeBytes { raw in
-        SnapshotLayout.checksum(UnsafeRawBufferPointer(rebasing: raw[..<body]), version: raw.loadUnaligned(fromByteOffset: SnapshotLayout.Field.version, as: UInt32.self))
-    }
-    withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[body + k] = $0[k] } }
+    bytes.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
 }
 
 /// `body`'s result, computed on a new thread with a 1 GiB stack while this one waits.

@@ -202,8 +202,7 @@ final class ProfileCell: TableViewCell {
         var startOffset = at - 1 - 8
         while startOffset > 0 && bytes[startOffset ..< startOffset + 8].contains(where: { $0 != 0 }) { startOffset -= 8 }
         withUnsafeBytes(of: UInt32(1 << 30).littleEndian) { for k in 0 ..< 4 { bytes[startOffset + k] = $0[k] } }
-        let sum = bytes.withUnsafeBytes { ViewTree.snapshotChecksum(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 8)])) }
-        withUnsafeBytes(of: sum.littleEndian) { for k in 0 ..< 8 { bytes[bytes.count - 8 + k] = $0[k] } }
+        bytes.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
         let fromMemory = try #require(#expect(throws: SnapshotError.self) { try View.loadSnapshot(bytes) })
         #expect(fromMemory.reason.hasPrefix("key: slot 0's text starts at"))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("forest-\(UUID().uuidString).rvtree").path
