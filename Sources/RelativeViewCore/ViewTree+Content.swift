@@ -620,6 +620,19 @@ package struct _WriterView {
     /// Whether any ``NodeAttribute`` column has a text (a skeleton import's, a JSON tree's).
     @usableFromInline package let hasColumns: Bool
 
+    /// The columns at these addresses (a tree's, through ``ViewTree/_withWriterView(_:)``, or
+    /// a snapshot's sections read in place, checked).
+    package init(
+        typeID: UnsafePointer<Int32>, narrowTag: UnsafePointer<Int32>, parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>,
+        valueStarts: _TextStarts, valueBytes: UnsafePointer<UInt8>?, first: UnsafeBufferPointer<Int32>, names: UnsafePointer<UInt32>?,
+        entryCount: Int, values: UnsafePointer<Int>?, attributeBytes: UnsafePointer<UInt8>?,
+        columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)], hasColumns: Bool
+    ) {
+        (self.typeID, self.narrowTag, self.parent, self.span) = (typeID, narrowTag, parent, span)
+        (self.valueStarts, self.valueBytes, self.first, self.names, self.entryCount) = (valueStarts, valueBytes, first, names, entryCount)
+        (self.values, self.attributeBytes, self.columns, self.hasColumns) = (values, attributeBytes, columns, hasColumns)
+    }
+
     /// The UTF-8 of the text stored at `at` in `bytes` (a LEB128 count, then the bytes).
     @inlinable @inline(__always)
     package static func text(_ bytes: UnsafePointer<UInt8>, at: Int) -> UnsafeBufferPointer<UInt8> {

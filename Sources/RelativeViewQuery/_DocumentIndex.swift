@@ -232,6 +232,13 @@ final class _DocumentIndex: Sendable {
         return _Namespaces(declared: true, inNamespace: flags)
     }
 
+    /// The index of a document whose ranks are its slots and whose spans give each end (a
+    /// snapshot's columns read in place, checked: `_SnapshotQuerySource`): nothing to make.
+    init(rankedSlots count: Int, isHTML: Bool) {
+        (self.count, self.isHTML) = (count, isHTML)
+        (end, order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
+    }
+
     init(_ tree: ViewTree) {
         count = tree.count
         isHTML = tree.isHTMLDocument

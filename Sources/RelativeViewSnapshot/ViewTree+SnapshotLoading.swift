@@ -233,13 +233,10 @@ struct SnapshotReader {
         }
     }
 
-    /// The tree, each saved type mapped to an id by `typeFor` (its name, its kind and its
-    /// entry's offset): by default the id ``TypeRegistry`` gives a loaded name.
-    func read(
-        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID = { name, isClass, _ in
-            TypeRegistry.shared.idForLoading(name: name, isClass: isClass)
-        }
-    ) throws(SnapshotError) -> ViewTree {
+    /// The header, checked field by field: the version, the flags, the counts, and each
+    /// section's byte range (by ``SnapshotLayout/Section`` raw value), which the counts
+    /// place within the length.
+    func readHeader() throws(SnapshotError) -> (version: UInt32, flags: UInt32, counts: SnapshotLayout.Counts, ranges: [Range<UInt64>]) {
         // The header, field by field.
         guard bytes.count >= SnapshotLayout.headerSize + SnapshotLayout.trailerSize else {
             throw error(bytes.count, "truncated: \(bytes.count) bytes, shorter than a snapshot's header and checksum (\(SnapshotLayout.headerSize + SnapshotLayout.trailerSize))")
@@ -330,6 +327,17 @@ struct SnapshotReader {
         guard counts.geometry <= counts.slots, counts.attributeStarts.allSatisfy({ $0 <= counts.slots }) else {
             throw error(Field.geometryCount, "more geometry or attribute entries than the \(counts.slots) slots")
         }
+        return (version, flags, counts, ranges)
+    }
+
+    /// The tree, each saved type mapped to an id by `typeFor` (its name, its kind and its
+    /// entry's offset): by default the id ``TypeRegistry`` gives a loaded name.
+    func read(
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID = { name, isClass, _ in
+            TypeRegistry.shared.idForLoading(name: name, isClass: isClass)
+        }
+    ) throws(SnapshotError) -> ViewTree {
+        let (version, flags, counts, ranges) = try readHeader()
 
         // The checksum, computed while the sections are read and checked, by both threads: a
         // mismatch is the error reported, whatever else the checks find (a flipped bit
@@ -473,23 +481,9 @@ struct SnapshotReader {
     /// The attribute starts in a piece of the texts' check that either thread may take.
     static let textPiece = 1 << 16
 
-    /// The sections after the header, checked, as a tree (the checksum aside).
-    /// With `inPlace` (the owner of the bytes), the attribute columns are read where they
-    /// lie, their texts checked by the caller.
-    /// `checksumMatches` throws unless the checksum matches (it waits for it); type names
-    /// are registered only after it returns. `textFlaws` gives the text flaws found apart.
-    func readSections(
-        counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], inPlace: AnyObject?, valuesInPlace: Bool = false,
-        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
-        checksumMatches: () throws(SnapshotError) -> Void,
-        textFlaws: () -> [(element: Int, reason: String)?], tourShare: _WorkShare<_TourCheck.Tally>? = nil
-    ) throws(SnapshotError) -> ViewTree {
-
-        func at(_ section: Section) -> Int { Int(ranges[section.rawValue].lowerBound) }
-        let slots = Int(counts.slots)
-
-        // The type table: names of valid UTF-8, each mapped to this process's id once the
-        // checksum is known to match (below).
+    /// The type table: per entry its name (valid UTF-8, not empty), whether it is a class's,
+    /// whether no node has it (version 2's unused kind), and the entry's offset.
+    func typeTable(counts: SnapshotLayout.Counts, at: (Section) -> Int) throws(SnapshotError) -> [(name: String, isClass: Bool, unused: Bool, entry: Int)] {
         let typeCount = Int(counts.types)
         var names: [(name: String, isClass: Bool, unused: Bool, entry: Int)] = []
         names.reserveCapacity(typeCount)
@@ -514,6 +508,27 @@ struct SnapshotReader {
             names.append((name, kind & 1 == 1, kind & SnapshotLayout.unusedKind != 0, entry))
             nameStart = end
         }
+        return names
+    }
+
+    /// The sections after the header, checked, as a tree (the checksum aside).
+    /// With `inPlace` (the owner of the bytes), the attribute columns are read where they
+    /// lie, their texts checked by the caller.
+    /// `checksumMatches` throws unless the checksum matches (it waits for it); type names
+    /// are registered only after it returns. `textFlaws` gives the text flaws found apart.
+    func readSections(
+        counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], inPlace: AnyObject?, valuesInPlace: Bool = false,
+        typeFor: (_ name: String, _ isClass: Bool, _ offset: Int) throws(SnapshotError) -> TypeID,
+        checksumMatches: () throws(SnapshotError) -> Void,
+        textFlaws: () -> [(element: Int, reason: String)?], tourShare: _WorkShare<_TourCheck.Tally>? = nil
+    ) throws(SnapshotError) -> ViewTree {
+
+        func at(_ section: Section) -> Int { Int(ranges[section.rawValue].lowerBound) }
+        let slots = Int(counts.slots)
+
+        // The type table: names of valid UTF-8, each mapped to this process's id once the
+        // checksum is known to match (below).
+        let names = try typeTable(counts: counts, at: at)
 
         var image = _PreorderImage()
         if counts.version == 1 {

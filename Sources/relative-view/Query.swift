@@ -2,6 +2,7 @@ import ArgumentParser
 import RelativeViewCore
 import RelativeViewImport
 import RelativeViewQuery
+import RelativeViewSnapshot
 
 /// `relative-view query FILE (--css SELECTOR | --xpath EXPR | --jsonpath QUERY)`: the
 /// elements a selector matches, the nodes (or the value) an expression selects, or a
@@ -100,6 +101,23 @@ struct Query: ParsableCommand {
         } catch {
             Loading.fail("\(error)\n  \(text)\n  \(String(repeating: " ", count: error.offset))^")
         }
+        // A snapshot's count or element numbers come from its sections read in place, each
+        // checked as the query first reads it, not from a whole load (see `answerInPlace`).
+        if moves == 0, jsonpath == nil, (output ?? .preorder) == .count || (output ?? .preorder) == .preorder,
+           Self.isSnapshot(source),
+           let answered = Self.answerInPlace(query, path: source.input, count: output == .count, repeat: `repeat`, threads: threads) {
+            var out: [UInt8] = []
+            for line in answered.lines {
+                out.append(contentsOf: line.utf8)
+                out.append(0x0A)
+            }
+            guard Loading.writeAll(out, to: 1) else { Loading.fail("cannot write to standard output") }
+            if `repeat` > 1 {
+                let sorted = answered.times.sorted()
+                Loading.printError("best_ns=\(sorted[0]) median_ns=\(sorted[sorted.count / 2]) matches=\(answered.matches)\n")
+            }
+            return
+        }
         var tree = source.tree()
         var pristine: [Int]?
         var fresh: ViewTree?
@@ -170,6 +188,64 @@ struct Query: ParsableCommand {
         if `repeat` > 1 || times.count > 1 {
             let sorted = times.sorted()
             Loading.printError("best_ns=\(sorted[0]) median_ns=\(sorted[sorted.count / 2]) matches=\(matches)\n")
+        }
+    }
+
+    /// Whether the input is a snapshot, as `Loading.read` tells.
+    static func isSnapshot(_ source: InputOptions) -> Bool {
+        let format = source.from ?? FileFormat.detect(source.input)
+        return format == .snapshot || (format == nil && ViewTree.isSnapshot(atPath: source.input))
+    }
+
+    /// A CSS selector's or an XPath expression's answer on the snapshot at `path` (its
+    /// count, or its elements' numbers, one a line; an XPath value that is not a node-set
+    /// as `print` has it), from its sections read where they lie: the structure (types,
+    /// parents, spans), and the named attributes and the values only if the query may read
+    /// them (``CSSSelector/readsAttributes``, ``XPath/readsValues``), each group checked as
+    /// it is first read (`_SnapshotQuerySource`). The query evaluated `repeat` times, each
+    /// timed. `nil` if the file cannot be read so or a check fails: the caller loads it
+    /// whole, which reads it (a tree saved after moves, say) or names the flaw.
+    static func answerInPlace(_ query: Compiled, path: String, count: Bool, repeat times: Int, threads: Int) -> (lines: [String], matches: Int, times: [Int])? {
+        guard let source = _SnapshotQuerySource.open(path), source.checkStructure() else { return nil }
+        let attributes: Bool, values: Bool
+        switch query {
+        case .css(let c): (attributes, values) = (c.readsAttributes, false)
+        case .xpath(let x): (attributes, values) = (x.readsAttributes, x.readsValues)
+        case .jsonpath: return nil
+        }
+        // Namespace declarations are attributes, which name tests read where there may be any.
+        if attributes || source.declaresNamespaces { guard source.checkAttributes() else { return nil } }
+        if values { guard source.checkValues() else { return nil } }
+        let clock = ContinuousClock()
+        return source.withView { view in
+            var elapsed: [Int] = []
+            var last = _ColumnQueries.Value.nodes(count: 0, elements: [])
+            for _ in 0 ..< max(1, times) {
+                let start = clock.now
+                do {
+                    switch query {
+                    case .css(let c):
+                        let ranks = try _ColumnQueries.select(c, count: source.count, isHTML: source.isHTML, view: view, threads: threads)
+                        last = .nodes(count: ranks.count, elements: ranks)
+                    case .xpath(let x):
+                        last = try _ColumnQueries.evaluate(x, count: source.count, isHTML: source.isHTML, view: view, threads: threads)
+                    case .jsonpath:
+                        preconditionFailure("answered by a whole load")
+                    }
+                } catch {
+                    Loading.fail("\(error)")
+                }
+                let d = clock.now - start
+                elapsed.append(Int(d.components.seconds) * 1_000_000_000 + Int(d.components.attoseconds / 1_000_000_000))
+            }
+            switch last {
+            case .boolean(let b): return ([b ? "true" : "false"], 1, elapsed)
+            case .number(let n): return ([XPath.string(n)], 1, elapsed)
+            case .string(let s): return ([s], 1, elapsed)
+            case .nodes(let n, let elements):
+                if count { return ([String(n)], n, elapsed) }
+                return (_ColumnQueries.elementNumbers(of: elements, count: source.count, view: view).map(String.init), n, elapsed)
+            }
         }
     }
 

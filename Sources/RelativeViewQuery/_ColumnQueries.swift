@@ -1,0 +1,159 @@
+import RelativeViewCore
+
+/// CSS selectors and XPath expressions over a document's columns with no tree: a
+/// snapshot's, read in place where it lies (`_SnapshotQuerySource`), whose ranks are its
+/// slots. The answers are ranks (document order), as `relative-view query` prints them.
+///
+/// Such a reader checks only the sections a query reads: ``CSSSelector/readsAttributes``,
+/// ``XPath/readsAttributes`` and ``XPath/readsValues`` say which groups a query may read
+/// beyond the structure (types, parents, spans). They err on the side of yes.
+package enum _ColumnQueries {
+    /// An XPath expression's value, its nodes as ranks.
+    package enum Value {
+        case boolean(Bool)
+        case number(Double)
+        case string(String)
+        /// A node-set: how many nodes it holds (the document, attributes and namespace
+        /// nodes among them), and the ranks of its elements, in document order.
+        case nodes(count: Int, elements: [Int32])
+    }
+
+    /// The ranks of the elements `selector` matches in the document of `count` nodes whose
+    /// columns `view` holds (its ranks its slots), in document order.
+    package static func select(_ selector: CSSSelector, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1) throws(QueryError) -> [Int32] {
+        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML)
+        var evaluator = _XPathEvaluator(index: index, view: view, budget: XPath.defaultBudget(nodes: count), threads: threads)
+        return try evaluator.select(selector.list).map(\.rank)
+    }
+
+    /// Each of `ranks` (elements, ascending) numbered among the elements in document order
+    /// (the first element is 0), in the document of `count` nodes whose columns `view` holds.
+    package static func elementNumbers(of ranks: [Int32], count: Int, view: _WriterView) -> [Int] {
+        guard let last = ranks.last else { return [] }
+        var evaluator = _XPathEvaluator(index: _DocumentIndex(rankedSlots: count, isHTML: false), view: view, budget: .max)
+        var numbers: [Int] = []
+        numbers.reserveCapacity(ranks.count)
+        var (element, next) = (0, 0)
+        for r in 0 ... last {
+            guard evaluator.isElement(r) else { continue }
+            if ranks[next] == r {
+                numbers.append(element)
+                next += 1
+            }
+            element += 1
+        }
+        return numbers
+    }
+
+    /// `query`'s value from the document node of the document of `count` nodes whose
+    /// columns `view` holds (its ranks its slots).
+    package static func evaluate(_ query: XPath, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1) throws(QueryError) -> Value {
+        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML)
+        var evaluator = _XPathEvaluator(index: index, view: view, budget: XPath.defaultBudget(nodes: count), namespaces: query.namespaces, threads: threads)
+        switch try evaluator.evaluate(query.root, _Context(node: .root, position: 1, size: 1)) {
+        case .boolean(let b): return .boolean(b)
+        case .number(let n): return .number(n)
+        case .string(let s): return .string(s)
+        case .nodes(let keys):
+            var elements: [Int32] = []
+            for k in keys where k != .root && !k.isAttached && evaluator.isElement(k.rank) { elements.append(k.rank) }
+            return .nodes(count: keys.count, elements: elements)
+        }
+    }
+}
+
+extension CSSSelector {
+    /// Whether matching may read an element's attributes (an id, a class, an attribute
+    /// selector, `:lang()`, at any depth). No selector reads a node's value.
+    package var readsAttributes: Bool { list.contains(where: \.readsAttributes) }
+}
+
+extension _ComplexSelector {
+    var readsAttributes: Bool {
+        compounds.contains { compound in
+            compound.conditions.contains { condition in
+                switch condition {
+                case .id, .className, .attribute, .lang: true
+                case .nth, .empty, .root: false
+                case .not(let list), .is(let list): list.contains(where: \.readsAttributes)
+                case .has(let list): list.contains { $0.complex.readsAttributes }
+                }
+            }
+        }
+    }
+}
+
+extension XPath {
+    /// Whether evaluating may read attributes: an attribute or a namespace step, `id()`,
+    /// `lang()`, `namespace-uri()`, or a variable (namespace declarations are attributes
+    /// too: a reader also reads them where the document may declare any).
+    package var readsAttributes: Bool { root.mayReadAttributes }
+
+    /// Whether evaluating may read a node's value (a text's, or a string-value made of
+    /// texts): anything but node-sets selected by names, kinds, positions and attribute
+    /// comparisons, counted or tested for being empty. (An attribute's value is the
+    /// attributes'.)
+    package var readsValues: Bool { root.mayReadValues }
+}
+
+extension _XPathExpr {
+    var subexpressions: [_XPathExpr] {
+        switch self {
+        case .number, .literal, .variable: []
+        case .function(_, let arguments, _): arguments
+        case .binary(_, let a, let b), .union(let a, let b, _): [a, b]
+        case .negate(let a): [a]
+        case .path(_, let steps): steps.flatMap(\.predicates)
+        case .filter(let e, let predicates, let steps, _): [e] + predicates + steps.flatMap(\.predicates)
+        }
+    }
+
+    var steps: [_Step] {
+        switch self {
+        case .path(_, let steps), .filter(_, _, let steps, _): steps
+        default: []
+        }
+    }
+
+    var mayReadAttributes: Bool {
+        switch self {
+        case .variable: return true
+        case .function(let name, _, _) where ["id", "lang", "namespace-uri"].contains(name): return true
+        default:
+            if steps.contains(where: { $0.axis == .attribute || $0.axis == .namespace }) { return true }
+            return subexpressions.contains(where: \.mayReadAttributes)
+        }
+    }
+
+    var mayReadValues: Bool {
+        switch self {
+        case .number, .literal: false
+        case .variable: true
+        case .negate(let a): a.convertedReadsValues
+        case .union(let a, let b, _): a.mayReadValues || b.mayReadValues
+        case .path, .filter: subexpressions.contains(where: \.mayReadValues)
+        case .binary(let op, let a, let b):
+            // A comparison or arithmetic converts a node-set to strings or numbers.
+            op == .and || op == .or ? a.mayReadValues || b.mayReadValues : a.convertedReadsValues || b.convertedReadsValues
+        case .function(let name, let arguments, _):
+            switch name {
+            case "position", "last", "true", "false": false
+            case "not", "boolean", "count", "name", "local-name", "namespace-uri", "lang": arguments.contains(where: \.mayReadValues)
+            case "id": arguments.contains(where: \.convertedReadsValues)
+            default: true  // string(), contains(), sum()...: string-values, the context node's without an argument
+            }
+        }
+    }
+
+    /// Whether its value, converted to a string or a number, may read a value: a node-set's
+    /// string-values are values unless its last step is on the attribute axis.
+    var convertedReadsValues: Bool {
+        switch self {
+        case .variable: true
+        case .path(_, let steps): mayReadValues || steps.last?.axis != .attribute
+        case .filter(let e, _, let steps, _): mayReadValues || (steps.isEmpty ? e.convertedReadsValues : steps.last?.axis != .attribute)
+        case .union(let a, let b, _): a.convertedReadsValues || b.convertedReadsValues
+        default: mayReadValues
+        }
+    }
+}

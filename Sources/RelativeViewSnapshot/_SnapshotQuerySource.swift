@@ -1,0 +1,288 @@
+import RelativeViewCore
+import RelativeViewEngine
+
+/// A version 6 snapshot, mapped, of which a query checks only the sections it reads.
+///
+/// A load (``ViewTree/init(contentsOfSnapshot:mapped:)``) checks the whole file before it
+/// hands a tree back: on XMark's 302 MB snapshot most of a cold query's time went to the
+/// checksum, the tour's check and the texts' check, where the query reads the type column
+/// and a few thousand attributes. This reads the header, checks the block digests against
+/// the checksum and the type table's blocks, and then, on a query's demand, each group of
+/// sections it reads, once: their blocks against their digests (version 6 stores one per
+/// MiB), and what a query relies on in them:
+///
+/// - ``checkStructure()``: the type, parent and span columns. Each type is in the table
+///   and used; each node's subtree, as its span gives it (`end`), lies within its parent's;
+///   a node's first child is the node after it, and the node after each child's subtree is
+///   the next child (or, after a root's, the next root). These local checks make the slots
+///   the document order and the spans and parents a forest (the children of a node tile its
+///   subtree, by induction on its size), which is what a query reads of them. The tour, its
+///   tag and type copies, the tags and the geometry are not read and not checked.
+/// - ``checkAttributes()``: the named attributes' runs, as a load checks them.
+/// - ``checkValues()``: the values' starts and texts, as a load checks them.
+///
+/// It reads only a file of every slot live and no free slot, no generation column and no
+/// `NodeAttribute` column (an import's snapshot); ``open(_:)`` gives `nil` for any other,
+/// and a check that fails says `false`:
+/// a caller then loads the file whole, which either reads it (a tree saved after moves
+/// fails the structure's check here and loads there) or names the flaw.
+package final class _SnapshotQuerySource {
+    typealias Section = SnapshotLayout.Section
+
+    let reader: SnapshotReader
+    /// What keeps the file mapped.
+    let owner: AnyObject
+    let counts: SnapshotLayout.Counts
+    let ranges: [Range<UInt64>]
+    /// Where the block digests lie: the blocks cover the bytes before them.
+    let digestsAt: Int
+    /// Per type-table entry, whether a node may have it (not an id listed only for its number).
+    let usable: [Bool]
+    /// Per type-table entry, this process's id for it, where this process numbers the types
+    /// otherwise than the writer did (then the type column and the names are read renumbered).
+    let renumbered: [Int32]?
+    /// The type column renumbered (see ``renumbered``), once checked.
+    private var types: [Int32] = []
+    /// Whether the type table names an attribute `xmlns` or `xmlns:…`: the document may
+    /// declare namespaces, which XPath's and CSS's name tests read from the attributes.
+    package let declaresNamespaces: Bool
+    /// Whether an HTML parser read the document.
+    package let isHTML: Bool
+    private var checkedBlocks: [Bool]
+    private var structureChecked = false
+    private var valuesChecked = false
+    /// The named attributes, checked: the names as the file has them, the value starts widened.
+    private var attributes: (names: [UInt32], values: [Int])?
+
+    /// The number of nodes (every slot is one, in document order).
+    package var count: Int { Int(counts.live) }
+
+    private init(
+        reader: SnapshotReader, owner: AnyObject, counts: SnapshotLayout.Counts, ranges: [Range<UInt64>], digestsAt: Int,
+        usable: [Bool], renumbered: [Int32]?, declaresNamespaces: Bool, isHTML: Bool, checkedBlocks: [Bool]
+    ) {
+        (self.reader, self.owner, self.counts, self.ranges, self.digestsAt) = (reader, owner, counts, ranges, digestsAt)
+        self.renumbered = renumbered
+        (self.usable, self.declaresNamespaces, self.isHTML, self.checkedBlocks) = (usable, declaresNamespaces, isHTML, checkedBlocks)
+    }
+
+    /// The snapshot at `path` mapped, its header, block digests and type table checked (and
+    /// the type names registered); `nil` if it cannot be read so (see the type's
+    /// documentation) or any of that fails.
+    package static func open(_ path: String) -> _SnapshotQuerySource? {
+        #if _endian(little)
+        guard MemoryLayout<Int>.size == 8,
+              let (bytes, owner) = try? ViewTree._withSnapshotFile(path, mapped: true, { (b, o) throws(SnapshotError) in (b, o) }),
+              let owner, let base = bytes.baseAddress, Int(bitPattern: base) % 8 == 0 else { return nil }
+        let reader = SnapshotReader(bytes: bytes, path: path, owner: owner)
+        guard let (version, flags, counts, ranges) = try? reader.readHeader(), version >= 6,
+              counts.free == 0, counts.live == counts.slots, counts.generation == 0, counts.attributeStarts.allSatisfy({ $0 == 0 })
+        else { return nil }
+        let digestsAt = Int(ranges[Section.digests.rawValue].lowerBound)
+        let blocks = SnapshotLayout.checksumBlocks(digestsAt)
+        // The digests against the checksum.
+        let stored: UInt64 = reader.load(bytes.count - SnapshotLayout.trailerSize)
+        guard SnapshotLayout.combine((0 ..< blocks).map { reader.load(digestsAt + 8 * $0) }) == stored else { return nil }
+        let source = _SnapshotQuerySource(
+            reader: reader, owner: owner, counts: counts, ranges: ranges, digestsAt: digestsAt, usable: [], renumbered: nil, declaresNamespaces: false,
+            isHTML: flags & SnapshotLayout.htmlFlag != 0, checkedBlocks: [Bool](repeating: false, count: blocks))
+        guard source.checkBlocks(of: [.typeEntries, .typeNames]) else { return nil }
+        func at(_ s: Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
+        guard let types = try? reader.typeTable(counts: counts, at: at),
+              let ids = try? reader.processTypes(types, typeFor: { name, isClass, _ in TypeRegistry.shared.idForLoading(name: name, isClass: isClass) })
+        else { return nil }
+        return _SnapshotQuerySource(
+            reader: reader, owner: owner, counts: counts, ranges: ranges, digestsAt: digestsAt, usable: types.map { !$0.unused },
+            renumbered: ids.indices.allSatisfy { ids[$0] == Int32($0) } ? nil : ids, declaresNamespaces: types.contains { $0.name == "xmlns" || $0.name.hasPrefix("xmlns:") }, isHTML: source.isHTML,
+            checkedBlocks: source.checkedBlocks)
+        #else
+        return nil
+        #endif
+    }
+
+    private func at(_ s: Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
+
+    /// Checks the blocks that hold `sections` against their digests (those not checked
+    /// before), on two threads where there are several.
+    private func checkBlocks(of sections: [Section]) -> Bool {
+        let block = SnapshotLayout.checksumBlock
+        var wanted = Set<Int>()
+        for s in sections {
+            let r = ranges[s.rawValue]
+            guard !r.isEmpty else { continue }
+            for k in Int(r.lowerBound) / block ... (Int(r.upperBound) - 1) / block where !checkedBlocks[k] { wanted.insert(k) }
+        }
+        guard !wanted.isEmpty else { return true }
+        let list = wanted.sorted()
+        let (address, length, digestsAt) = (UInt(bitPattern: reader.bytes.baseAddress), digestsAt, digestsAt)
+        let share = _WorkShare<Bool>()
+        share.post(pieces: list.count) { i in
+            let covered = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length)
+            let stated = UInt64(littleEndian: covered.baseAddress!.loadUnaligned(fromByteOffset: digestsAt + 8 * list[i], as: UInt64.self))
+            return SnapshotLayout.blockDigest(covered, index: list[i]) == stated
+        }
+        let side = _SideTask(worthIt: list.count > 1) { share.help() }
+        let matched = share.finish().allSatisfy { $0 }
+        side.wait()
+        if matched { for k in list { checkedBlocks[k] = true } }
+        return matched
+    }
+
+    /// Checks the type, parent and span columns (see the type's documentation); `false` if
+    /// a check fails.
+    package func checkStructure() -> Bool {
+        if structureChecked { return true }
+        guard checkBlocks(of: [.typeID, .parent, .span]) else { return false }
+        let n = count
+        let base = UInt(bitPattern: reader.bytes.baseAddress)
+        let (types, parents, spans) = (base + UInt(at(.typeID)), base + UInt(at(.parent)), base + UInt(at(.span)))
+        let held = usable
+        let piece = 1 << 18
+        let share = _WorkShare<Bool>()
+        share.post(pieces: (n + piece - 1) / piece) { k in
+            held.withUnsafeBufferPointer { usable in
+                Self.structureHolds(
+                    k * piece ..< min(n, (k + 1) * piece), count: n, type: UnsafePointer(bitPattern: types)!, usable: usable,
+                    parent: UnsafePointer(bitPattern: parents)!, span: UnsafePointer(bitPattern: spans)!)
+            }
+        }
+        let side = _SideTask(worthIt: n >= 2 * piece) { share.help() }
+        structureChecked = share.finish().allSatisfy { $0 }
+        side.wait()
+        // Checked in the file's numbers (each in the table), read in this process's.
+        if structureChecked, let renumbered {
+            let column = UnsafePointer<Int32>(bitPattern: types)!
+            self.types = (0 ..< n).map { renumbered[Int(column[$0])] }
+        }
+        return structureChecked
+    }
+
+    /// Whether slots `range` of `count` hold types of the table that a node may have, and
+    /// spans and parents of a forest in document order: each subtree (from the slot to
+    /// `end`, from its span) within its parent's, a node's first child the slot after it,
+    /// the slot after a child's subtree its parent's next child or its parent's end, and the
+    /// slot after a root's subtree the next root. (See the type's documentation.)
+    static func structureHolds(
+        _ range: Range<Int>, count n: Int, type: UnsafePointer<Int32>, usable: UnsafeBufferPointer<Bool>,
+        parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>
+    ) -> Bool {
+        guard n > 0 else { return true }
+        // Each condition is a flag and-ed in, every read at an index kept within the slots,
+        // so that the loop has no branch on the data but the rare root: whether a node has
+        // children, and whether a child is its parent's last, are coin tosses to a predictor.
+        @inline(__always) func flag(_ b: Bool) -> UInt8 { b ? 1 : 0 }
+        @inline(__always) func end(_ x: Int) -> Int { x &+ Int(truncatingIfNeeded: (Int64(span[x].exit) &- Int64(span[x].enter) &+ 1) >> 1) }
+        let last = n - 1
+        // An index within the slots (a hostile span may put `end` anywhere, below 0 too).
+        @inline(__always) func within(_ i: Int) -> Int { i < 0 ? 0 : i > last ? last : i }
+        let types = UInt32(usable.count)
+        var ok: UInt8 = 1
+        for x in range {
+            let t = UInt32(bitPattern: type[x])
+            ok &= flag(t < types) & flag(usable[Int(min(t, types &- 1))])
+            let s = span[x]
+            let d = Int64(s.exit) &- Int64(s.enter)
+            let e = x &+ Int(truncatingIfNeeded: (d &+ 1) >> 1)
+            ok &= flag(d > 0) & flag(d & 1 == 1) & flag(e <= n)
+            let p = Int(parent[x])
+            if p < 0 {
+                // A root: the slot after its subtree is the next root.
+                ok &= flag(p == -1) & flag(e >= n || parent[within(e)] == -1)
+            } else {
+                ok &= flag(p < x)
+                let q = min(p, x)
+                let pe = end(q)
+                ok &= flag(x < pe) & flag(e <= pe)
+                // The slot after a child's subtree is its parent's next child, unless it is the
+                // parent's end (then the slot's own parent is read, which is `p`).
+                let next = e < pe ? within(e) : x
+                ok &= flag(Int(parent[next]) == p)
+            }
+            // A node with children: the first is the slot after it.
+            let hasChild = e > x &+ 1
+            let first = hasChild ? within(x &+ 1) : x
+            ok &= flag(parent[first] == (hasChild ? Int32(truncatingIfNeeded: x) : parent[x]))
+        }
+        return ok == 1
+    }
+
+    /// Checks the named attributes' runs as a load does; `false` if a check fails.
+    package func checkAttributes() -> Bool {
+        if attributes != nil { return true }
+        guard checkBlocks(of: [.namedFirst, .namedNames, .namedValueStarts, .namedValueBytes]) else { return false }
+        let c = counts.content
+        let names: [UInt32] = reader.column(at(.namedNames), count: Int(c.namedEntries))
+        let valueAt: [UInt32] = reader.column(at(.namedValueStarts), count: Int(c.namedEntries))
+        let base = UInt(bitPattern: reader.bytes.baseAddress)
+        let (firstBase, bytesBase, byteCount) = (base + UInt(at(.namedFirst)), base + UInt(at(.namedValueBytes)), Int(c.namedValueBytes))
+        let (places, typeCount, slots) = ((at(.namedFirst), at(.namedNames), at(.namedValueStarts)), Int(counts.types), Int(c.namedFirst))
+        let runs = { @Sendable (range: Range<Int>) -> SnapshotReader._RunPiece in
+            SnapshotReader.checkRuns(
+                range, first: UnsafePointer(bitPattern: firstBase)!, names: names, valueAt: valueAt,
+                namedBytes: UnsafeBufferPointer(start: UnsafePointer(bitPattern: bytesBase), count: byteCount),
+                parent: nil, anyFree: false, typeCount: typeCount, places: places)
+        }
+        let half = slots / 2
+        let second = _SideTask(worthIt: slots >= SnapshotReader.runThreadSlots) { runs(half ..< slots) }
+        guard SnapshotReader.runsFlaw([runs(0 ..< half), second.wait()], entries: names.count, places: (places.0, places.1)) == nil else { return false }
+        let mark = _AttributeRuns.lastBit
+        attributes = (renumbered.map { ids in names.map { UInt32(bitPattern: ids[Int($0 & ~mark)]) | $0 & mark } } ?? names, valueAt.map { Int($0) })
+        return true
+    }
+
+    /// Checks the values' starts and texts as a load does; `false` if a check fails.
+    package func checkValues() -> Bool {
+        if valuesChecked { return true }
+        guard checkBlocks(of: [.valueStarts, .valueBytes]) else { return false }
+        let c = counts.content
+        let base = UInt(bitPattern: reader.bytes.baseAddress)
+        let (startsAt, bytesAt, startCount, byteCount) = (base + UInt(at(.valueStarts)), base + UInt(at(.valueBytes)), Int(c.valueStarts), Int(c.valueBytes))
+        let piece = SnapshotReader.textPiece
+        let share = _WorkShare<Bool>()
+        share.post(pieces: (startCount + piece - 1) / piece) { k in
+            let starts = _TextStarts(base: UnsafeRawPointer(bitPattern: startsAt), count: startCount, isNarrow: true)
+            let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: bytesAt), count: byteCount)
+            let range = k * piece ..< min(startCount, (k + 1) * piece)
+            return ViewTree._attributeTextsAreSound(starts: starts.slice(range), bytes: bytes)
+                || ViewTree._attributeTextFlaw(starts: starts, bytes: bytes, slots: range) == nil
+        }
+        let side = _SideTask(worthIt: startCount >= 2 * piece) { share.help() }
+        valuesChecked = share.finish().allSatisfy { $0 }
+        side.wait()
+        return valuesChecked
+    }
+
+    /// Calls `body` with the checked columns as a query reads them: the structure's (see
+    /// ``checkStructure()``, which must have said yes), the named attributes' if
+    /// ``checkAttributes()`` said yes, the values' if ``checkValues()`` did; a group not
+    /// checked reads as none (no node has an attribute, or a value). The tags' column is the
+    /// file's, unchecked: a query does not read it.
+    package func withView<R>(_ body: (_WriterView) throws -> R) rethrows -> R {
+        precondition(structureChecked, "the structure is read only once checkStructure() said yes")
+        let base = reader.bytes.baseAddress!
+        func column<T>(_ s: Section, as: T.Type) -> UnsafePointer<T> {
+            UnsafePointer((base + at(s)).assumingMemoryBound(to: T.self))
+        }
+        let c = counts.content
+        let values = valuesChecked ? _TextStarts(base: base + at(.valueStarts), count: Int(c.valueStarts), isNarrow: true) : _TextStarts(base: nil, count: 0, isNarrow: true)
+        let noColumns = [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)](repeating: (_TextStarts(base: nil, count: 0, isNarrow: true), nil), count: NodeAttribute.allCases.count)
+        let named = attributes ?? ([], [])
+        return try types.withUnsafeBufferPointer { renumberedTypes in
+            try named.names.withUnsafeBufferPointer { names in
+                try named.values.withUnsafeBufferPointer { valueAt in
+                    try body(_WriterView(
+                        typeID: renumbered == nil ? column(.typeID, as: Int32.self) : renumberedTypes.baseAddress ?? column(.typeID, as: Int32.self),
+                        narrowTag: column(.narrowTag, as: Int32.self),
+                        parent: column(.parent, as: Int32.self), span: column(.span, as: _TourBlocks.Span.self),
+                        valueStarts: values, valueBytes: valuesChecked ? column(.valueBytes, as: UInt8.self) : nil,
+                        first: attributes == nil ? UnsafeBufferPointer(start: nil, count: 0)
+                            : UnsafeBufferPointer(start: column(.namedFirst, as: Int32.self), count: Int(c.namedFirst)),
+                        names: attributes == nil || names.isEmpty ? nil : names.baseAddress, entryCount: names.count,
+                        values: attributes == nil || names.isEmpty ? nil : valueAt.baseAddress,
+                        attributeBytes: attributes == nil ? nil : column(.namedValueBytes, as: UInt8.self),
+                        columns: noColumns, hasColumns: false))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import RelativeViewCore
+import RelativeViewFixtures
+import RelativeViewImport
+@testable import RelativeViewQuery
+@testable import RelativeViewSnapshot
+import Testing
+
+/// A query on a snapshot's sections read in place (`_SnapshotQuerySource`, what
+/// `relative-view query SNAPSHOT` answers a count or element numbers from), checking only
+/// the groups of sections the query may read, against the same query on the tree a whole
+/// load gives. A query that read a group its analysis left out would find no attribute or
+/// no value there, and answer otherwise.
+@Suite struct SnapshotInPlaceTests {
+    /// The file a tree's snapshot is written to, removed by the caller.
+    static func written(_ tree: ViewTree) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("in-place-\(UUID().uuidString).rvtree").path
+        try tree.writeSnapshot(to: path)
+        return path
+    }
+
+    /// The source, with the groups `query` may read checked (as the tool checks them).
+    static func source(_ path: String, attributes: Bool, values: Bool) throws -> _SnapshotQuerySource {
+        let source = try #require(_SnapshotQuerySource.open(path))
+        #expect(source.checkStructure())
+        if attributes || source.declaresNamespaces { #expect(source.checkAttributes()) }
+        if values { #expect(source.checkValues()) }
+        return source
+    }
+
+    /// An XPath value as both ways give it: a node-set as its count and its elements' ranks.
+    enum Value: Equatable {
+        case boolean(Bool), number(String), string(String), nodes(Int, [Int32]), error
+    }
+
+    static func whole(_ tree: ViewTree, _ query: XPath) -> Value {
+        guard let value = try? tree.evaluate(query) else { return .error }
+        switch value {
+        case .boolean(let b): return .boolean(b)
+        case .number(let n): return .number(XPath.string(n))
+        case .string(let s): return .string(s)
+        case .nodes(let nodes):
+            let elements = nodes.compactMap { n -> Int32? in
+                guard n.attributeName == nil, n.namespacePrefix == nil, let node = n.node, tree.kind(of: node) == .element else { return nil }
+                return Int32(node.index)  // an import's slots are its ranks
+            }
+            return .nodes(nodes.count, elements)
+        }
+    }
+
+    static func inPlace(_ source: _SnapshotQuerySource, _ query: XPath) -> Value {
+        source.withView { view in
+            guard let value = try? _ColumnQueries.evaluate(query, count: source.count, isHTML: source.isHTML, view: view) else { return .error }
+            switch value {
+            case .boolean(let b): return .boolean(b)
+            case .number(let n): return .number(XPath.string(n))
+            case .string(let s): return .string(s)
+            case .nodes(let count, let elements): return .nodes(count, elements)
+            }
+        }
+    }
+
+    /// Generated documents (mixed content, namespaces) and expressions: the same values.
+    @Test(arguments: 1 ... 6 as ClosedRange<UInt64>)
+    func generatedExpressions(seed: UInt64) throws {
+        var fuzz = XPathFuzz(seed: seed)
+        fuzz.prefixes = seed % 2 == 0
+        var mismatches: [String] = []
+        for k in 0 ..< 3 {
+            let text = fuzz.document(elements: 80, mixed: true, namespaces: seed % 2 == 0 && k != 1)
+            let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+            let path = try Self.written(tree)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            for _ in 0 ..< 120 {
+                let e = fuzz.expression()
+                let namespaces = fuzz.prefixes ? ["q": "urn:p", "d": "urn:d", "e": "urn:e"] : [:]
+                guard let query = try? XPath(e, namespaces: namespaces) else { continue }
+                // A source of its own for each: only the groups this query asks for are read.
+                let source = try Self.source(path, attributes: query.readsAttributes, values: query.readsValues)
+                let ours = Self.inPlace(source, query), theirs = Self.whole(tree, query)
+                if ours != theirs && mismatches.count < 8 {
+                    mismatches.append("\(e) (attributes \(query.readsAttributes), values \(query.readsValues))\n  in place: \(ours)\n  whole:    \(theirs)")
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// CSS selectors, with the named attributes read only where the selector asks for them.
+    @Test func selectors() throws {
+        var fuzz = XPathFuzz(seed: 40)
+        let text = fuzz.document(elements: 150, mixed: true)
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+        let path = try Self.written(tree)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for css in ["a", "a b", "a > b", "a + b", "a ~ c", "*", "[id]", "[x='1']", "a[x^='f']", "#i3", ".c", ":root > *", "b:first-child",
+                    "c:nth-of-type(2n)", "d:empty", "a:not([y])", ":is(a, b) > c", "a:has(> b[x])", "b:lang(en)", "d:only-child", "c:last-of-type"] {
+            let selector = try CSSSelector(css)
+            let source = try Self.source(path, attributes: selector.readsAttributes, values: false)
+            let ours = try source.withView { view in
+                try _ColumnQueries.select(selector, count: source.count, isHTML: source.isHTML, view: view)
+            }
+            let theirs = try tree.select(selector).map { Int32($0.index) }
+            #expect(ours == theirs, "\(css): \(ours.count) in place, \(theirs.count) whole")
+        }
+        // Read with nothing but the structure, an attribute selector finds no attribute.
+        let bare = try #require(_SnapshotQuerySource.open(path))
+        #expect(bare.checkStructure())
+        let none = try bare.withView { view in try _ColumnQueries.select(CSSSelector("[x]"), count: bare.count, isHTML: false, view: view) }
+        let some = try tree.select(CSSSelector("[x]"))
+        #expect(none.isEmpty && !some.isEmpty)
+    }
+
+    /// Element numbers as the tool prints them: each element's place among the elements.
+    @Test func elementNumbers() throws {
+        let tree = try TreeImporter().importTree(Array("<r>t<a/><!--c--><b><a/>u</b><a/></r>".utf8), format: .xml, path: "r.xml")
+        let path = try Self.written(tree)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try Self.source(path, attributes: false, values: false)
+        let numbers = try source.withView { view in
+            let ranks = try _ColumnQueries.select(CSSSelector("a"), count: source.count, isHTML: false, view: view)
+            return _ColumnQueries.elementNumbers(of: ranks, count: source.count, view: view)
+        }
+        #expect(numbers == [1, 3, 4])
+    }
+
+    /// The files it does not read (a whole load reads them): none of a version before 6, of
+    /// a tree with free slots; a tree saved after moves (slots not in document order) fails
+    /// the structure's check.
+    @Test func whatItLeavesToAWholeLoad() throws {
+        var tree = try TreeImporter().importTree(Array("<r><a/><b><c/></b><d/></r>".utf8), format: .xml, path: "r.xml")
+        let old = FileManager.default.temporaryDirectory.appendingPathComponent("v5-\(UUID().uuidString).rvtree").path
+        #expect(FileManager.default.createFile(atPath: old, contents: Data(tree._snapshot(version: 5))))
+        defer { try? FileManager.default.removeItem(atPath: old) }
+        #expect(_SnapshotQuerySource.open(old) == nil)
+        let root = try #require(tree.documentElement)
+        let children = Array(tree.children(of: root))
+        tree.append(children[0], to: children[2])  // a under d: slots out of document order
+        let moved = try Self.written(tree)
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+        let source = try #require(_SnapshotQuerySource.open(moved))
+        #expect(!source.checkStructure())
+        tree.removeSubtree(children[1])
+        let freed = try Self.written(tree)
+        defer { try? FileManager.default.removeItem(atPath: freed) }
+        #expect(_SnapshotQuerySource.open(freed) == nil)
+        #expect(_SnapshotQuerySource.open("/nonexistent/file.rvtree") == nil)
+    }
+
+    /// Hostile structure: one parent or span changed, the file sealed again (so that only
+    /// the structure's check can see it). The check passes only where what a query reads
+    /// (each subtree's end and each parent) is still the tree's; a damaged block, unsealed,
+    /// fails it; a damage in the tour, which no query reads, does not.
+    @Test func aChangedParentOrSpanIsCaught() throws {
+        var fuzz = XPathFuzz(seed: 77)
+        let tree = try TreeImporter().importTree(Array(fuzz.document(elements: 60, mixed: true).utf8), format: .xml, path: "doc.xml")
+        let bytes = tree.snapshot()
+        let (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
+        let n = Int(counts.live)
+        let (parentAt, spanAt) = (Int(ranges[SnapshotLayout.Section.parent.rawValue].lowerBound), Int(ranges[SnapshotLayout.Section.span.rawValue].lowerBound))
+        func structure(_ b: [UInt8]) -> (ends: [Int], parents: [Int32]) {
+            b.withUnsafeBytes { raw in
+                let ends = (0 ..< n).map { x -> Int in
+                    let enter = raw.loadUnaligned(fromByteOffset: spanAt + 8 * x, as: UInt32.self)
+                    let exit = raw.loadUnaligned(fromByteOffset: spanAt + 8 * x + 4, as: UInt32.self)
+                    return x + Int((Int64(exit) - Int64(enter) + 1) >> 1)
+                }
+                return (ends, (0 ..< n).map { raw.loadUnaligned(fromByteOffset: parentAt + 4 * $0, as: Int32.self) })
+            }
+        }
+        let original = structure(bytes)
+        var rng = SplitMix64(seed: 78)
+        var caught = 0
+        for trial in 0 ..< 400 {
+            var damaged = bytes
+            let x = Int.random(in: 0 ..< n, using: &rng)
+            let offset = trial % 2 == 0 ? parentAt + 4 * x : spanAt + 8 * x + 4 * Int.random(in: 0 ... 1, using: &rng)
+            let value: Int32 = trial % 4 < 2 ? Int32.random(in: -2 ... Int32(n) + 2, using: &rng) : Int32.random(in: .min ... .max, using: &rng)
+            withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 4 { damaged[offset + k] = $0[k] } }
+            damaged.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).rvtree").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let source = try #require(_SnapshotQuerySource.open(path))
+            if source.checkStructure() {
+                let now = structure(damaged)
+                #expect(now.ends == original.ends && now.parents == original.parents, "trial \(trial): slot \(x) at \(offset) = \(value) passed")
+            } else {
+                caught += 1
+            }
+        }
+        #expect(caught > 300, "\(caught) of 400 changes caught")
+        // A damaged block, not sealed: its digest no longer matches.
+        var unsealed = bytes
+        unsealed[parentAt] ^= 0x01
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("unsealed-\(UUID().uuidString).rvtree").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(unsealed)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(_SnapshotQuerySource.open(path)?.checkStructure() != true)
+    }
+}
