@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewSnapshot", "RelativeViewFixtures", "CByteCount"]),
         // XPath against libxml2's own (the oracle: the same documents and expressions, the same nodes).
         // CSS against lxml with cssselect (Resources/css-cases.json, from scripts/make-css-cases.py).
-        .testTarget(name: "RelativeViewQueryTests", dependencies: ["RelativeViewQuery", "RelativeViewImport", "RelativeViewSnapshot", "RelativeViewCore", "RelativeViewFixtures", "CLibXML2"],
+        .testTarget(name: "RelativeViewQueryTests", dependencies: ["RelativeViewQuery", "RelativeViewImport", "RelativeViewSnapshot", "RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures", "CLibXML2"],
                     exclude: ["Resources"]),
         .testTarget(name: "ConformanceTests", dependencies: ["RelativeView", "RelativeViewNaive", "RelativeViewFixtures"]),
         .testTarget(name: "BenchCLITests", dependencies: ["relative-view-bench", "relative-view", "RelativeViewFixtures"]),

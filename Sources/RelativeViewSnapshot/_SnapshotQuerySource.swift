@@ -1,3 +1,4 @@
+import CSnapshotKernels
 import RelativeViewCore
 import RelativeViewEngine
 
@@ -136,15 +137,15 @@ package final class _SnapshotQuerySource {
         let n = count
         let base = UInt(bitPattern: reader.bytes.baseAddress)
         let (types, parents, spans) = (base + UInt(at(.typeID)), base + UInt(at(.parent)), base + UInt(at(.span)))
-        let held = usable
+        // In C (CSnapshotKernels' StructureCheck.c, the same rule as `structureHolds`): per
+        // type its usability, and 0 last for every number out of the table.
+        let table = usable.map { Int32($0 ? 1 : 0) } + [0]
         let piece = 1 << 18
         let share = _WorkShare<Bool>()
         share.post(pieces: (n + piece - 1) / piece) { k in
-            held.withUnsafeBufferPointer { usable in
-                Self.structureHolds(
-                    k * piece ..< min(n, (k + 1) * piece), count: n, type: UnsafePointer(bitPattern: types)!, usable: usable,
-                    parent: UnsafePointer(bitPattern: parents)!, span: UnsafePointer(bitPattern: spans)!)
-            }
+            Self.structureHoldsInC(
+                k * piece ..< min(n, (k + 1) * piece), count: n, type: UnsafePointer(bitPattern: types)!, usable: table,
+                parent: UnsafePointer(bitPattern: parents)!, span: UnsafePointer(bitPattern: spans)!)
         }
         let side = _SideTask(worthIt: n >= 2 * piece) { share.help() }
         structureChecked = share.finish().allSatisfy { $0 }
@@ -162,6 +163,25 @@ package final class _SnapshotQuerySource {
     /// `end`, from its span) within its parent's, a node's first child the slot after it,
     /// the slot after a child's subtree its parent's next child or its parent's end, and the
     /// slot after a root's subtree the next root. (See the type's documentation.)
+    /// ``structureHolds(_:count:type:usable:parent:span:)`` in C (CSnapshotKernels'
+    /// StructureCheck.c), eight slots at a time with AVX2 where the processor has it and
+    /// `vector` (the parent's span and the next child's parent gathered): on XMark's 4.7 M
+    /// slots 7 to 11 ms on two threads, where one slot at a time took 25 to 30 (a node's
+    /// conditions are some 80 instructions). `usable`: per type 1 or 0, then 0 for every
+    /// number out of the table.
+    static func structureHoldsInC(
+        _ range: Range<Int>, count n: Int, type: UnsafePointer<Int32>, usable: [Int32],
+        parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>, vector: Bool = true
+    ) -> Bool {
+        usable.withUnsafeBufferPointer { usable in
+            var columns = rv_structure_columns(
+                parent: parent, span: UnsafeRawPointer(span).assumingMemoryBound(to: UInt64.self), type_id: type,
+                type_usable: usable.baseAddress, type_count: UInt32(usable.count - 1), slot_count: UInt32(n))
+            return rv_structure_check(&columns, range.lowerBound, range.upperBound, vector ? 1 : 0) != 0
+        }
+    }
+
+    /// The rule one slot at a time, as the C kernel has it (a test checks that the three agree).
     static func structureHolds(
         _ range: Range<Int>, count n: Int, type: UnsafePointer<Int32>, usable: UnsafeBufferPointer<Bool>,
         parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>

@@ -69,4 +69,21 @@ int rv_texts_sound(const int64_t *starts, size_t count, const uint8_t *bytes, si
 /// at a time with AVX2.
 int rv_texts_sound32(const uint32_t *starts, size_t count, const uint8_t *bytes, size_t n, int allow_vector);
 
+/// The columns of a forest in document order that a query reads (RelativeViewSnapshot's
+/// _SnapshotQuerySource): per slot its parent, its span (enter in the low 32 bits, exit in
+/// the high) and its type; `type_usable` as in ``rv_tour_columns``.
+typedef struct {
+    const int32_t *parent;
+    const uint64_t *span;
+    const int32_t *type_id;
+    const int32_t *type_usable;
+    uint32_t type_count;
+    uint32_t slot_count;
+} rv_structure_columns;
+
+/// Whether slots `from ..< to` of the `slot_count` hold usable types, and parents and spans
+/// of a forest in document order (see StructureCheck.c): 1 if so. With AVX2 if the processor
+/// has it and `allow_vector` is nonzero.
+int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector);
+
 #endif
