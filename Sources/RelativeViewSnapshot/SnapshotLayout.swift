@@ -242,8 +242,13 @@ enum SnapshotLayout {
             var sections = [Range<UInt64>](repeating: 0 ..< 0, count: Section.allCases.count)
             for section in Section.order(version) {
                 var (count, size) = shape(section)
-                // The digests of the blocks of everything before them.
-                if section == .digests { count = UInt64(checksumBlocks(Int(at))) }
+                // The digests of the blocks of everything before them (counts that put them
+                // past any length are refused below, as the overflow they are).
+                if section == .digests {
+                    let block = UInt64(checksumBlock)
+                    guard at <= UInt64.max - block else { return nil }
+                    count = (at + block - 1) / block
+                }
                 let (bytes, o1) = count.multipliedReportingOverflow(by: size)
                 let (end, o2) = at.addingReportingOverflow(bytes)
                 guard !o1 && !o2, end <= UInt64.max - 16 else { return nil }
