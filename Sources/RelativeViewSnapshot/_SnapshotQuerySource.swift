@@ -158,11 +158,6 @@ package final class _SnapshotQuerySource {
         return structureChecked
     }
 
-    /// Whether slots `range` of `count` hold types of the table that a node may have, and
-    /// spans and parents of a forest in document order: each subtree (from the slot to
-    /// `end`, from its span) within its parent's, a node's first child the slot after it,
-    /// the slot after a child's subtree its parent's next child or its parent's end, and the
-    /// slot after a root's subtree the next root. (See the type's documentation.)
     /// ``structureHolds(_:count:type:usable:parent:span:)`` in C (CSnapshotKernels'
     /// StructureCheck.c), eight slots at a time with AVX2 where the processor has it and
     /// `vector` (the parent's span and the next child's parent gathered): on XMark's 4.7 M
@@ -181,7 +176,12 @@ package final class _SnapshotQuerySource {
         }
     }
 
-    /// The rule one slot at a time, as the C kernel has it (a test checks that the three agree).
+    /// Whether slots `range` of `count` hold types of the table that a node may have, and
+    /// spans and parents of a forest in document order: each subtree (from the slot to
+    /// `end`, from its span) within its parent's, a node's first child the slot after it,
+    /// the slot after a child's subtree its parent's next child or its parent's end, and the
+    /// slot after a root's subtree the next root. (See the type's documentation.)
+    /// One slot at a time, as the C kernel has it (a test checks that the three agree).
     static func structureHolds(
         _ range: Range<Int>, count n: Int, type: UnsafePointer<Int32>, usable: UnsafeBufferPointer<Bool>,
         parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>
