@@ -1,5 +1,6 @@
 #include "CSnapshotKernels.h"
 #include "Vector.h"
+#include <stdlib.h>
 
 // See RelativeViewSnapshot's _SnapshotQuerySource: a forest in document order, read from
 // its parents and the ends its spans give, checked node by node with no branch on the data.
@@ -15,12 +16,14 @@ static inline __attribute__((always_inline)) int64_t end_of(uint64_t s, int64_t 
     return x + ((d + 1) >> 1);
 }
 
-static inline __attribute__((always_inline)) uint32_t check_body(const rv_structure_columns *c, size_t from, size_t to) {
+static inline __attribute__((always_inline)) uint32_t check_body(const rv_structure_columns *c, size_t from, size_t to, uint32_t *counts) {
     const int64_t n = c->slot_count, last = n - 1;
     uint32_t bad = 0;
     for (int64_t x = (int64_t)from; x < (int64_t)to; x++) {
         uint32_t t = (uint32_t)c->type_id[x];
-        bad |= (uint32_t)(c->type_usable[t < c->type_count ? t : c->type_count] ^ 1);
+        uint32_t u = t < c->type_count ? t : c->type_count;
+        bad |= (uint32_t)(c->type_usable[u] ^ 1);
+        if (counts) counts[u]++;
         uint64_t s = c->span[x];
         int64_t d = (int64_t)(uint32_t)(s >> 32) - (int64_t)(uint32_t)s;
         int64_t e = x + ((d + 1) >> 1);
@@ -45,7 +48,7 @@ static inline __attribute__((always_inline)) uint32_t check_body(const rv_struct
     return bad;
 }
 
-static uint32_t check_scalar(const rv_structure_columns *c, size_t from, size_t to) { return check_body(c, from, to); }
+static uint32_t check_scalar(const rv_structure_columns *c, size_t from, size_t to, uint32_t *counts) { return check_body(c, from, to, counts); }
 
 #ifdef RV_HAVE_AVX2_PATH
 // Eight slots to an iteration: the slots' own columns read as vectors, the parent's span
@@ -110,15 +113,46 @@ __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_co
     }
 #undef GTU
     uint32_t found = (uint32_t)!_mm256_testz_si256(bad, bad);
-    return found | (x0 < to ? check_body(c, x0, to) : 0);
+    return found | (x0 < to ? check_body(c, x0, to, NULL) : 0);
 }
 #endif
 
-int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector) {
+// Each slot's type counted, in eight tables taken in turn (a slot whose type is one of
+// the last few's would otherwise wait for that count's store: a document's types repeat,
+// a text every other slot), summed at the end; `spare` holds seven tables of `m + 1`.
+static void count_types(const int32_t *type_id, size_t from, size_t to, uint32_t m, uint32_t *counts, uint32_t *spare) {
+    const size_t tables = (size_t)m + 1;
+    size_t x = from;
+    for (; x + 8 <= to; x += 8) {
+        counts[(uint32_t)type_id[x] < m ? (uint32_t)type_id[x] : m]++;
+        for (size_t k = 1; k < 8; k++) {
+            uint32_t t = (uint32_t)type_id[x + k];
+            spare[(k - 1) * tables + (t < m ? t : m)]++;
+        }
+    }
+    for (; x < to; x++) {
+        uint32_t t = (uint32_t)type_id[x];
+        counts[t < m ? t : m]++;
+    }
+    for (size_t k = 0; k < 7; k++) {
+        for (size_t t = 0; t < tables; t++) counts[t] += spare[k * tables + t];
+    }
+}
+
+int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector, uint32_t *counts) {
     if (c->slot_count == 0 || from >= to) return 1;
 #ifdef RV_HAVE_AVX2_PATH
-    if (allow_vector && __builtin_cpu_supports("avx2")) return check_avx2(c, from, to) == 0;
+    if (allow_vector && __builtin_cpu_supports("avx2")) {
+        if (check_avx2(c, from, to) != 0) return 0;
+        if (counts) {
+            uint32_t *spare = calloc(7 * ((size_t)c->type_count + 1), sizeof(uint32_t));
+            if (!spare) return check_scalar(c, from, to, counts) == 0;
+            count_types(c->type_id, from, to, c->type_count, counts, spare);
+            free(spare);
+        }
+        return 1;
+    }
 #endif
     (void)allow_vector;
-    return check_scalar(c, from, to) == 0;
+    return check_scalar(c, from, to, counts) == 0;
 }

@@ -614,6 +614,9 @@ package struct _WriterView {
     /// The named attributes' entries (`names`' count), those of no run among them.
     @usableFromInline package let entryCount: Int
     @usableFromInline package let values: UnsafePointer<Int>?
+    /// The entries' value starts as a snapshot read in place holds them (4 bytes each),
+    /// where `values` is `nil`: no column of `Int`s made from them.
+    @usableFromInline package let narrowValues: UnsafePointer<UInt32>?
     @usableFromInline package let attributeBytes: UnsafePointer<UInt8>?
     /// Per ``NodeAttribute``: its starts and texts.
     @usableFromInline package let columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)]
@@ -625,12 +628,12 @@ package struct _WriterView {
     package init(
         typeID: UnsafePointer<Int32>, narrowTag: UnsafePointer<Int32>, parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>,
         valueStarts: _TextStarts, valueBytes: UnsafePointer<UInt8>?, first: UnsafeBufferPointer<Int32>, names: UnsafePointer<UInt32>?,
-        entryCount: Int, values: UnsafePointer<Int>?, attributeBytes: UnsafePointer<UInt8>?,
+        entryCount: Int, values: UnsafePointer<Int>?, narrowValues: UnsafePointer<UInt32>? = nil, attributeBytes: UnsafePointer<UInt8>?,
         columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)], hasColumns: Bool
     ) {
         (self.typeID, self.narrowTag, self.parent, self.span) = (typeID, narrowTag, parent, span)
         (self.valueStarts, self.valueBytes, self.first, self.names, self.entryCount) = (valueStarts, valueBytes, first, names, entryCount)
-        (self.values, self.attributeBytes, self.columns, self.hasColumns) = (values, attributeBytes, columns, hasColumns)
+        (self.values, self.narrowValues, self.attributeBytes, self.columns, self.hasColumns) = (values, narrowValues, attributeBytes, columns, hasColumns)
     }
 
     /// The UTF-8 of the text stored at `at` in `bytes` (a LEB128 count, then the bytes).
@@ -679,7 +682,14 @@ package struct _WriterView {
 
     /// Entry `e`'s value.
     @inlinable @inline(__always)
-    package func attributeValue(_ e: Int) -> UnsafeBufferPointer<UInt8> { Self.text(attributeBytes.unsafelyUnwrapped, at: values.unsafelyUnwrapped[e]) }
+    package func attributeValue(_ e: Int) -> UnsafeBufferPointer<UInt8> { Self.text(attributeBytes.unsafelyUnwrapped, at: attributeStart(e)) }
+
+    /// Where entry `e`'s value lies in ``attributeBytes``.
+    @inlinable @inline(__always)
+    package func attributeStart(_ e: Int) -> Int {
+        if let narrowValues { return Int(narrowValues[e]) }
+        return values.unsafelyUnwrapped[e]
+    }
 
     /// Slot `x`'s text of `attribute` (a skeleton import's id or class, a JSON member name).
     @inlinable @inline(__always)

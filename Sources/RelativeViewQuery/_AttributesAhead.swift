@@ -21,6 +21,7 @@ struct _AttributesAhead {
     private let first: UnsafeBufferPointer<Int32>
     private let names: UnsafePointer<UInt32>?
     private let values: UnsafePointer<Int>?
+    private let narrowValues: UnsafePointer<UInt32>?
     private let bytes: UnsafePointer<UInt8>?
     /// The run of slots of the last rank pushed.
     private var run = _SlotRuns.Run.none
@@ -30,7 +31,7 @@ struct _AttributesAhead {
 
     init(view: _WriterView, runs: _SlotRuns?, slotsByRank: [Int32]?) {
         (self.runs, self.slotsByRank) = (runs, slotsByRank)
-        (first, names, values, bytes) = (view.first, view.names, view.values, view.attributeBytes)
+        (first, names, values, narrowValues, bytes) = (view.first, view.names, view.values, view.narrowValues, view.attributeBytes)
     }
 
     /// The rank a loop will test ``distance`` nodes from now.
@@ -43,7 +44,7 @@ struct _AttributesAhead {
             x = slotsByRank[Int(r)]
         }
         let n = first.count
-        guard let base = first.baseAddress, let names, let values else { return }
+        guard let base = first.baseAddress, let names, values != nil || narrowValues != nil else { return }
         if Int(x) < n { rv_prefetch(base + Int(x)) }
         slots[pushed & 15] = x
         let half = slots[(pushed &- 8) & 15]
@@ -51,13 +52,13 @@ struct _AttributesAhead {
             let f = Int(base[Int(half)])
             if f >= 0 {
                 rv_prefetch(names + f)
-                rv_prefetch(values + f)
+                if let narrowValues { rv_prefetch(narrowValues + f) } else { rv_prefetch(values.unsafelyUnwrapped + f) }
             }
         }
         let quarter = slots[(pushed &- 4) & 15]
         if quarter >= 0 && Int(quarter) < n, let bytes {
             let f = Int(base[Int(quarter)])
-            if f >= 0 { rv_prefetch(bytes + values[f]) }
+            if f >= 0 { rv_prefetch(bytes + (narrowValues.map { Int($0[f]) } ?? values.unsafelyUnwrapped[f])) }
         }
         pushed &+= 1
     }

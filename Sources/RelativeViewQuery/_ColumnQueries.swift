@@ -20,8 +20,14 @@ package enum _ColumnQueries {
 
     /// The ranks of the elements `selector` matches in the document of `count` nodes whose
     /// columns `view` holds (its ranks its slots), in document order.
-    package static func select(_ selector: CSSSelector, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1) throws(QueryError) -> [Int32] {
-        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML)
+    ///
+    /// `typeCounts`: per type id's raw value, how many nodes have it, in all and in the
+    /// first half of the ranks (the first `count / 2` where `count` is at least 2^20, else
+    /// all), where the reader counted them (else the index counts them when first asked).
+    package static func select(
+        _ selector: CSSSelector, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil
+    ) throws(QueryError) -> [Int32] {
+        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML, typeCounts: typeCounts)
         var evaluator = _XPathEvaluator(index: index, view: view, budget: XPath.defaultBudget(nodes: count), threads: threads)
         return try evaluator.select(selector.list).map(\.rank)
     }
@@ -46,9 +52,12 @@ package enum _ColumnQueries {
     }
 
     /// `query`'s value from the document node of the document of `count` nodes whose
-    /// columns `view` holds (its ranks its slots).
-    package static func evaluate(_ query: XPath, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1) throws(QueryError) -> Value {
-        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML)
+    /// columns `view` holds (its ranks its slots); `typeCounts` as in
+    /// ``select(_:count:isHTML:view:threads:typeCounts:)``.
+    package static func evaluate(
+        _ query: XPath, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil
+    ) throws(QueryError) -> Value {
+        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML, typeCounts: typeCounts)
         var evaluator = _XPathEvaluator(index: index, view: view, budget: XPath.defaultBudget(nodes: count), namespaces: query.namespaces, threads: threads)
         switch try evaluator.evaluate(query.root, _Context(node: .root, position: 1, size: 1)) {
         case .boolean(let b): return .boolean(b)

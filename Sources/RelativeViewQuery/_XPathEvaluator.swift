@@ -71,10 +71,13 @@ struct _XPathEvaluator: ~Copyable {
     var cssTypes: [String: Test] = [:]
     /// CSS attribute names resolved so far (-1: no such name).
     var cssAttributeTypes: [String: Int32] = [:]
-    /// Elements' places among their element siblings, by rank, numbered a parent's children
-    /// at a time (0: not yet): from the first, of the type from the first, from the last, of
-    /// the type from the last (see `siblingIndex`).
-    var nthPositions: [[Int32]] = [[], [], [], []]
+    /// Elements' places among their element siblings, numbered a parent's children at a
+    /// time: from the first, of the type from the first, from the last, of the type from the
+    /// last (see `siblingIndex`).
+    var siblingPlaces = [_SiblingPlaces](repeating: _SiblingPlaces(), count: 4)
+    /// From the first and from the last, the places of the nodes of the type last asked
+    /// about among their siblings of the type (see `placesOfType`).
+    var typePlaces: [_TypePlaces] = [.none, .none]
     /// A parent's element children and their types' counts, kept for the next parent (see
     /// `siblingIndex`).
     var siblingChildren: [Int32] = []

@@ -52,8 +52,20 @@ package final class _SnapshotQuerySource {
     private var checkedBlocks: [Bool]
     private var structureChecked = false
     private var valuesChecked = false
-    /// The named attributes, checked: the names as the file has them, the value starts widened.
-    private var attributes: (names: [UInt32], values: [Int])?
+    /// Once the structure is checked (with a type table of at most ``countedTypes``
+    /// entries): per type id of this process (below the registry's count when checked),
+    /// how many nodes have it, in all and in the first half of the slots (the first
+    /// `count / 2` of a document of at least 2^20 nodes, else all), as a query's index
+    /// counts them: the structure's check reads every type, and counts them on the way.
+    package private(set) var typeCounts: (total: [Int32], firstHalf: [Int32])?
+    /// The largest type table whose types the structure's check counts (each of its pieces
+    /// keeps a count per entry).
+    static let countedTypes = 1 << 14
+    /// Whether the named attributes were checked.
+    private var attributesChecked = false
+    /// The named attributes' names in this process's numbers, where they differ from the
+    /// file's (see ``renumbered``), once checked.
+    private var renumberedNames: [UInt32]?
 
     /// The number of nodes (every slot is one, in document order).
     package var count: Int { Int(counts.live) }
@@ -140,16 +152,47 @@ package final class _SnapshotQuerySource {
         // In C (CSnapshotKernels' StructureCheck.c, the same rule as `structureHolds`): per
         // type its usability, and 0 last for every number out of the table.
         let table = usable.map { Int32($0 ? 1 : 0) } + [0]
+        // The pieces split at the half the index's type counts keep apart (see
+        // ``typeCounts``); each counts its types where the table is small.
+        let half = n >= 1 << 20 ? n / 2 : n
         let piece = 1 << 18
-        let share = _WorkShare<Bool>()
-        share.post(pieces: (n + piece - 1) / piece) { k in
-            Self.structureHoldsInC(
-                k * piece ..< min(n, (k + 1) * piece), count: n, type: UnsafePointer(bitPattern: types)!, usable: table,
-                parent: UnsafePointer(bitPattern: parents)!, span: UnsafePointer(bitPattern: spans)!)
+        var pieces: [Range<Int>] = []
+        for part in [0 ..< half, half ..< n] {
+            var from = part.lowerBound
+            while from < part.upperBound {
+                pieces.append(from ..< min(part.upperBound, from + piece))
+                from += piece
+            }
+        }
+        let counting = usable.count <= Self.countedTypes
+        let share = _WorkShare<(ok: Bool, counts: [UInt32])>()
+        share.post(pieces: pieces.count) { [pieces] k in
+            var counts = [UInt32](repeating: 0, count: counting ? table.count : 0)
+            let ok = counts.withUnsafeMutableBufferPointer { counts in
+                Self.structureHoldsInC(
+                    pieces[k], count: n, type: UnsafePointer(bitPattern: types)!, usable: table,
+                    parent: UnsafePointer(bitPattern: parents)!, span: UnsafePointer(bitPattern: spans)!, counts: counting ? counts.baseAddress : nil)
+            }
+            return (ok, counts)
         }
         let side = _SideTask(worthIt: n >= 2 * piece) { share.help() }
-        structureChecked = share.finish().allSatisfy { $0 }
+        let results = share.finish()
         side.wait()
+        structureChecked = results.allSatisfy(\.ok)
+        if structureChecked && counting {
+            // In this process's numbers.
+            let bound = TypeRegistry.shared.count
+            var total = [Int32](repeating: 0, count: bound), firstHalf = total
+            for (k, result) in results.enumerated() {
+                for (t, c) in result.counts.dropLast().enumerated() where c > 0 {
+                    let id = renumbered.map { Int($0[t]) } ?? t
+                    guard id < bound else { continue }
+                    total[id] &+= Int32(c)
+                    if pieces[k].upperBound <= half { firstHalf[id] &+= Int32(c) }
+                }
+            }
+            typeCounts = (total, firstHalf)
+        }
         // Checked in the file's numbers (each in the table), read in this process's.
         if structureChecked, let renumbered {
             let column = UnsafePointer<Int32>(bitPattern: types)!
@@ -166,13 +209,13 @@ package final class _SnapshotQuerySource {
     /// number out of the table.
     static func structureHoldsInC(
         _ range: Range<Int>, count n: Int, type: UnsafePointer<Int32>, usable: [Int32],
-        parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>, vector: Bool = true
+        parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>, vector: Bool = true, counts: UnsafeMutablePointer<UInt32>? = nil
     ) -> Bool {
         usable.withUnsafeBufferPointer { usable in
             var columns = rv_structure_columns(
                 parent: parent, span: UnsafeRawPointer(span).assumingMemoryBound(to: UInt64.self), type_id: type,
                 type_usable: usable.baseAddress, type_count: UInt32(usable.count - 1), slot_count: UInt32(n))
-            return rv_structure_check(&columns, range.lowerBound, range.upperBound, vector ? 1 : 0) != 0
+            return rv_structure_check(&columns, range.lowerBound, range.upperBound, vector ? 1 : 0, counts) != 0
         }
     }
 
@@ -227,26 +270,53 @@ package final class _SnapshotQuerySource {
     }
 
     /// Checks the named attributes' runs as a load does; `false` if a check fails.
+    ///
+    /// In C (CSnapshotKernels' RunsCheck.c), in pieces on two threads, the columns read
+    /// where they lie: eight slots without a run skipped at a time (most slots have none),
+    /// where the same check in Swift, with the names and value starts copied out and
+    /// widened, took 12 to 20 ms of a cold `//person[@id='person100']` on XMark. A piece
+    /// the kernel does not pass (a value whose length takes more than two bytes, or a flaw)
+    /// is checked again as a load checks it, which reads any length.
     package func checkAttributes() -> Bool {
-        if attributes != nil { return true }
+        if attributesChecked { return true }
         guard checkBlocks(of: [.namedFirst, .namedNames, .namedValueStarts, .namedValueBytes]) else { return false }
         let c = counts.content
-        let names: [UInt32] = reader.column(at(.namedNames), count: Int(c.namedEntries))
-        let valueAt: [UInt32] = reader.column(at(.namedValueStarts), count: Int(c.namedEntries))
         let base = UInt(bitPattern: reader.bytes.baseAddress)
-        let (firstBase, bytesBase, byteCount) = (base + UInt(at(.namedFirst)), base + UInt(at(.namedValueBytes)), Int(c.namedValueBytes))
-        let (places, typeCount, slots) = ((at(.namedFirst), at(.namedNames), at(.namedValueStarts)), Int(counts.types), Int(c.namedFirst))
-        let runs = { @Sendable (range: Range<Int>) -> SnapshotReader._RunPiece in
-            SnapshotReader.checkRuns(
-                range, first: UnsafePointer(bitPattern: firstBase)!, names: names, valueAt: valueAt,
-                namedBytes: UnsafeBufferPointer(start: UnsafePointer(bitPattern: bytesBase), count: byteCount),
-                parent: nil, anyFree: false, typeCount: typeCount, places: places)
+        let (firstAt, namesAt, valuesAt, bytesAt) = (base + UInt(at(.namedFirst)), base + UInt(at(.namedNames)), base + UInt(at(.namedValueStarts)), base + UInt(at(.namedValueBytes)))
+        let (entries, byteCount, typeCount, slots) = (Int(c.namedEntries), Int(c.namedValueBytes), Int(counts.types), Int(c.namedFirst))
+        let piece = 1 << 18
+        let share = _WorkShare<rv_runs_piece>()
+        share.post(pieces: (slots + piece - 1) / piece) { k in
+            var columns = rv_runs_columns(
+                first: UnsafePointer(bitPattern: firstAt), names: UnsafePointer(bitPattern: namesAt), values: UnsafePointer(bitPattern: valuesAt),
+                bytes: UnsafePointer(bitPattern: bytesAt), byte_count: byteCount, entry_count: entries, type_count: UInt32(clamping: typeCount))
+            return rv_runs_check(&columns, k * piece, min(slots, (k + 1) * piece), 1)
         }
-        let half = slots / 2
-        let second = _SideTask(worthIt: slots >= SnapshotReader.runThreadSlots) { runs(half ..< slots) }
-        guard SnapshotReader.runsFlaw([runs(0 ..< half), second.wait()], entries: names.count, places: (places.0, places.1)) == nil else { return false }
-        let mark = _AttributeRuns.lastBit
-        attributes = (renumbered.map { ids in names.map { UInt32(bitPattern: ids[Int($0 & ~mark)]) | $0 & mark } } ?? names, valueAt.map { Int($0) })
+        let side = _SideTask(worthIt: slots >= 2 * piece) { share.help() }
+        let pieces = share.finish()
+        side.wait()
+        // Chained as a load chains its pieces (``SnapshotReader/runsFlaw``); a piece the
+        // kernel did not pass is read again by the load's check.
+        var checked: [SnapshotReader._RunPiece] = []
+        for (k, p) in pieces.enumerated() {
+            if p.bad == 0 {
+                checked.append(SnapshotReader._RunPiece(slot: Int(p.slot), start: Int32(truncatingIfNeeded: p.start), end: Int(p.end)))
+                continue
+            }
+            let names: [UInt32] = reader.column(at(.namedNames), count: entries)
+            let valueAt: [UInt32] = reader.column(at(.namedValueStarts), count: entries)
+            checked.append(SnapshotReader.checkRuns(
+                k * piece ..< min(slots, (k + 1) * piece), first: UnsafePointer(bitPattern: firstAt)!, names: names, valueAt: valueAt,
+                namedBytes: UnsafeBufferPointer(start: UnsafePointer(bitPattern: bytesAt), count: byteCount),
+                parent: nil, anyFree: false, typeCount: typeCount, places: (at(.namedFirst), at(.namedNames), at(.namedValueStarts))))
+        }
+        guard SnapshotReader.runsFlaw(checked, entries: entries, places: (at(.namedFirst), at(.namedNames))) == nil else { return false }
+        if let renumbered {
+            let mark = _AttributeRuns.lastBit
+            let names = UnsafeBufferPointer(start: UnsafePointer<UInt32>(bitPattern: namesAt), count: entries)
+            renumberedNames = names.map { UInt32(bitPattern: renumbered[Int($0 & ~mark)]) | $0 & mark }
+        }
+        attributesChecked = true
         return true
     }
 
@@ -286,22 +356,20 @@ package final class _SnapshotQuerySource {
         let c = counts.content
         let values = valuesChecked ? _TextStarts(base: base + at(.valueStarts), count: Int(c.valueStarts), isNarrow: true) : _TextStarts(base: nil, count: 0, isNarrow: true)
         let noColumns = [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)](repeating: (_TextStarts(base: nil, count: 0, isNarrow: true), nil), count: NodeAttribute.allCases.count)
-        let named = attributes ?? ([], [])
+        let entries = attributesChecked ? Int(c.namedEntries) : 0
         return try types.withUnsafeBufferPointer { renumberedTypes in
-            try named.names.withUnsafeBufferPointer { names in
-                try named.values.withUnsafeBufferPointer { valueAt in
+            try (renumberedNames ?? []).withUnsafeBufferPointer { names in
                     try body(_WriterView(
                         typeID: renumbered == nil ? column(.typeID, as: Int32.self) : renumberedTypes.baseAddress ?? column(.typeID, as: Int32.self),
                         narrowTag: column(.narrowTag, as: Int32.self),
                         parent: column(.parent, as: Int32.self), span: column(.span, as: _TourBlocks.Span.self),
                         valueStarts: values, valueBytes: valuesChecked ? column(.valueBytes, as: UInt8.self) : nil,
-                        first: attributes == nil ? UnsafeBufferPointer(start: nil, count: 0)
-                            : UnsafeBufferPointer(start: column(.namedFirst, as: Int32.self), count: Int(c.namedFirst)),
-                        names: attributes == nil || names.isEmpty ? nil : names.baseAddress, entryCount: names.count,
-                        values: attributes == nil || names.isEmpty ? nil : valueAt.baseAddress,
-                        attributeBytes: attributes == nil ? nil : column(.namedValueBytes, as: UInt8.self),
+                        first: attributesChecked ? UnsafeBufferPointer(start: column(.namedFirst, as: Int32.self), count: Int(c.namedFirst))
+                            : UnsafeBufferPointer(start: nil, count: 0),
+                        names: entries == 0 ? nil : renumberedNames == nil ? column(.namedNames, as: UInt32.self) : names.baseAddress, entryCount: entries,
+                        values: nil, narrowValues: entries == 0 ? nil : column(.namedValueStarts, as: UInt32.self),
+                        attributeBytes: attributesChecked ? column(.namedValueBytes, as: UInt8.self) : nil,
                         columns: noColumns, hasColumns: false))
-                }
             }
         }
     }

@@ -225,10 +225,10 @@ struct Query: ParsableCommand {
                 do {
                     switch query {
                     case .css(let c):
-                        let ranks = try _ColumnQueries.select(c, count: source.count, isHTML: source.isHTML, view: view, threads: threads)
+                        let ranks = try _ColumnQueries.select(c, count: source.count, isHTML: source.isHTML, view: view, threads: threads, typeCounts: source.typeCounts)
                         last = .nodes(count: ranks.count, elements: ranks)
                     case .xpath(let x):
-                        last = try _ColumnQueries.evaluate(x, count: source.count, isHTML: source.isHTML, view: view, threads: threads)
+                        last = try _ColumnQueries.evaluate(x, count: source.count, isHTML: source.isHTML, view: view, threads: threads, typeCounts: source.typeCounts)
                     case .jsonpath:
                         preconditionFailure("answered by a whole load")
                     }

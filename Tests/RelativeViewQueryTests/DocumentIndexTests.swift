@@ -224,7 +224,7 @@ import Testing
         for t in 0 ... 41 {
             let ranks = Array(postings.ranks[Int(postings.start[t]) ..< Int(postings.start[t + 1])])
             #expect(ranks == expected[Int32(t), default: []], "type \(t)")
-            let alone = types.withUnsafeBufferPointer { _DocumentIndex.collect(Int32(t), count: Int(counts.total[t]), in: $0) }
+            let alone = types.withUnsafeBufferPointer { _DocumentIndex.collect(Int32(t), count: Int(counts.total[t]), firstHalf: Int(counts.firstHalf[t]), in: $0) }
             #expect(alone == expected[Int32(t), default: []], "type \(t) alone")
         }
         let none = types.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[0 ..< 0]) }

@@ -51,7 +51,9 @@ import Testing
 
     static func inPlace(_ source: _SnapshotQuerySource, _ query: XPath) -> Value {
         source.withView { view in
-            guard let value = try? _ColumnQueries.evaluate(query, count: source.count, isHTML: source.isHTML, view: view) else { return .error }
+            guard let value = try? _ColumnQueries.evaluate(query, count: source.count, isHTML: source.isHTML, view: view, typeCounts: source.typeCounts) else {
+                return .error
+            }
             switch value {
             case .boolean(let b): return .boolean(b)
             case .number(let n): return .number(XPath.string(n))
@@ -99,7 +101,7 @@ import Testing
             let selector = try CSSSelector(css)
             let source = try Self.source(path, attributes: selector.readsAttributes, values: false)
             let ours = try source.withView { view in
-                try _ColumnQueries.select(selector, count: source.count, isHTML: source.isHTML, view: view)
+                try _ColumnQueries.select(selector, count: source.count, isHTML: source.isHTML, view: view, typeCounts: source.typeCounts)
             }
             let theirs = try tree.select(selector).map { Int32($0.index) }
             #expect(ours == theirs, "\(css): \(ours.count) in place, \(theirs.count) whole")
@@ -253,5 +255,120 @@ import Testing
         #expect(FileManager.default.createFile(atPath: path, contents: Data(unsealed)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(_SnapshotQuerySource.open(path)?.checkStructure() != true)
+    }
+
+    /// The types the structure's check counts are the index's own counts of the type
+    /// column, in all and in the first half, on a document large enough (2^20 nodes and
+    /// more) that the index keeps the halves apart, and on a small one.
+    @Test func theStructuresTypeCountsAreTheIndexs() throws {
+        var text = "<r>"
+        for k in 0 ..< 640_000 { text += k % 3 == 0 ? "<a>t</a>" : k % 3 == 1 ? "<b/>" : "<c><d/></c>" }
+        text += "</r>"
+        for (large, document) in [(true, text), (false, "<r><a/>x<b><a/></b></r>")] {
+            let tree = try TreeImporter().importTree(Array(document.utf8), format: .xml, path: "doc.xml")
+            let path = try Self.written(tree)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let source = try Self.source(path, attributes: false, values: false)
+            #expect((source.count >= 1 << 20) == large)
+            let counted = try #require(source.typeCounts)
+            let index = source.withView { view in
+                _DocumentIndex.counts(UnsafeBufferPointer(start: view.typeID, count: source.count), bound: counted.total.count)
+            }
+            #expect(counted.total == index.total && counted.firstHalf == index.firstHalf, "\(source.count) nodes")
+            #expect(counted.total.reduce(0, +) == Int32(source.count))
+        }
+    }
+
+    /// The named attributes' runs checked in C (with the load's check for a piece it does
+    /// not pass) against the load's check alone, on a tree's runs each changed at random
+    /// in a first entry, a name or a value start, the file sealed again: the same verdict.
+    /// A value of 20,000 bytes (a three-byte length, which the kernel leaves to the load's
+    /// check) passes.
+    @Test func theRunsChecksAgree() throws {
+        var fuzz = XPathFuzz(seed: 93)
+        let long = String(repeating: "v", count: 20_000)
+        let text = "<w long='\(long)'>" + fuzz.document(elements: 120, mixed: true) + "</w>"
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+        let bytes = tree.snapshot()
+        let (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
+        func at(_ s: SnapshotLayout.Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
+        let c = counts.content
+        let (slots, entries) = (Int(c.namedFirst), Int(c.namedEntries))
+        #expect(entries > 20)
+        func loadsVerdict(_ b: [UInt8]) -> Bool {
+            b.withUnsafeBytes { raw in
+                let reader = SnapshotReader(bytes: raw, path: nil)
+                let names: [UInt32] = reader.column(at(.namedNames), count: entries)
+                let valueAt: [UInt32] = reader.column(at(.namedValueStarts), count: entries)
+                let first: [Int32] = reader.column(at(.namedFirst), count: slots)
+                let piece = first.withUnsafeBufferPointer { f in
+                    SnapshotReader.checkRuns(
+                        0 ..< slots, first: f.baseAddress!, names: names, valueAt: valueAt,
+                        namedBytes: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + at(.namedValueBytes), count: Int(c.namedValueBytes)),
+                        parent: nil, anyFree: false, typeCount: Int(counts.types), places: (at(.namedFirst), at(.namedNames), at(.namedValueStarts)))
+                }
+                return SnapshotReader.runsFlaw([piece], entries: entries, places: (at(.namedFirst), at(.namedNames))) == nil
+            }
+        }
+        var rng = SplitMix64(seed: 94)
+        var (held, failed) = (0, 0)
+        for trial in 0 ..< 300 {
+            var damaged = bytes
+            if trial > 0 {
+                let (offset, value): (Int, UInt32)
+                switch trial % 4 {
+                case 0: (offset, value) = (at(.namedFirst) + 4 * Int.random(in: 0 ..< slots, using: &rng), UInt32(bitPattern: Int32.random(in: -2 ... Int32(entries) + 1, using: &rng)))
+                case 1: (offset, value) = (at(.namedNames) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: 0 ... UInt32(counts.types) + 2, using: &rng) | (Bool.random(using: &rng) ? 1 << 31 : 0))
+                case 2: (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: 0 ... UInt32(c.namedValueBytes) + 2, using: &rng))
+                default: (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: .min ... .max, using: &rng))
+                }
+                withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 4 { damaged[offset + k] = $0[k] } }
+                damaged.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+            }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString).rvtree").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let source = try #require(_SnapshotQuerySource.open(path))
+            #expect(source.checkStructure())
+            let ours = source.checkAttributes(), theirs = loadsVerdict(damaged)
+            #expect(ours == theirs, "trial \(trial): in place \(ours), load \(theirs)")
+            if trial == 0 { #expect(ours, "the tree as written, with a value of 20,000 bytes") }
+            if ours { held += 1 } else { failed += 1 }
+        }
+        #expect(held > 20 && failed > 100, "\(held) held, \(failed) failed")
+    }
+
+    /// Structural pseudo-classes over sets whose members' parents nest (each `a` a child of
+    /// an `a` with `a` siblings after it): the places kept per chain of parents, and those
+    /// numbered over a type's postings once enough parents were walked, give what the
+    /// tree's own evaluation gives, for every variant.
+    @Test func siblingPlacesOverNestedParents() throws {
+        var text = "<r>"
+        // More parents than a variant walks before it numbers a type's postings.
+        for i in 0 ..< 3 * _SiblingPlaces.walksBeforePostings {
+            text += "<a><b/>"
+            for j in 0 ..< 5 { text += (i + j) % 2 == 0 ? "<a><a/><b/><a/></a>" : "<b><a/></b>" }
+            text += "<a/></a>"
+        }
+        text += "</r>"
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+        let path = try Self.written(tree)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try Self.source(path, attributes: false, values: false)
+        for css in ["a:first-child", "a:first-of-type", "a:last-child", "a:last-of-type", "a:nth-child(2n+1)", "a:nth-of-type(2)",
+                    "a:nth-last-child(2)", "a:nth-last-of-type(odd)", "a:only-of-type", "a a:first-of-type", "r > a > a:last-of-type",
+                    "a:has(> a:first-child) a:nth-of-type(2)", "b ~ a:nth-of-type(3)"] {
+            let selector = try CSSSelector(css)
+            let ours = try source.withView { view in
+                try _ColumnQueries.select(selector, count: source.count, isHTML: false, view: view, typeCounts: source.typeCounts)
+            }
+            let theirs = try tree.select(selector).map { Int32($0.index) }
+            #expect(ours == theirs, "\(css): \(ours) in place, \(theirs) whole")
+            // The same selector through XPath's equivalent for one variant, as a check of both.
+            if css == "a:first-of-type" {
+                let xpath = try tree.evaluate(XPath("//a[not(preceding-sibling::a)]"))
+                if case .nodes(let nodes) = xpath { #expect(nodes.compactMap { $0.node.map { Int32($0.index) } } == theirs) }
+            }
+        }
     }
 }

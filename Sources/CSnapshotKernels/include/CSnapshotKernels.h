@@ -83,7 +83,39 @@ typedef struct {
 
 /// Whether slots `from ..< to` of the `slot_count` hold usable types, and parents and spans
 /// of a forest in document order (see StructureCheck.c): 1 if so. With AVX2 if the processor
-/// has it and `allow_vector` is nonzero.
-int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector);
+/// has it and `allow_vector` is nonzero. `counts`, if not NULL, has `type_count + 1`
+/// entries, to which each slot's type is added (the last for a number out of the table).
+int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector, uint32_t *counts);
+
+/// The named attributes of a snapshot whose runs a check reads: per slot the first entry of
+/// its run (-1 for none), per entry its name (the type table's number, the top bit set on a
+/// run's last entry) and the start of its value's length in the `byte_count` `bytes`.
+typedef struct {
+    const int32_t *first;
+    const uint32_t *names;
+    const uint32_t *values;
+    const uint8_t *bytes;
+    size_t byte_count;
+    size_t entry_count;
+    uint32_t type_count;
+} rv_runs_columns;
+
+/// What a range of slots' runs gave: `slot` the first slot with a run (-1 for none) and
+/// `start` the entry it says its run starts at; `end` the entry after the range's last run;
+/// `bad` 1 if a run does not start where the one before it ends, an entry past the entries,
+/// a name out of the table, or a value whose length is not one or two bytes with the text
+/// within the bytes (the check that names flaws reads any length). A first start outside
+/// the entries is left to the caller's chaining, with `end` 0 and `bad` 0.
+typedef struct {
+    int64_t slot;
+    int64_t start;
+    int64_t end;
+    uint32_t bad;
+} rv_runs_piece;
+
+/// The runs of slots `from ..< to` checked (see ``rv_runs_piece``): with AVX2 if the
+/// processor has it and `allow_vector` is nonzero, which skips eight slots without a run
+/// at a time.
+rv_runs_piece rv_runs_check(const rv_runs_columns *c, size_t from, size_t to, int allow_vector);
 
 #endif
