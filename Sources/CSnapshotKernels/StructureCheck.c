@@ -54,6 +54,9 @@ static uint32_t check_scalar(const rv_structure_columns *c, size_t from, size_t 
 // Eight slots to an iteration: the slots' own columns read as vectors, the parent's span
 // and the next child's parent gathered, the first child's parent read as the parents from
 // x + 1 (so the vector loop stops where x + 8 would pass the last slot; the rest one by one).
+// Gathers are most of the loop's time, and cost by the element: the parent's span is
+// gathered as four 64-bit spans twice (not eight enters and eight exits), and with a type
+// table under 256 entries, a type's usability is a bit of one vector (no gather).
 __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_columns *c, size_t from, size_t to) {
     const int64_t n = c->slot_count;
     size_t x0 = from;
@@ -65,8 +68,16 @@ __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_co
     const __m256i minus_one = _mm256_set1_epi32(-1);
     const __m256i zero = _mm256_setzero_si256();
     const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const int *enter_base = (const int *)c->span;
-    const int *exit_base = (const int *)((const char *)c->span + 4);
+    const long long *span_base = (const long long *)c->span;
+    // Per type number below 256, its usability as one bit (the last entry, for numbers out
+    // of the table, is 0).
+    const int small_table = c->type_count < 256;
+    uint32_t bit_words[8] = {0};
+    if (small_table) {
+        for (uint32_t t = 0; t <= c->type_count; t++) bit_words[t >> 5] |= (uint32_t)(c->type_usable[t] & 1) << (t & 31);
+    }
+    const __m256i usable_bits = _mm256_loadu_si256((const __m256i *)bit_words);
+    const __m256i thirty_one = _mm256_set1_epi32(31);
     __m256i bad = zero;
     // Unsigned comparisons through the sign flip.
     const __m256i flip = _mm256_set1_epi32(INT32_MIN);
@@ -75,7 +86,13 @@ __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_co
         __m256i x = _mm256_add_epi32(_mm256_set1_epi32((int32_t)x0), lanes);
         __m256i t = _mm256_loadu_si256((const __m256i *)(c->type_id + x0));
         __m256i u = _mm256_min_epu32(t, types);
-        __m256i usable = _mm256_i32gather_epi32(c->type_usable, u, 4);
+        __m256i usable;
+        if (small_table) {
+            __m256i word = _mm256_permutevar8x32_epi32(usable_bits, _mm256_srli_epi32(u, 5));
+            usable = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(u, thirty_one)), one);
+        } else {
+            usable = _mm256_i32gather_epi32(c->type_usable, u, 4);
+        }
         bad = _mm256_or_si256(bad, _mm256_xor_si256(usable, one));
         __m256i lo = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(c->span + x0)), evens);
         __m256i hi = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(c->span + x0 + 4)), evens);
@@ -94,21 +111,29 @@ __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_co
         bad = _mm256_or_si256(bad, _mm256_and_si256(root, _mm256_xor_si256(_mm256_cmpeq_epi32(p, minus_one), minus_one)));
         bad = _mm256_or_si256(bad, _mm256_andnot_si256(root, _mm256_xor_si256(_mm256_cmpgt_epi32(x, p), minus_one)));
         __m256i q = _mm256_andnot_si256(root, _mm256_min_epi32(p, x));
-        __m256i penter = _mm256_i32gather_epi32(enter_base, q, 8);
-        __m256i pexit = _mm256_i32gather_epi32(exit_base, q, 8);
-        __m256i pe = _mm256_add_epi32(q, _mm256_srli_epi32(_mm256_add_epi32(_mm256_sub_epi32(pexit, penter), one), 1));
+        __m256i s_lo = _mm256_i32gather_epi64(span_base, _mm256_castsi256_si128(q), 8);
+        __m256i s_hi = _mm256_i32gather_epi64(span_base, _mm256_extracti128_si256(q, 1), 8);
+        // Per 64-bit span, exit less enter in its low half; the four low halves of each
+        // gather side by side.
+        __m256i d_lo = _mm256_permutevar8x32_epi32(_mm256_sub_epi32(_mm256_srli_epi64(s_lo, 32), s_lo), evens);
+        __m256i d_hi = _mm256_permutevar8x32_epi32(_mm256_sub_epi32(_mm256_srli_epi64(s_hi, 32), s_hi), evens);
+        __m256i pd = _mm256_permute2x128_si256(d_lo, d_hi, 0x20);
+        __m256i pe = _mm256_add_epi32(q, _mm256_srli_epi32(_mm256_add_epi32(pd, one), 1));
         pe = _mm256_blendv_epi8(pe, count, root);
         // x and its subtree within the parent's.
         bad = _mm256_or_si256(bad, _mm256_andnot_si256(GTU(pe, x), minus_one));
         bad = _mm256_or_si256(bad, GTU(e, pe));
-        // The next child's parent, where x is not the last child.
-        __m256i next = _mm256_blendv_epi8(x, e, GTU(pe, e));
-        next = _mm256_min_epu32(next, last);
-        __m256i up = _mm256_i32gather_epi32(c->parent, next, 4);
-        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(up, p), minus_one));
-        // The first child's parent, where x has children.
+        // The next child's parent, where x is not the last child: for a leaf the slot after
+        // it, read with the parents from x + 1; gathered only for the lanes with children
+        // (for a last child, its own parent, which passes).
+        __m256i not_last = GTU(pe, e);
         __m256i has = GTU(e, _mm256_add_epi32(x, one));
         __m256i after = _mm256_loadu_si256((const __m256i *)(c->parent + x0 + 1));
+        __m256i up = _mm256_blendv_epi8(p, after, not_last);
+        __m256i far = _mm256_and_si256(not_last, has);
+        if (!_mm256_testz_si256(far, far)) up = _mm256_mask_i32gather_epi32(up, c->parent, _mm256_min_epu32(e, last), far, 4);
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(up, p), minus_one));
+        // The first child's parent, where x has children.
         bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(after, x), has));
     }
 #undef GTU
@@ -117,9 +142,9 @@ __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_co
 }
 #endif
 
-// Each slot's type counted, in eight tables taken in turn (a slot whose type is one of
-// the last few's would otherwise wait for that count's store: a document's types repeat,
-// a text every other slot), summed at the end; `spare` holds seven tables of `m + 1`.
+// Slots `from ..< to`'s types counted in eight tables taken in turn (a slot whose type is
+// one of the last few's would otherwise wait for that count's store: a document's types
+// repeat, a text every other slot): `counts` and the seven of `spare`, each of `m + 1`.
 static void count_types(const int32_t *type_id, size_t from, size_t to, uint32_t m, uint32_t *counts, uint32_t *spare) {
     const size_t tables = (size_t)m + 1;
     size_t x = from;
@@ -134,23 +159,29 @@ static void count_types(const int32_t *type_id, size_t from, size_t to, uint32_t
         uint32_t t = (uint32_t)type_id[x];
         counts[t < m ? t : m]++;
     }
-    for (size_t k = 0; k < 7; k++) {
-        for (size_t t = 0; t < tables; t++) counts[t] += spare[k * tables + t];
-    }
 }
 
 int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector, uint32_t *counts) {
     if (c->slot_count == 0 || from >= to) return 1;
 #ifdef RV_HAVE_AVX2_PATH
     if (allow_vector && __builtin_cpu_supports("avx2")) {
-        if (check_avx2(c, from, to) != 0) return 0;
-        if (counts) {
-            uint32_t *spare = calloc(7 * ((size_t)c->type_count + 1), sizeof(uint32_t));
-            if (!spare) return check_scalar(c, from, to, counts) == 0;
-            count_types(c->type_id, from, to, c->type_count, counts, spare);
-            free(spare);
+        if (!counts) return check_avx2(c, from, to) == 0;
+        uint32_t *spare = calloc(7 * ((size_t)c->type_count + 1), sizeof(uint32_t));
+        if (!spare) return check_scalar(c, from, to, counts) == 0;
+        // A few thousand slots at a time: their types are counted while the check's read
+        // left them in the cache.
+        int ok = 1;
+        for (size_t a = from; a < to && ok; a += 4096) {
+            size_t b = to - a < 4096 ? to : a + 4096;
+            ok = check_avx2(c, a, b) == 0;
+            if (ok) count_types(c->type_id, a, b, c->type_count, counts, spare);
         }
-        return 1;
+        const size_t tables = (size_t)c->type_count + 1;
+        for (size_t k = 0; k < 7; k++) {
+            for (size_t t = 0; t < tables; t++) counts[t] += spare[k * tables + t];
+        }
+        free(spare);
+        return ok;
     }
 #endif
     (void)allow_vector;

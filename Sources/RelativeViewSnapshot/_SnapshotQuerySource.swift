@@ -145,8 +145,9 @@ package final class _SnapshotQuerySource {
     /// a check fails.
     package func checkStructure() -> Bool {
         if structureChecked { return true }
-        guard checkBlocks(of: [.typeID, .parent, .span]) else { return false }
         let n = count
+        // (A snapshot of no node is no tree: a whole load names that.)
+        guard n > 0 else { return false }
         let base = UInt(bitPattern: reader.bytes.baseAddress)
         let (types, parents, spans) = (base + UInt(at(.typeID)), base + UInt(at(.parent)), base + UInt(at(.span)))
         // In C (CSnapshotKernels' StructureCheck.c, the same rule as `structureHolds`): per
@@ -165,8 +166,30 @@ package final class _SnapshotQuerySource {
             }
         }
         let counting = usable.count <= Self.countedTypes
+        // Each block of the three columns is checked against its digest by the piece that
+        // holds the first slot the block holds of a column, just before that piece's
+        // structure check reads it: the columns are read from memory once, not twice.
+        let block = SnapshotLayout.checksumBlock
+        var blocks = [[Int]](repeating: [], count: pieces.count)
+        var assigned = Set<Int>()
+        for (section, width) in [(Section.typeID, 4), (.parent, 4), (.span, 8)] {
+            let r = ranges[section.rawValue]
+            guard !r.isEmpty else { continue }
+            let (lower, upper) = (Int(r.lowerBound), Int(r.upperBound))
+            for k in lower / block ... (upper - 1) / block where !checkedBlocks[k] && assigned.insert(k).inserted {
+                let slot = min(n - 1, (max(k * block, lower) - lower) / width)
+                let i = pieces.firstIndex { $0.contains(slot) } ?? pieces.count - 1
+                blocks[i].append(k)
+            }
+        }
+        let (address, digestsAt) = (base, self.digestsAt)
         let share = _WorkShare<(ok: Bool, counts: [UInt32])>()
-        share.post(pieces: pieces.count) { [pieces] k in
+        share.post(pieces: pieces.count) { [pieces, blocks] k in
+            let covered = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: digestsAt)
+            for b in blocks[k] {
+                let stated = UInt64(littleEndian: covered.baseAddress!.loadUnaligned(fromByteOffset: digestsAt + 8 * b, as: UInt64.self))
+                guard SnapshotLayout.blockDigest(covered, index: b) == stated else { return (false, []) }
+            }
             var counts = [UInt32](repeating: 0, count: counting ? table.count : 0)
             let ok = counts.withUnsafeMutableBufferPointer { counts in
                 Self.structureHoldsInC(
@@ -179,6 +202,7 @@ package final class _SnapshotQuerySource {
         let results = share.finish()
         side.wait()
         structureChecked = results.allSatisfy(\.ok)
+        if structureChecked { for k in assigned { checkedBlocks[k] = true } }
         if structureChecked && counting {
             // In this process's numbers.
             let bound = TypeRegistry.shared.count
