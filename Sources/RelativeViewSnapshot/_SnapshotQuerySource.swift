@@ -127,18 +127,53 @@ package final class _SnapshotQuerySource {
         }
         guard !wanted.isEmpty else { return true }
         let list = wanted.sorted()
-        let (address, length, digestsAt) = (UInt(bitPattern: reader.bytes.baseAddress), digestsAt, digestsAt)
+        let (address, digestsAt) = (UInt(bitPattern: reader.bytes.baseAddress), digestsAt)
         let share = _WorkShare<Bool>()
-        share.post(pieces: list.count) { i in
-            let covered = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length)
-            let stated = UInt64(littleEndian: covered.baseAddress!.loadUnaligned(fromByteOffset: digestsAt + 8 * list[i], as: UInt64.self))
-            return SnapshotLayout.blockDigest(covered, index: list[i]) == stated
-        }
+        share.post(pieces: list.count) { i in Self.blockHolds(list[i], address: address, digestsAt: digestsAt) }
         let side = _SideTask(worthIt: list.count > 1) { share.help() }
         let matched = share.finish().allSatisfy { $0 }
         side.wait()
         if matched { for k in list { checkedBlocks[k] = true } }
         return matched
+    }
+
+    /// Whether block `k` of the file mapped at `address` (whose digests lie at `digestsAt`,
+    /// after the blocks) gives the digest stored for it.
+    static func blockHolds(_ k: Int, address: UInt, digestsAt: Int) -> Bool {
+        let covered = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: digestsAt)
+        let stated = UInt64(littleEndian: covered.baseAddress!.loadUnaligned(fromByteOffset: digestsAt + 8 * k, as: UInt64.self))
+        return SnapshotLayout.blockDigest(covered, index: k) == stated
+    }
+
+    /// The blocks not checked yet that hold `columns` (each a section with an entry of
+    /// `width` bytes per slot), each given to the piece of `pieces` (ranges of slots) that
+    /// holds the first slot it holds of a column, so that the piece checks the block just
+    /// before it reads the slots in it; and those that hold `others`, dealt to the pieces
+    /// in turn.
+    private func blocks(of columns: [(Section, width: Int)], others: [Section] = [], pieces: [Range<Int>]) -> (byPiece: [[Int]], all: Set<Int>) {
+        let block = SnapshotLayout.checksumBlock
+        var byPiece = [[Int]](repeating: [], count: pieces.count)
+        var all = Set<Int>()
+        guard let last = pieces.last?.upperBound, last > 0 else { return (byPiece, all) }
+        for (section, width) in columns {
+            let r = ranges[section.rawValue]
+            guard !r.isEmpty else { continue }
+            let (lower, upper) = (Int(r.lowerBound), Int(r.upperBound))
+            for k in lower / block ... (upper - 1) / block where !checkedBlocks[k] && all.insert(k).inserted {
+                let slot = min(last - 1, (max(k * block, lower) - lower) / width)
+                byPiece[pieces.firstIndex { $0.contains(slot) } ?? pieces.count - 1].append(k)
+            }
+        }
+        var turn = 0
+        for section in others {
+            let r = ranges[section.rawValue]
+            guard !r.isEmpty else { continue }
+            for k in Int(r.lowerBound) / block ... (Int(r.upperBound) - 1) / block where !checkedBlocks[k] && all.insert(k).inserted {
+                byPiece[turn % pieces.count].append(k)
+                turn += 1
+            }
+        }
+        return (byPiece, all)
     }
 
     /// Checks the type, parent and span columns (see the type's documentation); `false` if
@@ -169,27 +204,11 @@ package final class _SnapshotQuerySource {
         // Each block of the three columns is checked against its digest by the piece that
         // holds the first slot the block holds of a column, just before that piece's
         // structure check reads it: the columns are read from memory once, not twice.
-        let block = SnapshotLayout.checksumBlock
-        var blocks = [[Int]](repeating: [], count: pieces.count)
-        var assigned = Set<Int>()
-        for (section, width) in [(Section.typeID, 4), (.parent, 4), (.span, 8)] {
-            let r = ranges[section.rawValue]
-            guard !r.isEmpty else { continue }
-            let (lower, upper) = (Int(r.lowerBound), Int(r.upperBound))
-            for k in lower / block ... (upper - 1) / block where !checkedBlocks[k] && assigned.insert(k).inserted {
-                let slot = min(n - 1, (max(k * block, lower) - lower) / width)
-                let i = pieces.firstIndex { $0.contains(slot) } ?? pieces.count - 1
-                blocks[i].append(k)
-            }
-        }
+        let (blocks, assigned) = blocks(of: [(.typeID, 4), (.parent, 4), (.span, 8)], pieces: pieces)
         let (address, digestsAt) = (base, self.digestsAt)
         let share = _WorkShare<(ok: Bool, counts: [UInt32])>()
         share.post(pieces: pieces.count) { [pieces, blocks] k in
-            let covered = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: digestsAt)
-            for b in blocks[k] {
-                let stated = UInt64(littleEndian: covered.baseAddress!.loadUnaligned(fromByteOffset: digestsAt + 8 * b, as: UInt64.self))
-                guard SnapshotLayout.blockDigest(covered, index: b) == stated else { return (false, []) }
-            }
+            for b in blocks[k] where !Self.blockHolds(b, address: address, digestsAt: digestsAt) { return (false, []) }
             var counts = [UInt32](repeating: 0, count: counting ? table.count : 0)
             let ok = counts.withUnsafeMutableBufferPointer { counts in
                 Self.structureHoldsInC(
@@ -303,26 +322,35 @@ package final class _SnapshotQuerySource {
     /// is checked again as a load checks it, which reads any length.
     package func checkAttributes() -> Bool {
         if attributesChecked { return true }
-        guard checkBlocks(of: [.namedFirst, .namedNames, .namedValueStarts, .namedValueBytes]) else { return false }
         let c = counts.content
         let base = UInt(bitPattern: reader.bytes.baseAddress)
         let (firstAt, namesAt, valuesAt, bytesAt) = (base + UInt(at(.namedFirst)), base + UInt(at(.namedNames)), base + UInt(at(.namedValueStarts)), base + UInt(at(.namedValueBytes)))
         let (entries, byteCount, typeCount, slots) = (Int(c.namedEntries), Int(c.namedValueBytes), Int(counts.types), Int(c.namedFirst))
         let piece = 1 << 18
-        let share = _WorkShare<rv_runs_piece>()
-        share.post(pieces: (slots + piece - 1) / piece) { k in
+        let pieces = stride(from: 0, to: slots, by: piece).map { $0 ..< min(slots, $0 + piece) }
+        // The first entries' blocks checked against their digests by the piece that reads
+        // them, just before (see ``checkStructure()``); the entries' and the texts', dealt to
+        // the pieces in turn.
+        let (blocks, assigned) = blocks(of: [(.namedFirst, 4)], others: [.namedNames, .namedValueStarts, .namedValueBytes], pieces: pieces)
+        if pieces.isEmpty { guard checkBlocks(of: [.namedFirst, .namedNames, .namedValueStarts, .namedValueBytes]) else { return false } }
+        let (address, digestsAt) = (base, self.digestsAt)
+        let share = _WorkShare<(ok: Bool, piece: rv_runs_piece)>()
+        share.post(pieces: pieces.count) { [blocks] k in
+            for b in blocks[k] where !Self.blockHolds(b, address: address, digestsAt: digestsAt) { return (false, rv_runs_piece()) }
             var columns = rv_runs_columns(
                 first: UnsafePointer(bitPattern: firstAt), names: UnsafePointer(bitPattern: namesAt), values: UnsafePointer(bitPattern: valuesAt),
                 bytes: UnsafePointer(bitPattern: bytesAt), byte_count: byteCount, entry_count: entries, type_count: UInt32(clamping: typeCount))
-            return rv_runs_check(&columns, k * piece, min(slots, (k + 1) * piece), 1)
+            return (true, rv_runs_check(&columns, k * piece, min(slots, (k + 1) * piece), 1))
         }
         let side = _SideTask(worthIt: slots >= 2 * piece) { share.help() }
-        let pieces = share.finish()
+        let results = share.finish()
         side.wait()
+        guard results.allSatisfy(\.ok) else { return false }
+        for k in assigned { checkedBlocks[k] = true }
         // Chained as a load chains its pieces (``SnapshotReader/runsFlaw``); a piece the
         // kernel did not pass is read again by the load's check.
         var checked: [SnapshotReader._RunPiece] = []
-        for (k, p) in pieces.enumerated() {
+        for (k, p) in results.map(\.piece).enumerated() {
             if p.bad == 0 {
                 checked.append(SnapshotReader._RunPiece(slot: Int(p.slot), start: Int32(truncatingIfNeeded: p.start), end: Int(p.end)))
                 continue

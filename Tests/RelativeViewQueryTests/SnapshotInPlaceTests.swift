@@ -341,6 +341,19 @@ import Testing
             if ours { held += 1 } else { failed += 1 }
         }
         #expect(held > 20 && failed > 100, "\(held) held, \(failed) failed")
+        // A damaged block of the first entries, or of the texts, not sealed: its digest no
+        // longer matches, and the attributes are not read.
+        for offset in [at(.namedFirst) + 4 * (slots / 2), at(.namedValueBytes) + Int(c.namedValueBytes) / 2] {
+            var unsealed = bytes
+            unsealed[offset] ^= 0x10
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("runs-unsealed-\(UUID().uuidString).rvtree").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(unsealed)))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            // (A small file is one block, which also holds the type table that opening
+            // checks; the structure's blocks may share a block with the first entries.)
+            let caught = _SnapshotQuerySource.open(path).map { !($0.checkStructure() && $0.checkAttributes()) } ?? true
+            #expect(caught, "a flipped bit at \(offset)")
+        }
     }
 
     /// Structural pseudo-classes over sets whose members' parents nest (each `a` a child of
