@@ -1,3 +1,4 @@
+import CColumnMemory
 import RelativeViewCore
 
 /// An XPath node, as the evaluator handles it: one 64-bit key whose order is document
@@ -136,6 +137,22 @@ struct _XPathEvaluator: ~Copyable {
         return _DocumentIndex.end(r, span: view.span[Int(r)])
     }
     @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank[Int(r)] }
+
+    /// Asks for the first lines a walk of rank `r`'s children reads (their ends and types,
+    /// the first 128 ranks after it), without waiting: a child step asks for the next
+    /// context node's while it walks this one's, whose hops from child to child would each
+    /// wait on a miss.
+    @inline(__always) func prefetchChildren(of r: Int32) {
+        guard r >= 0, r &+ 1 < count else { return }
+        let from = Int(r) &+ 1
+        let ranks = min(128, Int(count) &- from)
+        if let ends {
+            ends.withUnsafeBufferPointer { e in for k in stride(from: 0, to: ranks, by: 16) { rv_prefetch(e.baseAddress! + from + k) } }
+        } else {
+            for k in stride(from: 0, to: ranks, by: 8) { rv_prefetch(view.span + from + k) }
+        }
+        for k in stride(from: 0, to: ranks, by: 16) { rv_prefetch(typesByRank + from + k) }
+    }
     /// Calls `body` with the types by rank: the index's, or the tree's own column where the
     /// ranks are the slots.
     func withTypesByRank<R>(_ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
@@ -655,8 +672,10 @@ struct _XPathEvaluator: ~Copyable {
         case .child:
             var sorted = true
             var lastEnd: Int32 = -1
-            for c in context where !c.isAttached {
+            for (i, c) in context.enumerated() where !c.isAttached {
                 let r = c.rank
+                // (Context nodes close together share their lines: only a far one is asked for.)
+                if i + 1 < context.count && context[i + 1].rank &- r >= 128 { prefetchChildren(of: context[i + 1].rank) }
                 var ch = r + 1
                 let stop = r < 0 ? count : end(r)
                 if ch < lastEnd { sorted = false }
