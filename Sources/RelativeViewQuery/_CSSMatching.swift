@@ -354,6 +354,9 @@ extension _XPathEvaluator {
         for k in 0 ..< n {
             let i = fromEnd ? n - 1 - k : k
             let x = ranks.ranks[ranks.lower + i]
+            // The end of the parent of a node a few on, asked for now: each new parent's end
+            // is read where it is pushed, a cache miss each (the parents lie far apart).
+            if k + 8 < n { prefetchEnd(of: parent(ranks.ranks[ranks.lower + (fromEnd ? n - 9 - k : k + 8)])) }
             let q = parent(x)
             while let top = stack.last, !(top.parent < x && x < top.end) { stack.removeLast() }
             if let top = stack.last, top.parent == q {

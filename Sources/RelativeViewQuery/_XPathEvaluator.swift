@@ -138,6 +138,12 @@ struct _XPathEvaluator: ~Copyable {
     }
     @inline(__always) func type(_ r: Int32) -> Int32 { typesByRank[Int(r)] }
 
+    /// Asks for the line that holds rank `r`'s end (none for the root's -1), without waiting.
+    @inline(__always) func prefetchEnd(of r: Int32) {
+        guard r >= 0 else { return }
+        if let ends { ends.withUnsafeBufferPointer { rv_prefetch($0.baseAddress! + Int(r)) } } else { rv_prefetch(view.span + Int(r)) }
+    }
+
     /// Asks for the first lines a walk of rank `r`'s children reads (their ends and types,
     /// the first 128 ranks after it), without waiting: a child step asks for the next
     /// context node's while it walks this one's, whose hops from child to child would each
