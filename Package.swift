@@ -40,12 +40,14 @@ let package = Package(
         // The machinery under the core, not a product (as swift-collections keeps
         // InternalCollectionsUtilities): columns, the live index's blocks, thread helpers.
         .target(name: "RelativeViewEngine", dependencies: ["CColumnMemory"], swiftSettings: checkedSettings),
-        // mremap(2) for the columns, which grow by moving pages rather than copying bytes.
+        // mremap(2) for the columns, which grow by moving pages rather than copying bytes; a
+        // prefetch; a type's ranks collected from a type column with AVX2.
         .target(name: "CColumnMemory"),
         .target(name: "RelativeViewCore", dependencies: ["RelativeViewEngine"], swiftSettings: checkedSettings),
         // A snapshot load's hot loops: the position-local check of a saved tour, the
-        // checksum's lanes and the texts' first check, each with an AVX2 path (gathers, 64-bit
-        // lanes) that Swift's SIMD types do not give.
+        // checksum's lanes, the texts' first check, and a cold query's checks of the structure
+        // and of the named attributes' runs, each with an AVX2 path (gathers, 64-bit lanes)
+        // that Swift's SIMD types do not give.
         .target(name: "CSnapshotKernels"),
         .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot", "RelativeViewQuery"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),

@@ -1,4 +1,6 @@
-// A snapshot load's two hot loops, each with an AVX2 path where the processor has it.
+// A snapshot load's hot loops, and a cold query's checks of what it reads of a snapshot
+// (the structure, StructureCheck.c; the named attributes' runs, RunsCheck.c), each with an
+// AVX2 path where the processor has it.
 //
 // The position-local check of a saved Euler tour (RelativeViewCore's _TourCheck): each
 // position on its own, with no branch on the data, so that it runs in pieces on several
