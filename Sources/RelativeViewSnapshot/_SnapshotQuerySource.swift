@@ -96,18 +96,24 @@ package final class _SnapshotQuerySource {
         // The digests against the checksum.
         let stored: UInt64 = reader.load(bytes.count - SnapshotLayout.trailerSize)
         guard SnapshotLayout.combine((0 ..< blocks).map { reader.load(digestsAt + 8 * $0) }) == stored else { return nil }
-        let source = _SnapshotQuerySource(
-            reader: reader, owner: owner, counts: counts, ranges: ranges, digestsAt: digestsAt, usable: [], renumbered: nil, declaresNamespaces: false,
-            isHTML: flags & SnapshotLayout.htmlFlag != 0, checkedBlocks: [Bool](repeating: false, count: blocks))
-        guard source.checkBlocks(of: [.typeEntries, .typeNames]) else { return nil }
+        // The type table's blocks against their digests, before it is read.
+        var checkedBlocks = [Bool](repeating: false, count: blocks)
+        let address = UInt(bitPattern: base)
+        for section in [Section.typeEntries, .typeNames] where !ranges[section.rawValue].isEmpty {
+            let r = ranges[section.rawValue]
+            for k in Int(r.lowerBound) / SnapshotLayout.checksumBlock ... (Int(r.upperBound) - 1) / SnapshotLayout.checksumBlock where !checkedBlocks[k] {
+                guard blockHolds(k, address: address, digestsAt: digestsAt) else { return nil }
+                checkedBlocks[k] = true
+            }
+        }
         func at(_ s: Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
         guard let types = try? reader.typeTable(counts: counts, at: at),
               let ids = try? reader.processTypes(types, typeFor: { name, isClass, _ in TypeRegistry.shared.idForLoading(name: name, isClass: isClass) })
         else { return nil }
         return _SnapshotQuerySource(
             reader: reader, owner: owner, counts: counts, ranges: ranges, digestsAt: digestsAt, usable: types.map { !$0.unused },
-            renumbered: ids.indices.allSatisfy { ids[$0] == Int32($0) } ? nil : ids, declaresNamespaces: types.contains { $0.name == "xmlns" || $0.name.hasPrefix("xmlns:") }, isHTML: source.isHTML,
-            checkedBlocks: source.checkedBlocks)
+            renumbered: ids.indices.allSatisfy { ids[$0] == Int32($0) } ? nil : ids, declaresNamespaces: types.contains { $0.name == "xmlns" || $0.name.hasPrefix("xmlns:") },
+            isHTML: flags & SnapshotLayout.htmlFlag != 0, checkedBlocks: checkedBlocks)
         #else
         return nil
         #endif
