@@ -42,15 +42,22 @@ static inline uint32_t run_unsound(const rv_runs_columns *c, size_t x, int64_t *
     }
 }
 
+// Slots `from ..< to` one at a time, the runs going on from `*next` into `*piece`: 1 where
+// the piece ends there (a flaw, or a first start left to the caller), else 0.
+static int runs_one_by_one(const rv_runs_columns *c, size_t from, size_t to, int64_t *next, rv_runs_piece *piece) {
+    for (size_t x = from; x < to; x++) {
+        if (c->first[x] == -1) continue;
+        uint32_t r = run_unsound(c, x, next, piece);
+        if (r == 2) return 1;
+        if (r) { piece->bad = 1; return 1; }
+    }
+    return 0;
+}
+
 static rv_runs_piece runs_scalar(const rv_runs_columns *c, size_t from, size_t to) {
     rv_runs_piece piece = {-1, 0, 0, 0};
     int64_t next = 0;
-    for (size_t x = from; x < to; x++) {
-        if (c->first[x] == -1) continue;
-        uint32_t r = run_unsound(c, x, &next, &piece);
-        if (r == 2) return piece;
-        if (r) { piece.bad = 1; return piece; }
-    }
+    if (runs_one_by_one(c, from, to, &next, &piece)) return piece;
     piece.end = next;
     return piece;
 }
@@ -73,12 +80,7 @@ static rv_runs_piece runs_avx2(const rv_runs_columns *c, size_t from, size_t to)
             if (r) { piece.bad = 1; return piece; }
         }
     }
-    for (; x < to; x++) {
-        if (c->first[x] == -1) continue;
-        uint32_t r = run_unsound(c, x, &next, &piece);
-        if (r == 2) return piece;
-        if (r) { piece.bad = 1; return piece; }
-    }
+    if (runs_one_by_one(c, x, to, &next, &piece)) return piece;
     piece.end = next;
     return piece;
 }
