@@ -668,8 +668,15 @@ package struct _WriterView {
     @inlinable @inline(__always)
     package func run(_ x: Int32) -> Range<Int> {
         let i = Int(x)
-        guard i < first.count, let names else { return 0 ..< 0 }
-        let f = Int(first[i])
+        guard i < first.count else { return 0 ..< 0 }
+        return run(first: first[i])
+    }
+
+    /// The entries of the run that starts at entry `f` (-1: none), a slot's ``first``.
+    @inlinable @inline(__always)
+    package func run(first f32: Int32) -> Range<Int> {
+        guard let names else { return 0 ..< 0 }
+        let f = Int(f32)
         guard f >= 0 else { return 0 ..< 0 }
         var e = f
         while names[e] & _AttributeRuns.lastBit == 0 { e &+= 1 }

@@ -29,9 +29,11 @@ struct _AttributesAhead {
     private var slots = InlineArray<16, Int32>(repeating: -1)
     private var pushed = 0
 
-    init(view: _WriterView, runs: _SlotRuns?, slotsByRank: [Int32]?) {
-        (self.runs, self.slotsByRank) = (runs, slotsByRank)
-        (first, names, values, narrowValues, bytes) = (view.first, view.names, view.values, view.narrowValues, view.attributeBytes)
+    /// `firstsByRank`: the first entries by rank where the index keeps them (then read
+    /// there, by rank, not at each rank's slot).
+    init(view: _WriterView, runs: _SlotRuns?, slotsByRank: [Int32]?, firstsByRank: UnsafeBufferPointer<Int32>? = nil) {
+        (self.runs, self.slotsByRank) = (firstsByRank == nil ? runs : nil, firstsByRank == nil ? slotsByRank : nil)
+        (first, names, values, narrowValues, bytes) = (firstsByRank ?? view.first, view.names, view.values, view.narrowValues, view.attributeBytes)
     }
 
     /// The rank a loop will test ``distance`` nodes from now.

@@ -41,6 +41,10 @@ final class _DocumentIndex: Sendable {
     /// reads cost what a fresh one's do.)
     let parentByRank: _Column<Int32>?
     let typeByRank: _Column<Int32>?
+    /// Where ranks are not slots: per rank, the first entry of its named attributes (-1 for
+    /// none), read in rank order where the slots' own column (by slot) would be read at
+    /// random: a moved tree's `item[id^='item1']` waited on each.
+    let firstByRank: _Column<Int32>?
     /// `nil` when ranks are slots, or when every node's stamp is the same (no slot was ever
     /// reused: ``uniformStamp``); else per rank its node id's stamp, so that an answer's
     /// ids are read in rank order (see ``nodeIDs(_:of:)``).
@@ -239,7 +243,7 @@ final class _DocumentIndex: Sendable {
     /// value, its nodes in all and in the first half of the ranks (see ``_TypeCounts``).
     init(rankedSlots count: Int, isHTML: Bool, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil) {
         (self.count, self.isHTML) = (count, isHTML)
-        (end, order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
+        (end, order, rank, parentByRank, typeByRank, firstByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil, nil)
         if let typeCounts {
             precondition(typeCounts.total.count == typeCounts.firstHalf.count, "type counts of two sizes")
             lazyTypeCounts.withLock { $0 = _TypeCounts(total: typeCounts.total, firstHalf: typeCounts.firstHalf) }
@@ -254,12 +258,12 @@ final class _DocumentIndex: Sendable {
         // `end` column alone, from a walk of the tour that an enter out of order ends, and the
         // general walk below starts afresh.
         if tree.slotCount == tree.count, Self.spansGiveEnds(tree) {
-            (end, order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
+            (end, order, rank, parentByRank, typeByRank, firstByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil, nil)
             return
         }
         if tree.slotCount == tree.count, let end = Self.endsInSlotOrder(tree) {
             self.end = end
-            (order, rank, parentByRank, typeByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil)
+            (order, rank, parentByRank, typeByRank, firstByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
             return
         }
         let slots = tree.slotCount
@@ -295,15 +299,19 @@ final class _DocumentIndex: Sendable {
         self.rank = rank
         var parents = _Column<Int32>._large(repeating: -1, count: order.count)
         var types = _Column<Int32>._large(repeating: 0, count: order.count)
+        let anyAttribute = tree._withWriterView { $0.names != nil && $0.first.count > 0 }
+        var firsts = anyAttribute ? _Column<Int32>._large(repeating: -1, count: order.count) : nil
         tree._withWriterView { view in
             for (r, x) in order.enumerated() {
                 let p = view.parent[Int(x)]
                 parents[r] = p >= 0 ? rank[Int(p)] : -1
                 types[r] = view.typeID[Int(x)]
+                if Int(x) < view.first.count { firsts?[r] = view.first[Int(x)] }
             }
         }
         parentByRank = parents
         typeByRank = types
+        firstByRank = firsts
     }
 
     /// The end of rank `r`, a slot, from its `span` (the tree's, ``_WriterView/span``),

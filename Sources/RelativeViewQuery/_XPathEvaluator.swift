@@ -103,6 +103,9 @@ struct _XPathEvaluator: ~Copyable {
     private let typesByRank: UnsafePointer<Int32>
     private let parentsByRank: UnsafePointer<Int32>
     private let slotsByRank: [Int32]?
+    /// Per rank, the first entry of its named attributes, where the index keeps it (a tree
+    /// whose ranks are not its slots): read in rank order, not at each rank's slot.
+    private let firstsByRank: UnsafePointer<Int32>?
     /// The index's runs of slots, where it keeps them (read before `slotsByRank`, but in a
     /// scan of every rank of a range: see ``slot(_:)``).
     private let slotRuns: _SlotRuns?
@@ -121,6 +124,7 @@ struct _XPathEvaluator: ~Copyable {
         (ends, slotsByRank, slotRuns) = (index.end, index.order, index.slotRuns)
         typesByRank = index.typeByRank.map { UnsafePointer($0.base) } ?? view.typeID
         parentsByRank = index.parentByRank.map { UnsafePointer($0.base) } ?? view.parent
+        firstsByRank = index.firstByRank.map { UnsafePointer($0.base) }
         self.view = view
         count = Int32(index.count)
         self.budget = budget
@@ -310,11 +314,16 @@ struct _XPathEvaluator: ~Copyable {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
     /// The attribute entries of rank `r`'s element.
-    @inline(__always) mutating func attributeRun(_ r: Int32) -> Range<Int> { view.run(slot(r)) }
+    @inline(__always) mutating func attributeRun(_ r: Int32) -> Range<Int> {
+        if let firstsByRank { return view.run(first: firstsByRank[Int(r)]) }
+        return view.run(slot(r))
+    }
 
     /// A look-ahead over the attributes of the nodes a loop will test (see
     /// ``_AttributesAhead``).
-    func attributesAhead() -> _AttributesAhead { _AttributesAhead(view: view, runs: slotRuns, slotsByRank: slotsByRank) }
+    func attributesAhead() -> _AttributesAhead {
+        _AttributesAhead(view: view, runs: slotRuns, slotsByRank: slotsByRank, firstsByRank: firstsByRank.map { UnsafeBufferPointer(start: $0, count: Int(count)) })
+    }
 
     /// The ranks of `ranks` for which `condition` holds, in order, each rank's attributes
     /// asked for ahead of its test where the condition reads them.

@@ -183,6 +183,17 @@ import Testing
             let ours = ranks(try moved.select(query), moved), theirs = ranks(try back.select(query), back)
             #expect(ours == theirs && !ours.isEmpty, "\(xpath)")
         }
+        // The index keeps each rank's first attribute entry (read by rank): the slot's own.
+        let firsts = try #require(index.firstByRank)
+        let order = try #require(index.order)
+        moved._withWriterView { view in
+            #expect(order.indices.allSatisfy { r in firsts[r] == (Int(order[r]) < view.first.count ? view.first[Int(order[r])] : -1) })
+        }
+        // An attribute set after the moves: a new version, a new index, the new value found.
+        let some = try #require(moved.select(try CSSSelector("item[id='item7']")).first)
+        moved.setAttribute(named: "id", "renamed", of: some)
+        #expect(try moved.select(try CSSSelector("item[id='renamed']")) == [some])
+        #expect(try moved.select(try CSSSelector("item[id='item7']")).isEmpty)
     }
 
     @Test func freeSlotsTakeTheGeneralWay() throws {
