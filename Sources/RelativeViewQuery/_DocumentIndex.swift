@@ -673,7 +673,17 @@ struct _SlotRuns: Sendable {
     func nodeIDs(_ ranks: [Int32], stamp: UInt32) -> [NodeID] {
         var kept = Run.none  // empty: the first rank finds its run
         return ranks.map { r in
-            if r < kept.low || r >= kept.high { kept = run(of: r) }
+            if r < kept.low || r >= kept.high {
+                // A block that lies in one run gives the delta for its ranks with one read
+                // (kept as a run of the block's ranks); else the run is looked for.
+                let b = Int(r) >> Self.blockShift
+                let d = b < blockDelta.count ? blockDelta[b] : Self.mixed
+                if d != Self.mixed {
+                    kept = Run(low: Int32(b << Self.blockShift), high: Int32((b + 1) << Self.blockShift), delta: d)
+                } else {
+                    kept = run(of: r)
+                }
+            }
             return NodeID(index: r &+ kept.delta, stamp: stamp)
         }
     }
