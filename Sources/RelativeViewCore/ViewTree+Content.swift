@@ -125,6 +125,10 @@ package struct _AttributeRuns {
     package var texts = _TextColumn()
     /// Entries no run holds any more.
     package var unusedEntries = 0
+    /// Moves on at every change of the runs (of `first`): what a query index derived from
+    /// the runs of one version of the tree (whose shape an attribute's edit does not change)
+    /// compares, to know whether it still holds.
+    package private(set) var stamp: UInt64 = 0
 
     @usableFromInline package static let lastBit: UInt32 = 1 << 31
 
@@ -180,6 +184,7 @@ package struct _AttributeRuns {
     /// or have none (how a builder gives the node it opened last its attributes).
     @inline(__always)
     package mutating func appendToLastRun(name n: TypeID, valueAt v: Int, slot: Int) {
+        stamp &+= 1
         cover(slot)
         precondition(name.count < Int(Int32.max), "a tree holds at most 2^31 - 1 attributes")
         if first[slot] < 0 {
@@ -199,6 +204,7 @@ package struct _AttributeRuns {
     /// Gives `slot` the attribute `n` with the value `utf8`: replaced where it is, or
     /// added after the others.
     package mutating func set(_ n: TypeID, _ utf8: UnsafeBufferPointer<UInt8>, at slot: Int) {
+        stamp &+= 1
         texts.own()
         let v = texts.append(utf8)
         if let e = entry(named: n, at: slot) {
@@ -227,6 +233,7 @@ package struct _AttributeRuns {
     /// Removes the attribute `n` of `slot`; whether it had one.
     @discardableResult
     package mutating func remove(_ n: TypeID, at slot: Int) -> Bool {
+        stamp &+= 1
         guard let e = entry(named: n, at: slot) else { return false }
         ownFirst()
         let r = run(of: slot)
@@ -247,6 +254,7 @@ package struct _AttributeRuns {
 
     /// Removes every attribute of `slot`.
     package mutating func clear(at slot: Int) {
+        stamp &+= 1
         let r = run(of: slot)
         guard !r.isEmpty else { return }
         ownFirst()
@@ -622,6 +630,8 @@ package struct _WriterView {
     @usableFromInline package let columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)]
     /// Whether any ``NodeAttribute`` column has a text (a skeleton import's, a JSON tree's).
     @usableFromInline package let hasColumns: Bool
+    /// The named attributes' ``_AttributeRuns/stamp`` (0 where none is kept).
+    @usableFromInline package let attributeStamp: UInt64
 
     /// The columns at these addresses (a tree's, through ``ViewTree/_withWriterView(_:)``, or
     /// a snapshot's sections read in place, checked).
@@ -629,8 +639,9 @@ package struct _WriterView {
         typeID: UnsafePointer<Int32>, narrowTag: UnsafePointer<Int32>, parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>,
         valueStarts: _TextStarts, valueBytes: UnsafePointer<UInt8>?, first: UnsafeBufferPointer<Int32>, names: UnsafePointer<UInt32>?,
         entryCount: Int, values: UnsafePointer<Int>?, narrowValues: UnsafePointer<UInt32>? = nil, attributeBytes: UnsafePointer<UInt8>?,
-        columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)], hasColumns: Bool
+        columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)], hasColumns: Bool, attributeStamp: UInt64 = 0
     ) {
+        self.attributeStamp = attributeStamp
         (self.typeID, self.narrowTag, self.parent, self.span) = (typeID, narrowTag, parent, span)
         (self.valueStarts, self.valueBytes, self.first, self.names, self.entryCount) = (valueStarts, valueBytes, first, names, entryCount)
         (self.values, self.narrowValues, self.attributeBytes, self.columns, self.hasColumns) = (values, narrowValues, attributeBytes, columns, hasColumns)
@@ -742,7 +753,7 @@ extension ViewTree {
                                                             first: first, names: names.baseAddress, entryCount: names.count, values: values.baseAddress,
                                                             attributeBytes: attributeBytes.baseAddress,
                                                             columns: [(s0, b0.baseAddress), (s1, b1.baseAddress), (s2, b2.baseAddress)],
-                                                            hasColumns: s0.count + s1.count + s2.count > 0))
+                                                            hasColumns: s0.count + s1.count + s2.count > 0, attributeStamp: c.attributes.stamp))
                                                     }
                                                 }
                                             }

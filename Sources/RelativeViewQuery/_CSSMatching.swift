@@ -267,14 +267,24 @@ extension _XPathEvaluator {
     /// bidders), where the postings read the bidders alone, in order.
     mutating func siblingIndex(_ r: Int32, fromEnd: Bool, ofType: Bool) throws(QueryError) -> Int {
         let variant = (fromEnd ? 2 : 0) + (ofType ? 1 : 0)
-        if ofType, typePlaces[variant & 1].type == type(r), let known = typePlaces[variant & 1].place(of: r) { return Int(known) }
+        let direction = fromEnd ? 1 : 0
+        if ofType, typePlaces[direction].type == type(r), let known = typePlaces[direction].place(of: r) { return Int(known) }
         let p = parent(r)
         if let known = siblingPlaces[variant].place(of: r, parent: p) { return Int(known) }
         // (Where the document declares namespaces, of a type means of an expanded name,
         // which several types may share: the walk below groups them.)
         if ofType && siblingPlaces[variant].walks >= _SiblingPlaces.walksBeforePostings && !index.namespaces(self).declared {
-            typePlaces[variant & 1] = try placesOfType(type(r), fromEnd: fromEnd)
-            if let known = typePlaces[variant & 1].place(of: r) { return Int(known) }
+            // Each type's places made once per direction and kept (a set of many types, as
+            // `*:first-of-type`'s, would otherwise number a type's postings per node).
+            let t = type(r)
+            let key = Int64(t) << 1 | Int64(direction)
+            if let made = typePlacesMade[key] {
+                typePlaces[direction] = made
+            } else {
+                typePlaces[direction] = try placesOfType(t, fromEnd: fromEnd)
+                typePlacesMade[key] = typePlaces[direction]
+            }
+            if let known = typePlaces[direction].place(of: r) { return Int(known) }
         }
         var places = siblingPlaces[variant]
         siblingPlaces[variant] = _SiblingPlaces()

@@ -45,6 +45,10 @@ final class _DocumentIndex: Sendable {
     /// none), read in rank order where the slots' own column (by slot) would be read at
     /// random: a moved tree's `item[id^='item1']` waited on each.
     let firstByRank: _Column<Int32>?
+    /// The runs' ``_AttributeRuns/stamp`` that ``firstByRank`` was read at: an attribute's
+    /// edit changes the runs but not the tree's version (nor this index), and an evaluator
+    /// reads the slots' own column where the stamps differ.
+    let firstsStamp: UInt64
     /// `nil` when ranks are slots, or when every node's stamp is the same (no slot was ever
     /// reused: ``uniformStamp``); else per rank its node id's stamp, so that an answer's
     /// ids are read in rank order (see ``nodeIDs(_:of:)``).
@@ -244,6 +248,7 @@ final class _DocumentIndex: Sendable {
     init(rankedSlots count: Int, isHTML: Bool, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil) {
         (self.count, self.isHTML) = (count, isHTML)
         (end, order, rank, parentByRank, typeByRank, firstByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil, nil)
+        firstsStamp = 0
         if let typeCounts {
             precondition(typeCounts.total.count == typeCounts.firstHalf.count, "type counts of two sizes")
             lazyTypeCounts.withLock { $0 = _TypeCounts(total: typeCounts.total, firstHalf: typeCounts.firstHalf) }
@@ -259,11 +264,13 @@ final class _DocumentIndex: Sendable {
         // general walk below starts afresh.
         if tree.slotCount == tree.count, Self.spansGiveEnds(tree) {
             (end, order, rank, parentByRank, typeByRank, firstByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil, nil)
+        firstsStamp = 0
             return
         }
         if tree.slotCount == tree.count, let end = Self.endsInSlotOrder(tree) {
             self.end = end
             (order, rank, parentByRank, typeByRank, firstByRank, stampByRank, uniformStamp, slotRuns) = (nil, nil, nil, nil, nil, nil, nil, nil)
+            firstsStamp = 0
             return
         }
         let slots = tree.slotCount
@@ -299,7 +306,7 @@ final class _DocumentIndex: Sendable {
         self.rank = rank
         var parents = _Column<Int32>._large(repeating: -1, count: order.count)
         var types = _Column<Int32>._large(repeating: 0, count: order.count)
-        let anyAttribute = tree._withWriterView { $0.names != nil && $0.first.count > 0 }
+        let (anyAttribute, stamp) = tree._withWriterView { ($0.names != nil && $0.first.count > 0, $0.attributeStamp) }
         var firsts = anyAttribute ? _Column<Int32>._large(repeating: -1, count: order.count) : nil
         tree._withWriterView { view in
             for (r, x) in order.enumerated() {
@@ -312,6 +319,7 @@ final class _DocumentIndex: Sendable {
         parentByRank = parents
         typeByRank = types
         firstByRank = firsts
+        firstsStamp = stamp
     }
 
     /// The end of rank `r`, a slot, from its `span` (the tree's, ``_WriterView/span``),

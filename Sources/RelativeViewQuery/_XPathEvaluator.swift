@@ -79,6 +79,9 @@ struct _XPathEvaluator: ~Copyable {
     /// From the first and from the last, the places of the nodes of the type last asked
     /// about among their siblings of the type (see `placesOfType`).
     var typePlaces: [_TypePlaces] = [.none, .none]
+    /// Every type's places made so far, by type (shifted left one) and direction (the low
+    /// bit: from the last).
+    var typePlacesMade: [Int64: _TypePlaces] = [:]
     /// A parent's element children and their types' counts, kept for the next parent (see
     /// `siblingIndex`).
     var siblingChildren: [Int32] = []
@@ -124,7 +127,8 @@ struct _XPathEvaluator: ~Copyable {
         (ends, slotsByRank, slotRuns) = (index.end, index.order, index.slotRuns)
         typesByRank = index.typeByRank.map { UnsafePointer($0.base) } ?? view.typeID
         parentsByRank = index.parentByRank.map { UnsafePointer($0.base) } ?? view.parent
-        firstsByRank = index.firstByRank.map { UnsafePointer($0.base) }
+        // (Not where an attribute's edit changed the runs since the index read them.)
+        firstsByRank = index.firstsStamp == view.attributeStamp ? index.firstByRank.map { UnsafePointer($0.base) } : nil
         self.view = view
         count = Int32(index.count)
         self.budget = budget

@@ -356,13 +356,15 @@ package final class _SnapshotQuerySource {
         // Chained as a load chains its pieces (``SnapshotReader/runsFlaw``); a piece the
         // kernel did not pass is read again by the load's check.
         var checked: [SnapshotReader._RunPiece] = []
+        // Copied once, for the pieces the kernel did not pass (the load's check reads arrays).
+        var copied: (names: [UInt32], valueAt: [UInt32])?
         for (k, p) in results.map(\.piece).enumerated() {
             if p.bad == 0 {
                 checked.append(SnapshotReader._RunPiece(slot: Int(p.slot), start: Int32(truncatingIfNeeded: p.start), end: Int(p.end)))
                 continue
             }
-            let names: [UInt32] = reader.column(at(.namedNames), count: entries)
-            let valueAt: [UInt32] = reader.column(at(.namedValueStarts), count: entries)
+            if copied == nil { copied = (reader.column(at(.namedNames), count: entries), reader.column(at(.namedValueStarts), count: entries)) }
+            let (names, valueAt) = copied!
             checked.append(SnapshotReader.checkRuns(
                 k * piece ..< min(slots, (k + 1) * piece), first: UnsafePointer(bitPattern: firstAt)!, names: names, valueAt: valueAt,
                 namedBytes: UnsafeBufferPointer(start: UnsafePointer(bitPattern: bytesAt), count: byteCount),

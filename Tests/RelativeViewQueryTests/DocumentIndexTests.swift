@@ -189,11 +189,26 @@ import Testing
         moved._withWriterView { view in
             #expect(order.indices.allSatisfy { r in firsts[r] == (Int(order[r]) < view.first.count ? view.first[Int(order[r])] : -1) })
         }
-        // An attribute set after the moves: a new version, a new index, the new value found.
+        // Attributes edited after the moves: the shape, the version and the index stay, the
+        // runs change (a run moved to the end, a run made, a run removed), and the index's
+        // first entries are no longer read (its stamp differs from the runs').
         let some = try #require(moved.select(try CSSSelector("item[id='item7']")).first)
+        let leaf = try #require(moved.select(try CSSSelector("leaf")).first)
+        let other = try #require(moved.select(try CSSSelector("item[id='item8']")).first)
+        let built = _DocumentIndex.of(moved)
         moved.setAttribute(named: "id", "renamed", of: some)
-        #expect(try moved.select(try CSSSelector("item[id='renamed']")) == [some])
+        moved.setAttribute(named: "extra", "v", of: some)
+        moved.setAttribute(named: "new", "v", of: leaf)
+        moved.setAttribute(named: "id", nil, of: other)
+        moved.setAttribute(named: "k", nil, of: other)
+        #expect(_DocumentIndex.of(moved) === built, "an attribute's edit keeps the version and its index")
+        #expect(try moved.select(try CSSSelector("item[id='renamed'][extra='v']")) == [some])
         #expect(try moved.select(try CSSSelector("item[id='item7']")).isEmpty)
+        #expect(try moved.select(try CSSSelector("leaf[new='v']")) == [leaf])
+        #expect(try moved.select(try CSSSelector("item[id='item8']")).isEmpty)
+        #expect(try moved.select(XPath("//*[@new]")) == [leaf])
+        let stillThere = try moved.select(try CSSSelector("item[k='3']"))
+        #expect(!stillThere.isEmpty && stillThere.allSatisfy { moved.namedAttributes(of: $0).contains { $0.name == "k" && $0.value == "3" } })
     }
 
     @Test func freeSlotsTakeTheGeneralWay() throws {

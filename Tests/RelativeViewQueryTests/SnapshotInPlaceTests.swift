@@ -382,10 +382,36 @@ import Testing
             }
             let theirs = try tree.select(selector).map { Int32($0.index) }
             #expect(ours == theirs, "\(css): \(ours) in place, \(theirs) whole")
-            // The same selector through XPath's equivalent for one variant, as a check of both.
-            if css == "a:first-of-type" {
-                let xpath = try tree.evaluate(XPath("//a[not(preceding-sibling::a)]"))
-                if case .nodes(let nodes) = xpath { #expect(nodes.compactMap { $0.node.map { Int32($0.index) } } == theirs) }
+        }
+        // Both ways against places counted here from the tree's children, one selector of
+        // each variant, of one name and of any (`*`: many types, each numbered once), and
+        // the first and last of a type asked of the same nodes.
+        let elements = ([tree.roots[0]] + Array(tree.descendants(of: tree.roots[0]))).filter { tree.kind(of: $0) == .element }.sorted { $0.index < $1.index }
+        func places(_ e: NodeID) -> (first: Int, last: Int, firstOfType: Int, lastOfType: Int) {
+            let siblings = (tree.parent(of: e).map { Array(tree.children(of: $0)) } ?? tree.roots).filter { tree.kind(of: $0) == .element }
+            let same = siblings.filter { tree.typeID(of: $0) == tree.typeID(of: e) }
+            let (i, j) = (siblings.firstIndex(of: e)!, same.firstIndex(of: e)!)
+            return (i + 1, siblings.count - i, j + 1, same.count - j)
+        }
+        let known = Dictionary(uniqueKeysWithValues: elements.map { ($0, places($0)) })
+        typealias Places = (first: Int, last: Int, firstOfType: Int, lastOfType: Int)
+        let rules: [(pseudo: String, holds: (Places) -> Bool)] = [
+            ("first-child", { $0.first == 1 }), ("last-child", { $0.last == 1 }), ("nth-child(2n+1)", { $0.first % 2 == 1 }),
+            ("nth-last-child(2)", { $0.last == 2 }), ("first-of-type", { $0.firstOfType == 1 }), ("last-of-type", { $0.lastOfType == 1 }),
+            ("nth-of-type(2)", { $0.firstOfType == 2 }), ("nth-last-of-type(odd)", { $0.lastOfType % 2 == 1 }),
+            ("only-of-type", { $0.firstOfType == 1 && $0.lastOfType == 1 }), ("first-of-type:last-of-type", { $0.firstOfType == 1 && $0.lastOfType == 1 }),
+            ("last-of-type:nth-of-type(2)", { $0.lastOfType == 1 && $0.firstOfType == 2 }),
+        ]
+        for name in ["a", "*"] {
+            for (pseudo, holds) in rules {
+                let css = "\(name):\(pseudo)"
+                let selector = try CSSSelector(css)
+                let expected = elements.filter { (name == "*" || tree.typeName(of: $0) == name) && holds(known[$0]!) }.map { Int32($0.index) }
+                let ours = try source.withView { view in
+                    try _ColumnQueries.select(selector, count: source.count, isHTML: false, view: view, typeCounts: source.typeCounts)
+                }
+                let theirs = try tree.select(selector).map { Int32($0.index) }
+                #expect(ours == expected && theirs == expected && !expected.isEmpty, "\(css): \(ours.count) in place, \(theirs.count) whole, \(expected.count) counted")
             }
         }
     }
