@@ -99,9 +99,8 @@ package final class _SnapshotQuerySource {
         // The type table's blocks against their digests, before it is read.
         var checkedBlocks = [Bool](repeating: false, count: blocks)
         let address = UInt(bitPattern: base)
-        for section in [Section.typeEntries, .typeNames] where !ranges[section.rawValue].isEmpty {
-            let r = ranges[section.rawValue]
-            for k in Int(r.lowerBound) / SnapshotLayout.checksumBlock ... (Int(r.upperBound) - 1) / SnapshotLayout.checksumBlock where !checkedBlocks[k] {
+        for section in [Section.typeEntries, .typeNames] {
+            for k in Self.blockIndices(of: ranges[section.rawValue]) where !checkedBlocks[k] {
                 guard blockHolds(k, address: address, digestsAt: digestsAt) else { return nil }
                 checkedBlocks[k] = true
             }
@@ -124,12 +123,9 @@ package final class _SnapshotQuerySource {
     /// Checks the blocks that hold `sections` against their digests (those not checked
     /// before), on two threads where there are several.
     private func checkBlocks(of sections: [Section]) -> Bool {
-        let block = SnapshotLayout.checksumBlock
         var wanted = Set<Int>()
         for s in sections {
-            let r = ranges[s.rawValue]
-            guard !r.isEmpty else { continue }
-            for k in Int(r.lowerBound) / block ... (Int(r.upperBound) - 1) / block where !checkedBlocks[k] { wanted.insert(k) }
+            for k in Self.blockIndices(of: ranges[s.rawValue]) where !checkedBlocks[k] { wanted.insert(k) }
         }
         guard !wanted.isEmpty else { return true }
         let list = wanted.sorted()
@@ -141,6 +137,13 @@ package final class _SnapshotQuerySource {
         side.wait()
         if matched { for k in list { checkedBlocks[k] = true } }
         return matched
+    }
+
+    /// The checksum blocks that the bytes `r` lie in (none for an empty section).
+    static func blockIndices(of r: Range<UInt64>) -> Range<Int> {
+        let block = SnapshotLayout.checksumBlock
+        guard !r.isEmpty else { return 0 ..< 0 }
+        return Int(r.lowerBound) / block ..< (Int(r.upperBound) - 1) / block + 1
     }
 
     /// Whether block `k` of the file mapped at `address` (whose digests lie at `digestsAt`,
@@ -162,19 +165,15 @@ package final class _SnapshotQuerySource {
         var all = Set<Int>()
         guard let last = pieces.last?.upperBound, last > 0 else { return (byPiece, all) }
         for (section, width) in columns {
-            let r = ranges[section.rawValue]
-            guard !r.isEmpty else { continue }
-            let (lower, upper) = (Int(r.lowerBound), Int(r.upperBound))
-            for k in lower / block ... (upper - 1) / block where !checkedBlocks[k] && all.insert(k).inserted {
+            let lower = Int(ranges[section.rawValue].lowerBound)
+            for k in Self.blockIndices(of: ranges[section.rawValue]) where !checkedBlocks[k] && all.insert(k).inserted {
                 let slot = min(last - 1, (max(k * block, lower) - lower) / width)
                 byPiece[pieces.firstIndex { $0.contains(slot) } ?? pieces.count - 1].append(k)
             }
         }
         var turn = 0
         for section in others {
-            let r = ranges[section.rawValue]
-            guard !r.isEmpty else { continue }
-            for k in Int(r.lowerBound) / block ... (Int(r.upperBound) - 1) / block where !checkedBlocks[k] && all.insert(k).inserted {
+            for k in Self.blockIndices(of: ranges[section.rawValue]) where !checkedBlocks[k] && all.insert(k).inserted {
                 byPiece[turn % pieces.count].append(k)
                 turn += 1
             }
