@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "RelativeView", dependencies: ["RelativeViewCore", "RelativeViewSnapshot", "RelativeViewQuery"], swiftSettings: checkedSettings),
         .target(name: "RelativeLayout", dependencies: ["RelativeView"]),
         .target(name: "RelativeViewNaive"),
-        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CSnapshotKernels"]),
+        .target(name: "RelativeViewSnapshot", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CSnapshotKernels", "CColumnMemory"]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "RelativeViewImport", dependencies: ["RelativeViewCore", "RelativeViewEngine", "CLibXML2", "CByteCount"]),
         .target(name: "CByteCount"),

@@ -269,12 +269,14 @@ package final class _TreeStorage: @unchecked Sendable {
     ///
     /// - Complexity: O(ranks.count)
     package func nodeIDs(ranks: [Int32], order: [Int32], stamp: UInt32) -> [NodeID] {
-        var out: [NodeID] = []
-        out.reserveCapacity(ranks.count)
-        order.withUnsafeBufferPointer { order in
-            for r in ranks { out.append(NodeID(index: order[Int(r)], stamp: stamp)) }
+        [NodeID](unsafeUninitializedCapacity: ranks.count) { out, initialized in
+            ranks.withUnsafeBufferPointer { ranks in
+                order.withUnsafeBufferPointer { order in
+                    for i in 0 ..< ranks.count { (out.baseAddress! + i).initialize(to: NodeID(index: order[Int(ranks[i])], stamp: stamp)) }
+                }
+            }
+            initialized = ranks.count
         }
-        return out
     }
 
     /// The stamp every slot's id has, if it is the same for all (every generation 0: no

@@ -24,10 +24,14 @@ package enum _ColumnQueries {
     /// `typeCounts`: per type id's raw value, how many nodes have it, in all and in the
     /// first half of the ranks (the first `count / 2` where `count` is at least 2^20, else
     /// all), where the reader counted them (else the index counts them when first asked).
+    /// `collected`: per type id's raw value, its ranks in document order (every node of
+    /// the type), where the reader collected them as it counted (a query's
+    /// ``CSSSelector/elementNames``), else a name test collects them when first asked.
     package static func select(
-        _ selector: CSSSelector, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil
+        _ selector: CSSSelector, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil,
+        collected: [Int32: [Int32]] = [:]
     ) throws(QueryError) -> [Int32] {
-        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML, typeCounts: typeCounts)
+        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML, typeCounts: typeCounts, collected: collected)
         var evaluator = _XPathEvaluator(index: index, view: view, budget: XPath.defaultBudget(nodes: count), threads: threads)
         return try evaluator.select(selector.list).map(\.rank)
     }
@@ -52,12 +56,13 @@ package enum _ColumnQueries {
     }
 
     /// `query`'s value from the document node of the document of `count` nodes whose
-    /// columns `view` holds (its ranks its slots); `typeCounts` as in
-    /// ``select(_:count:isHTML:view:threads:typeCounts:)``.
+    /// columns `view` holds (its ranks its slots); `typeCounts` and `collected` as in
+    /// ``select(_:count:isHTML:view:threads:typeCounts:collected:)``.
     package static func evaluate(
-        _ query: XPath, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil
+        _ query: XPath, count: Int, isHTML: Bool, view: _WriterView, threads: Int = 1, typeCounts: (total: [Int32], firstHalf: [Int32])? = nil,
+        collected: [Int32: [Int32]] = [:]
     ) throws(QueryError) -> Value {
-        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML, typeCounts: typeCounts)
+        let index = _DocumentIndex(rankedSlots: count, isHTML: isHTML, typeCounts: typeCounts, collected: collected)
         var evaluator = _XPathEvaluator(index: index, view: view, budget: XPath.defaultBudget(nodes: count), namespaces: query.namespaces, threads: threads)
         switch try evaluator.evaluate(query.root, _Context(node: .root, position: 1, size: 1)) {
         case .boolean(let b): return .boolean(b)
@@ -75,6 +80,22 @@ extension CSSSelector {
     /// Whether matching may read an element's attributes (an id, a class, an attribute
     /// selector, `:lang()`, at any depth). No selector reads a node's value.
     package var readsAttributes: Bool { list.contains(where: \.readsAttributes) }
+
+    /// The element names of its compounds (not those inside `:is()`, `:not()` or
+    /// `:has()`), each once, in the order written: the types whose nodes a match may read
+    /// through their postings, which a reader that reads every type anyway may collect
+    /// on the way (`_SnapshotQuerySource`). ASCII capitals lowered for an HTML document,
+    /// whose names its parser wrote in lower case.
+    package func elementNames(isHTML: Bool) -> [String] {
+        var names: [String] = []
+        for complex in list {
+            for compound in complex.compounds {
+                guard let name = compound.name.map({ isHTML ? _XPathEvaluator.asciiLowercased($0) : $0 }), !names.contains(name) else { continue }
+                names.append(name)
+            }
+        }
+        return names
+    }
 }
 
 extension _ComplexSelector {
@@ -103,6 +124,25 @@ extension XPath {
     /// comparisons, counted or tested for being empty. (An attribute's value is the
     /// attributes'.)
     package var readsValues: Bool { root.mayReadValues }
+
+    /// The names of its element name tests on the child, descendant and
+    /// descendant-or-self axes (`b` in `//b`, `a/b`; `p:b` as written), each once, in the
+    /// order written: the types whose nodes evaluation may read through their postings
+    /// (see ``CSSSelector/elementNames(isHTML:)``).
+    package var elementNames: [String] {
+        var names: [String] = []
+        func visit(_ e: _XPathExpr) {
+            for step in e.steps where [.child, .descendant, .descendantOrSelf].contains(step.axis) {
+                if case .name(let prefix, let local) = step.test {
+                    let name = prefix.map { $0 + ":" + local } ?? local
+                    if !names.contains(name) { names.append(name) }
+                }
+            }
+            for sub in e.subexpressions { visit(sub) }
+        }
+        visit(root)
+        return names
+    }
 }
 
 extension _XPathExpr {

@@ -206,13 +206,17 @@ struct Query: ParsableCommand {
     /// timed. `nil` if the file cannot be read so or a check fails: the caller loads it
     /// whole, which reads it (a tree saved after moves, say) or names the flaw.
     static func answerInPlace(_ query: Compiled, path: String, count: Bool, repeat times: Int, threads: Int) -> (lines: [String], matches: Int, times: [Int])? {
-        guard let source = _SnapshotQuerySource.open(path), source.checkStructure() else { return nil }
-        let attributes: Bool, values: Bool
+        guard let source = _SnapshotQuerySource.open(path) else { return nil }
+        let attributes: Bool, values: Bool, names: [String]
         switch query {
-        case .css(let c): (attributes, values) = (c.readsAttributes, false)
-        case .xpath(let x): (attributes, values) = (x.readsAttributes, x.readsValues)
+        case .css(let c): (attributes, values, names) = (c.readsAttributes, false, c.elementNames(isHTML: source.isHTML))
+        case .xpath(let x): (attributes, values, names) = (x.readsAttributes, x.readsValues, x.elementNames)
         case .jsonpath: return nil
         }
+        // The types of the query's first few names, collected as the structure's check
+        // counts the types (see `checkStructure(collecting:)`).
+        let wanted = names.prefix(4).compactMap { TypeRegistry.shared.existingTypeID(named: $0)?.rawValue }
+        guard source.checkStructure(collecting: wanted) else { return nil }
         // Namespace declarations are attributes, which name tests read where there may be any.
         if attributes || source.declaresNamespaces { guard source.checkAttributes() else { return nil } }
         if values { guard source.checkValues() else { return nil } }
@@ -225,10 +229,12 @@ struct Query: ParsableCommand {
                 do {
                     switch query {
                     case .css(let c):
-                        let ranks = try _ColumnQueries.select(c, count: source.count, isHTML: source.isHTML, view: view, threads: threads, typeCounts: source.typeCounts)
+                        let ranks = try _ColumnQueries.select(
+                            c, count: source.count, isHTML: source.isHTML, view: view, threads: threads, typeCounts: source.typeCounts, collected: source.collected)
                         last = .nodes(count: ranks.count, elements: ranks)
                     case .xpath(let x):
-                        last = try _ColumnQueries.evaluate(x, count: source.count, isHTML: source.isHTML, view: view, threads: threads, typeCounts: source.typeCounts)
+                        last = try _ColumnQueries.evaluate(
+                            x, count: source.count, isHTML: source.isHTML, view: view, threads: threads, typeCounts: source.typeCounts, collected: source.collected)
                     case .jsonpath:
                         preconditionFailure("answered by a whole load")
                     }

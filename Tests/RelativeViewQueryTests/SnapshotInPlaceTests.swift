@@ -284,6 +284,56 @@ import Testing
         }
     }
 
+    /// The nodes of the types the structure's check collects (a query's names) are every
+    /// node of each type in document order, the index's own collection of the type column,
+    /// on a document whose types lie across many pieces and both halves, and on a small
+    /// one; a type no node has and an id out of the table collect nothing; and a query
+    /// answered with them answers as the tree does.
+    @Test func theStructuresCollectedTypesAreTheIndexs() throws {
+        var text = "<r>"
+        for k in 0 ..< 640_000 { text += k % 3 == 0 ? "<a>t</a>" : k % 3 == 1 ? "<b/>" : "<c><d/></c>" }
+        text += "</r>"
+        _ = TypeRegistry.shared.typeID(named: "absent-from-the-document")
+        for (large, document) in [(true, text), (false, "<r><a/>x<b><a/></b><c><d/></c></r>")] {
+            let tree = try TreeImporter().importTree(Array(document.utf8), format: .xml, path: "doc.xml")
+            let path = try Self.written(tree)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let source = try #require(_SnapshotQuerySource.open(path))
+            let names = ["a", "d", "absent-from-the-document", "r"]
+            let wanted = names.compactMap { TypeRegistry.shared.existingTypeID(named: $0)?.rawValue } + [Int32.max, -1]
+            #expect(source.checkStructure(collecting: wanted))
+            #expect((source.count >= 1 << 20) == large)
+            let counted = try #require(source.typeCounts)
+            for name in ["a", "d", "r"] {
+                let t = try #require(TypeRegistry.shared.existingTypeID(named: name)?.rawValue)
+                let given = try #require(source.collected[t], "\(name) collected")
+                let index = source.withView { view in
+                    _DocumentIndex.collect(t, count: Int(counted.total[Int(t)]), firstHalf: Int(counted.firstHalf[Int(t)]),
+                                           in: UnsafeBufferPointer(start: view.typeID, count: source.count))
+                }
+                #expect(given == index, "\(name) on \(source.count) nodes")
+                #expect(!given.isEmpty)
+            }
+            #expect(source.collected.count == 3, "only the types some node has: \(source.collected.keys.sorted())")
+            for css in ["a", "r > c > d", "c:first-of-type d"] {
+                let selector = try CSSSelector(css)
+                let ranks = try source.withView { view in
+                    try _ColumnQueries.select(selector, count: source.count, isHTML: false, view: view, typeCounts: source.typeCounts, collected: source.collected)
+                }
+                #expect(ranks == (try tree.select(selector).map { Int32($0.index) }), "\(css)")
+            }
+        }
+    }
+
+    /// The names a query's postings may be read for: its compounds' and its name tests'
+    /// on the child and descendant axes, each once, in the order written.
+    @Test func theNamesAQueryTests() throws {
+        #expect(try CSSSelector("open_auction > bidder:first-of-type increase, Item:not(b), *").elementNames(isHTML: false) == ["open_auction", "bidder", "increase", "Item"])
+        #expect(try CSSSelector("DIV P, div").elementNames(isHTML: true) == ["div", "p"])
+        #expect(try XPath("//person[@id='p1']/name | (//item)[100]/parent::x | count(a/b[c])").elementNames == ["person", "name", "item", "a", "b", "c"])
+        #expect(try XPath("//p:a/ancestor::b/@c").elementNames == ["p:a"])
+    }
+
     /// The named attributes' runs checked in C (with the load's check for a piece it does
     /// not pass) against the load's check alone, on a tree's runs each changed at random
     /// in a first entry, a name or a value start, the file sealed again: the same verdict.
