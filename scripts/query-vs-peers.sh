@@ -388,11 +388,16 @@ if "cold" in parts:
     os.makedirs(os.path.join(work, "answers-pugixml"), exist_ok=True)
     cold_rows = []
     for kind, text in COLD:
-        ours_wall, theirs = [], []
+        ours_wall, ours_within, theirs = [], [], []
         for run in range(runs):
             start = time.monotonic()
-            subprocess.run([os.environ["COLD_TOOL"], "query", snapshot, "--" + kind, text, "--print", "count"], check=True, capture_output=True)
+            done = subprocess.run([os.environ["COLD_TOOL"], "query", snapshot, "--" + kind, text, "--print", "count", "--timings"],
+                                  check=True, capture_output=True, text=True)
             ours_wall.append(time.monotonic() - start)
+            # Within the process, as pugixml's driver times its load and query: the snapshot
+            # mapped and checked, and the first evaluation (`--timings`).
+            timed = dict(f.split("=") for f in done.stderr.strip().split("\n")[-1].split())
+            ours_within.append((int(timed["load_ns"]) + int(timed["first_ns"])) / 1e9)
             listing = os.path.join(work, "queries-cold.txt")
             with open(listing, "w", encoding="utf-8") as f:
                 f.write(peer_xpath(kind, text) + "\n")
@@ -402,14 +407,21 @@ if "cold" in parts:
             theirs.append(loaded["seconds"] + answered["best_ns"] / 1e9)
         cold_rows.append({"kind": kind, "query": text, "oursProcessSeconds": min(ours_wall), "pugixmlLoadAndQuerySeconds": min(theirs),
                           "fractionOfPugixml": min(ours_wall) / min(theirs),
-                          "oursProcessSecondsOfEachRun": ours_wall, "pugixmlSecondsOfEachRun": theirs,
-                          "fractionOfEachRun": [a / b for a, b in zip(ours_wall, theirs)]})
+                          "oursWithinProcessSeconds": min(ours_within), "fractionWithinProcess": min(ours_within) / min(theirs),
+                          "oursProcessSecondsOfEachRun": ours_wall, "oursWithinProcessSecondsOfEachRun": ours_within,
+                          "pugixmlSecondsOfEachRun": theirs,
+                          "fractionOfEachRun": [a / b for a, b in zip(ours_wall, theirs)],
+                          "fractionWithinProcessOfEachRun": [a / b for a, b in zip(ours_within, theirs)]})
     report["cold"] = {"snapshotBytes": os.path.getsize(snapshot), "worstFraction": max(r["fractionOfPugixml"] for r in cold_rows),
-                      "note": "whole process of relative-view query on the snapshot (the sections the query reads mapped and checked) / pugixml's load_file plus the query (target: at most 1/20)",
+                      "worstFractionWithinProcess": max(r["fractionWithinProcess"] for r in cold_rows),
+                      "note": "fractionOfPugixml: the whole process of relative-view query on the snapshot (its start, argument parsing and exit too; "
+                              "the sections the query reads mapped and checked) / pugixml's load_file plus the query, timed by its driver within its process "
+                              "(target: at most 1/20). fractionWithinProcess: ours timed as pugixml's is, within the process (--timings: load_ns, "
+                              "the snapshot mapped and checked, plus first_ns, the evaluation) / the same pugixml time",
                       "staticSwiftStdlib": os.environ.get("COLD_STATIC") == "1",
                       "queries": cold_rows}
-    print("cold: the snapshot mapped and one query answered in %.2f of pugixml's load and query (worst)" % report["cold"]["worstFraction"],
-          file=sys.stderr)
+    print("cold: the snapshot mapped and one query answered in %.3f of pugixml's load and query (worst; the whole process), %.3f within the process"
+          % (report["cold"]["worstFraction"], report["cold"]["worstFractionWithinProcess"]), file=sys.stderr)
     record_part("cold")
 
 if "threads" in parts:

@@ -449,6 +449,33 @@ final class _DocumentIndex: Sendable {
         let lower: Int
         let upper: Int
         static let none = _TypeRanks(ranks: [], lower: 0, upper: 0)
+
+        /// The first index in `lower ..< upper` whose rank is at least `target` (`upper`
+        /// if none): looked for from `hint` on, by steps that double, where the ranks before
+        /// `hint` are below `target` (a set in document order asks for the next range a
+        /// little further on), else by halves from `lower`.
+        ///
+        /// - Complexity: O(log d), d the indices between `hint` and the answer (O(log n)
+        ///   from `lower`)
+        func seek(_ target: Int32, from hint: Int) -> Int {
+            var a = min(max(hint, lower), upper)
+            if a > lower && ranks[a - 1] >= target { a = lower }
+            // ranks[a - 1] < target (or a == lower): double a step until one reaches target.
+            var step = 1
+            var b = a
+            while b < upper && ranks[b] < target {
+                a = b + 1
+                b = a + step
+                step <<= 1
+            }
+            b = min(b, upper)
+            // The answer lies in a ... b.
+            while a < b {
+                let m = (a + b) / 2
+                if ranks[m] < target { a = m + 1 } else { b = m }
+            }
+            return a
+        }
     }
 
     /// How many types get a pass of their own before the postings of every type are made.

@@ -59,6 +59,11 @@ struct Query: ParsableCommand {
     @Option(help: "The threads a scan of many nodes may share (the answer is the same).")
     var threads: Int = 1
 
+    @Flag(help: ArgumentHelp(
+        "Report on standard error how long reading the input and the first evaluation took.",
+        discussion: "A line load_ns=<integer> first_ns=<integer> (before --repeat's): the nanoseconds from the start of reading the input to a tree a query can read (a document parsed, or a snapshot mapped and the sections the query reads checked), and of the first evaluation. Their sum is a cold query's time within the process, as a library would see it (the process's start, its argument parsing and its exit not counted)."))
+    var timings = false
+
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a count of 1 or more, not \(`repeat`)") }
         guard threads >= 1 && threads <= 256 else { throw ValidationError("--threads takes 1 to 256, not \(threads)") }
@@ -112,13 +117,16 @@ struct Query: ParsableCommand {
                 out.append(0x0A)
             }
             guard Loading.writeAll(out, to: 1) else { Loading.fail("cannot write to standard output") }
+            if timings { Loading.printError("load_ns=\(answered.load) first_ns=\(answered.times[0])\n") }
             if `repeat` > 1 {
                 let sorted = answered.times.sorted()
                 Loading.printError("best_ns=\(sorted[0]) median_ns=\(sorted[sorted.count / 2]) matches=\(answered.matches)\n")
             }
             return
         }
+        let loadStart = ContinuousClock.now
         var tree = source.tree()
+        let load = Self.nanoseconds(ContinuousClock.now - loadStart)
         var pristine: [Int]?
         var fresh: ViewTree?
         if moves > 0 {
@@ -181,6 +189,7 @@ struct Query: ParsableCommand {
             out.append(0x0A)
         }
         guard Loading.writeAll(out, to: 1) else { Loading.fail("cannot write to standard output") }
+        if timings { Loading.printError("load_ns=\(load) first_ns=\(times.first ?? 0)\n") }
         if let pristine {
             let sorted = pristine.sorted()
             Loading.printError("pristine_best_ns=\(sorted[0]) pristine_median_ns=\(sorted[sorted.count / 2])\n")
@@ -205,7 +214,9 @@ struct Query: ParsableCommand {
     /// it is first read (`_SnapshotQuerySource`). The query evaluated `repeat` times, each
     /// timed. `nil` if the file cannot be read so or a check fails: the caller loads it
     /// whole, which reads it (a tree saved after moves, say) or names the flaw.
-    static func answerInPlace(_ query: Compiled, path: String, count: Bool, repeat times: Int, threads: Int) -> (lines: [String], matches: Int, times: [Int])? {
+    static func answerInPlace(_ query: Compiled, path: String, count: Bool, repeat times: Int, threads: Int) -> (lines: [String], matches: Int, times: [Int], load: Int)? {
+        let clock = ContinuousClock()
+        let loadStart = clock.now
         guard let source = _SnapshotQuerySource.open(path) else { return nil }
         let attributes: Bool, values: Bool, names: [String]
         switch query {
@@ -220,7 +231,7 @@ struct Query: ParsableCommand {
         // Namespace declarations are attributes, which name tests read where there may be any.
         if attributes || source.declaresNamespaces { guard source.checkAttributes() else { return nil } }
         if values { guard source.checkValues() else { return nil } }
-        let clock = ContinuousClock()
+        let load = nanoseconds(clock.now - loadStart)
         return source.withView { view in
             var elapsed: [Int] = []
             var last = _ColumnQueries.Value.nodes(count: 0, elements: [])
@@ -241,18 +252,22 @@ struct Query: ParsableCommand {
                 } catch {
                     Loading.fail("\(error)")
                 }
-                let d = clock.now - start
-                elapsed.append(Int(d.components.seconds) * 1_000_000_000 + Int(d.components.attoseconds / 1_000_000_000))
+                elapsed.append(nanoseconds(clock.now - start))
             }
             switch last {
-            case .boolean(let b): return ([b ? "true" : "false"], 1, elapsed)
-            case .number(let n): return ([XPath.string(n)], 1, elapsed)
-            case .string(let s): return ([s], 1, elapsed)
+            case .boolean(let b): return ([b ? "true" : "false"], 1, elapsed, load)
+            case .number(let n): return ([XPath.string(n)], 1, elapsed, load)
+            case .string(let s): return ([s], 1, elapsed, load)
             case .nodes(let n, let elements):
-                if count { return ([String(n)], n, elapsed) }
-                return (_ColumnQueries.elementNumbers(of: elements, count: source.count, view: view).map(String.init), n, elapsed)
+                if count { return ([String(n)], n, elapsed, load) }
+                return (_ColumnQueries.elementNumbers(of: elements, count: source.count, view: view).map(String.init), n, elapsed, load)
             }
         }
+    }
+
+    /// A duration in whole nanoseconds.
+    static func nanoseconds(_ d: Duration) -> Int {
+        Int(d.components.seconds) * 1_000_000_000 + Int(d.components.attoseconds / 1_000_000_000)
     }
 
     /// The evaluations a tree gets in a row when `--moves` times the moved tree and the
@@ -281,8 +296,7 @@ struct Query: ParsableCommand {
             } catch {
                 Loading.fail("\(error)")
             }
-            let elapsed = clock.now - start
-            times.append(Int(elapsed.components.seconds) * 1_000_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000))
+            times.append(nanoseconds(clock.now - start))
             // The answer before this one is freed here, past the clock.
             lastValue = value
             lastNodes = nodes

@@ -54,6 +54,15 @@ import Testing
                 #expect(fromSnapshot.stderr.contains("best_ns="))
             }
         }
+        // `--timings`: the load's and the first evaluation's nanoseconds, read in place and whole,
+        // before --repeat's line.
+        for input in [snapshot, xml] {
+            r = try run(["query", input, "--css", "c > b", "--print", "count", "--timings", "--repeat", "2"])
+            let lines = r.stderr.split(separator: "\n").map(String.init)
+            #expect(r.status == 0 && r.stdout == "2\n", "\(input): \(r.stdout) \(r.stderr)")
+            #expect(lines.count >= 2 && lines[lines.count - 2].wholeMatch(of: /load_ns=[0-9]+ first_ns=[0-9]+/) != nil, "\(input): \(r.stderr)")
+            #expect(lines.last?.hasPrefix("best_ns=") == true, "\(input): \(r.stderr)")
+        }
         r = try run(["query", snapshot, "--xpath", "//b[", "--print", "count"])
         #expect(r.status == 1 && r.stderr.contains("^"), "\(r.stderr)")
         // One byte of the last block changed: the whole load's error, not an answer.
