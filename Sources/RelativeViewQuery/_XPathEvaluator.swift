@@ -123,7 +123,10 @@ struct _XPathEvaluator: ~Copyable {
     /// its slot then needs no read of the runs' tables and no branch on their contents.
     /// Each thread's copy of an evaluator keeps its own.
     private var keptRun = _SlotRuns.Run.none
-    private var postingsKept: (type: Int32, ranks: _DocumentIndex._TypeRanks)?
+    /// The postings of the last few types asked for (the latest last): a predicate's steps
+    /// ask for theirs once per context node, in turn (`address/country`), and the index's
+    /// answer takes its locks and a lookup.
+    private var postingsKept: [(type: Int32, ranks: _DocumentIndex._TypeRanks)] = []
 
     init(index: _DocumentIndex, view: _WriterView, budget: Int, namespaces: [String: String] = [:], threads: Int = 1) {
         self.threads = max(1, threads)
@@ -240,11 +243,12 @@ struct _XPathEvaluator: ~Copyable {
     }
 
     /// The ranks of type `t`'s nodes, from the index (made on its first call for the type
-    /// in a version), the last type's kept.
+    /// in a version), the last eight types' kept (see `postingsKept`).
     mutating func postings(of t: Int32) -> _DocumentIndex._TypeRanks {
-        if let kept = postingsKept, kept.type == t { return kept.ranks }
+        for k in postingsKept.indices.reversed() where postingsKept[k].type == t { return postingsKept[k].ranks }
         let made = withTypesByRank { index.ranks(ofType: t, types: $0) }
-        postingsKept = (t, made)
+        if postingsKept.count == 8 { postingsKept.removeFirst() }
+        postingsKept.append((t, made))
         return made
     }
 
@@ -705,13 +709,19 @@ struct _XPathEvaluator: ~Copyable {
         case .child:
             var sorted = true
             var lastEnd: Int32 = -1
-            // An element type's nodes, and where the last search in them ended.
+            // Of a name's element type, with several context nodes: its nodes, and where the
+            // last search in them ended (a lone context node, as a predicate asks, walks its
+            // children: no search, and it reads what the predicate reads next).
             var typePostings: _DocumentIndex._TypeRanks?
+            var cursor = 0
             if case .type(let t) = test {
                 guard isElementType(t) else { return [] }
-                typePostings = postings(of: t)
+                if context.count > 1 {
+                    let postings = postings(of: t)
+                    typePostings = postings
+                    cursor = postings.lower
+                }
             }
-            var cursor = 0
             for (i, c) in context.enumerated() where !c.isAttached {
                 let r = c.rank
                 var ch = r + 1
@@ -723,13 +733,30 @@ struct _XPathEvaluator: ~Copyable {
                     // (The end of a context node a few on, asked for now: each is a likely
                     // miss, 92% of this step's time on a cold snapshot without.)
                     if i + 8 < context.count { prefetchEnd(of: context[i + 8].rank) }
-                    try childrenThroughPostings(of: r, postings: postings, cursor: &cursor, into: &out, offset: offset)
+                    try childrenThroughPostings(of: r, from: ch, postings: postings, cursor: &cursor, into: &out, offset: offset)
                     continue
                 }
                 // (Context nodes close together share their lines: only a far one is asked for.)
                 if i + 1 < context.count && context[i + 1].rank &- r >= 128 { prefetchChildren(of: context[i + 1].rank) }
                 try spend(Int(stop - ch) / 8 + 1, at: offset)
-                // Child to child (each a jump over a subtree, a likely cache miss).
+                // Child to child (each a jump over a subtree, a likely cache miss); of a name,
+                // past the first 32, through its postings: many children of one name (items
+                // of a region, bidders of an auction) are read in a row.
+                if case .type(let t) = test {
+                    var walked = 0
+                    while ch < stop {
+                        if walked == 32 {
+                            let postings = postings(of: t)
+                            var from = postings.lower
+                            try childrenThroughPostings(of: r, from: ch, postings: postings, cursor: &from, into: &out, offset: offset)
+                            break
+                        }
+                        if type(ch) == t { out.append(_Key(rank: ch)) }
+                        ch = end(ch)
+                        walked += 1
+                    }
+                    continue
+                }
                 while ch < stop {
                     if passes(ch, test) { out.append(_Key(rank: ch)) }
                     ch = end(ch)
@@ -878,8 +905,9 @@ struct _XPathEvaluator: ~Copyable {
         return (postings.seek(from, from: postings.lower), postings.upper)
     }
 
-    /// Appends the children of `r` of an element type whose nodes are `postings`, in
-    /// order: each of the type's nodes in `r`'s subtree whose parent is `r` is kept; one that
+    /// Appends the children of `r` from child `first` on (`r + 1`: all of them) of an
+    /// element type whose nodes are `postings`, in order: each of the type's nodes in that
+    /// part of `r`'s subtree whose parent is `r` is kept; one that
     /// lies deeper is in the subtree of a child after the last kept (or in the last kept's),
     /// found by walking the children from there, and the search goes on past that subtree.
     /// The children before a node of the type are not read (`open_auction > bidder` reads
@@ -890,11 +918,11 @@ struct _XPathEvaluator: ~Copyable {
     ///
     /// - Complexity: O(the type's nodes kept, plus the children walked before a deeper node
     ///   of the type, each with a search that starts where the last ended)
-    mutating func childrenThroughPostings(of r: Int32, postings: _DocumentIndex._TypeRanks, cursor: inout Int,
+    mutating func childrenThroughPostings(of r: Int32, from first: Int32, postings: _DocumentIndex._TypeRanks, cursor: inout Int,
                                           into out: inout [_Key], offset: Int) throws(QueryError) {
         let stop = r < 0 ? count : end(r)
         // The first child not known to be passed, unless a kept child's subtree comes first.
-        var ch = r + 1
+        var ch = first
         var lastKept: Int32 = -1
         var a = postings.seek(ch, from: cursor)
         var read = 1
