@@ -898,13 +898,6 @@ struct _XPathEvaluator: ~Copyable {
         return out
     }
 
-    /// Where a type's ranks in `postings` start at or after rank `from` (by binary
-    /// search), and where they end; `nil` if the tree has no node of that type.
-    func firstPosting(from: Int32, in postings: _DocumentIndex._TypeRanks) -> (first: Int, end: Int)? {
-        guard postings.lower < postings.upper else { return nil }
-        return (postings.seek(from, from: postings.lower), postings.upper)
-    }
-
     /// Appends the children of `r` from child `first` on (`r + 1`: all of them) of an
     /// element type whose nodes are `postings`, in order: each of the type's nodes in that
     /// part of `r`'s subtree whose parent is `r` is kept; one that
@@ -962,8 +955,8 @@ struct _XPathEvaluator: ~Copyable {
         guard from < to else { return false }
         if case .type(let t) = test {
             let postings = postings(of: t)
-            guard let (a, hi) = firstPosting(from: from, in: postings) else { return false }
-            return a < hi && postings.ranks[a] < to && isElementType(t)
+            let a = postings.seek(from, from: postings.lower)
+            return a < postings.upper && postings.ranks[a] < to && isElementType(t)
         }
         var r = from
         while r < to {
@@ -1000,7 +993,7 @@ struct _XPathEvaluator: ~Copyable {
         }
         if case .type(let t) = test, to - from > 64 || hint != nil {
             let postings = postings(of: t)
-            let a = hint.map { postings.seek(from, from: $0) } ?? postings.seek(from, from: postings.lower)
+            let a = postings.seek(from, from: hint ?? postings.lower)
             let hi = postings.upper
             var i = a
             while i < hi && postings.ranks[i] < to { i += 1 }
