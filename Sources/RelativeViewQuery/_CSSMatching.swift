@@ -57,8 +57,19 @@ extension _XPathEvaluator {
                 // siblings of nested nodes interleave: sorted.
                 set = next.sorted()
             }
-            if !compound.conditions.isEmpty {
-                let attributes = resolved(compound.conditions)
+            var conditions = compound.conditions
+            if case .type(let t) = test, !set.isEmpty, !namespacesDeclared {
+                // `:first-of-type` and `:last-of-type` of a set of one type: a pass over the
+                // set beside the type's postings, before the other conditions.
+                for (k, c) in conditions.enumerated().reversed() {
+                    guard let ends = Self.ofTypeEnds(c) else { continue }
+                    for fromEnd in ends { set = try keptFirstOfType(set, type: t, fromEnd: fromEnd) }
+                    conditions.remove(at: k)
+                }
+                if set.isEmpty { break }
+            }
+            if !conditions.isEmpty {
+                let attributes = resolved(conditions)
                 var kept: [_Key] = []
                 if attributes.readsAttributes {
                     // Each candidate's attributes asked for ahead of its test.
@@ -67,10 +78,10 @@ extension _XPathEvaluator {
                     for j in 0 ..< min(set.count, d) { ahead.push(set[j].rank) }
                     for j in set.indices {
                         if j + d < set.count { ahead.push(set[j + d].rank) }
-                        if try matchesConditions(set[j].rank, compound.conditions, attributes) { kept.append(set[j]) }
+                        if try matchesConditions(set[j].rank, conditions, attributes) { kept.append(set[j]) }
                     }
                 } else {
-                    for k in set where try matchesConditions(k.rank, compound.conditions, attributes) { kept.append(k) }
+                    for k in set where try matchesConditions(k.rank, conditions, attributes) { kept.append(k) }
                 }
                 set = kept
             }
@@ -396,6 +407,68 @@ extension _XPathEvaluator {
         }
         try spend(read, at: 0)
         return first
+    }
+
+    /// Whether `condition` is `:first-of-type` (`[false]`), `:last-of-type` (`[true]`) or
+    /// `:only-of-type` (both: an `:is()` of a universal compound with the two), and which.
+    static func ofTypeEnds(_ condition: _Condition) -> [Bool]? {
+        switch condition {
+        case .nth(0, 1, let fromEnd, true): return [fromEnd]
+        case .is(let list):
+            guard list.count == 1, list[0].compounds.count == 1, let only = list.first?.compounds.first,
+                  only.name == nil, !only.inNoNamespace, !only.conditions.isEmpty else { return nil }
+            var ends: [Bool] = []
+            for c in only.conditions {
+                guard case .nth(0, 1, let fromEnd, true) = c else { return nil }
+                ends.append(fromEnd)
+            }
+            return ends
+        default: return nil
+        }
+    }
+
+    /// The nodes of `set` (each of type `t`, in document order) with no sibling of type `t`
+    /// before them (after them, with `fromEnd`): ``isFirstOfType(_:fromEnd:)`` for a whole
+    /// set, walked beside the type's postings. Where the posting before a node (after it)
+    /// lies outside its parent's subtree, or is its sibling, the answer is that posting's
+    /// alone; only a posting nested in another child asks ``isFirstOfType(_:fromEnd:)``.
+    ///
+    /// - Complexity: O(|set| log d), d the postings between two nodes of the set, plus the
+    ///   nested postings' walks.
+    mutating func keptFirstOfType(_ set: [_Key], type t: Int32, fromEnd: Bool) throws(QueryError) -> [_Key] {
+        try spend(set.count, at: 0)
+        let ranks = postings(of: t)
+        var kept: [_Key] = []
+        var i = ranks.lower
+        for (k, key) in set.enumerated() {
+            let r = key.rank
+            // (For the last of a type, the end of the parent of a node a few on: each new
+            // parent's is a likely miss.)
+            if fromEnd && k + 8 < set.count { prefetchEnd(of: parent(set[k + 8].rank)) }
+            var probe = 0
+            while i < ranks.upper && probe < 4 && ranks.ranks[i] < r { i += 1; probe += 1 }
+            if i >= ranks.upper || ranks.ranks[i] != r { i = ranks.seek(r, from: i) }
+            precondition(i < ranks.upper && ranks.ranks[i] == r, "a node of the type is not among its postings")
+            let p = parent(r)
+            let j = fromEnd ? i + 1 : i - 1
+            let alone: Bool?
+            if j < ranks.lower || j >= ranks.upper {
+                alone = true
+            } else {
+                let y = ranks.ranks[j]
+                if fromEnd ? y >= (p < 0 ? count : end(p)) : y <= p {
+                    alone = true
+                } else if parent(y) == p {
+                    alone = false
+                } else {
+                    alone = nil
+                }
+            }
+            let first: Bool
+            if let alone { first = alone } else { first = try isFirstOfType(r, fromEnd: fromEnd) }
+            if first { kept.append(key) }
+        }
+        return kept
     }
 
     /// The place of each node of type `t` among its parent's children of that type, from
