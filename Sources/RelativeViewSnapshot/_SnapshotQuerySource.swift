@@ -286,19 +286,20 @@ package final class _SnapshotQuerySource {
 
     /// ``structureHolds(_:count:type:usable:parent:span:)`` in C (CSnapshotKernels'
     /// StructureCheck.c), eight slots at a time with AVX2 where the processor has it and
-    /// `vector` (the parent's span and the next child's parent gathered): on XMark's 4.7 M
-    /// slots 7 to 11 ms on two threads, where one slot at a time took 25 to 30 (a node's
-    /// conditions are some 80 instructions). `usable`: per type 1 or 0, then 0 for every
-    /// number out of the table.
+    /// `vector` is 1 or more, sixteen with AVX-512 where it has that and `vector` is 2 (the
+    /// parent's span and the next child's parent gathered): on XMark's 4.7 M slots 7 to 11
+    /// ms on two threads with AVX2, where one slot at a time took 25 to 30 (a node's
+    /// conditions are some 80 instructions). `vector` 0: one slot at a time. `usable`: per
+    /// type 1 or 0, then 0 for every number out of the table.
     static func structureHoldsInC(
         _ range: Range<Int>, count n: Int, type: UnsafePointer<Int32>, usable: [Int32],
-        parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>, vector: Bool = true, counts: UnsafeMutablePointer<UInt32>? = nil
+        parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>, vector: Int32 = 2, counts: UnsafeMutablePointer<UInt32>? = nil
     ) -> Bool {
         usable.withUnsafeBufferPointer { usable in
             var columns = rv_structure_columns(
                 parent: parent, span: UnsafeRawPointer(span).assumingMemoryBound(to: UInt64.self), type_id: type,
                 type_usable: usable.baseAddress, type_count: UInt32(usable.count - 1), slot_count: UInt32(n))
-            return rv_structure_check(&columns, range.lowerBound, range.upperBound, vector ? 1 : 0, counts) != 0
+            return rv_structure_check(&columns, range.lowerBound, range.upperBound, vector, counts) != 0
         }
     }
 

@@ -85,7 +85,8 @@ typedef struct {
 
 /// Whether slots `from ..< to` of the `slot_count` hold usable types, and parents and spans
 /// of a forest in document order (see StructureCheck.c): 1 if so. With AVX2 if the processor
-/// has it and `allow_vector` is nonzero. `counts`, if not NULL, has `type_count + 1`
+/// has it and `allow_vector` is nonzero, with AVX-512 (F) if it has that too and
+/// `allow_vector` is 2 or more. `counts`, if not NULL, has `type_count + 1`
 /// entries, to which each slot's type is added (the last for a number out of the table).
 int rv_structure_check(const rv_structure_columns *c, size_t from, size_t to, int allow_vector, uint32_t *counts);
 
