@@ -7,6 +7,8 @@
 // then one JSON object a line per expression: best and median nanoseconds, the number of
 // nodes, and the file OUTDIR/N.txt where it wrote each selected element's number in
 // document order among all the elements (the root element is 0), one a line.
+// With OUTDIR "-" it numbers no element and writes no file (a cold process: the load, the
+// query and its count; "loaded" is then -1).
 // Usage: pugixml-query FILE QUERIES OUTDIR [REPEAT]
 #include <pugixml.hpp>
 #include <algorithm>
@@ -36,8 +38,9 @@ int main(int argc, char **argv) {
         }
     } numbering;
     numbering.numbers = &preorder;
-    doc.traverse(numbering);
-    std::printf("{\"loaded\": %ld, \"seconds\": %.6f}\n", numbering.next, loadSeconds);
+    const bool answers = std::string(argv[3]) != "-";
+    if (answers) doc.traverse(numbering);
+    std::printf("{\"loaded\": %ld, \"seconds\": %.6f}\n", answers ? numbering.next : -1L, loadSeconds);
     std::fflush(stdout);
     std::ifstream queries(argv[2]);
     std::string line;
@@ -59,6 +62,12 @@ int main(int argc, char **argv) {
             total += seconds;
         }
         std::sort(times.begin(), times.end());
+        if (!answers) {
+            std::printf("{\"query\": %d, \"best_ns\": %.0f, \"median_ns\": %.0f, \"runs\": %zu, \"matches\": %zu}\n", n,
+                        times.front() * 1e9, times[times.size() / 2] * 1e9, times.size(), nodes.size());
+            std::fflush(stdout);
+            continue;
+        }
         std::vector<long> numbers;
         for (const pugi::xpath_node &node : nodes) {
             auto found = preorder.find(node.node().internal_object());
