@@ -43,8 +43,9 @@ import Testing
     }
 
     /// The selectors' answers against the tree's own: every combination of a context name
-    /// and a name, as a child step, a descendant step, and with `:first-of-type` and
-    /// `:last-of-type`, in CSS and (the steps) in XPath.
+    /// and a name, as a child step, a descendant step, and with `:first-of-type`,
+    /// `:last-of-type` and `:only-of-type` (over the set, and inside `:not()` node by node),
+    /// in CSS and (the steps) in XPath.
     static func check(_ tree: ViewTree, _ label: String, inPlace source: _SnapshotQuerySource? = nil) throws {
         var order: [NodeID] = []
         for root in tree.roots {
@@ -77,6 +78,10 @@ import Testing
                     ("\(context) > \(name):first-of-type", child.filter { ofTypeIsFirst($0, fromEnd: false) }),
                     ("\(context) \(name):last-of-type", descendant.filter { ofTypeIsFirst($0, fromEnd: true) }),
                     ("\(context) > \(name):only-of-type", child.filter { ofTypeIsFirst($0, fromEnd: false) && ofTypeIsFirst($0, fromEnd: true) }),
+                    // Inside `:not()` the filters are asked node by node (a set of one type
+                    // is filtered in one pass only at a compound's top level).
+                    ("\(context) \(name):not(:first-of-type)", descendant.filter { !ofTypeIsFirst($0, fromEnd: false) }),
+                    ("\(context) > \(name):not(:only-of-type)", child.filter { !(ofTypeIsFirst($0, fromEnd: false) && ofTypeIsFirst($0, fromEnd: true)) }),
                 ]
                 for (css, expected) in cases {
                     let ours = try tree.select(CSSSelector(css))
