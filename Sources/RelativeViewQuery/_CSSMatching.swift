@@ -381,6 +381,12 @@ extension _XPathEvaluator {
         // (The end of the parent of a node a few on, asked for now: each new parent's is a
         // likely miss.)
         if fromEnd && i + 8 < ranks.upper { prefetchEnd(of: parent(ranks.ranks[i + 8])) }
+        return try isFirstOfType(r, at: i, of: t, in: ranks, fromEnd: fromEnd)
+    }
+
+    /// ``isFirstOfType(_:fromEnd:)`` for `r`, of type `t`, found at index `i` of the
+    /// type's postings `ranks`.
+    mutating func isFirstOfType(_ r: Int32, at i: Int, of t: Int32, in ranks: _DocumentIndex._TypeRanks, fromEnd: Bool) throws(QueryError) -> Bool {
         let p = parent(r)
         var read = 1
         var first = true
@@ -397,7 +403,8 @@ extension _XPathEvaluator {
                 q = parent(s)
                 read += 1
             }
-            if s != r && type(s) == t {
+            // (`y` is of the type, being in its postings: its type is not read.)
+            if s != r && (s == y || type(s) == t) {
                 first = false
                 break
             }
@@ -429,44 +436,22 @@ extension _XPathEvaluator {
 
     /// The nodes of `set` (each of type `t`, in document order) with no sibling of type `t`
     /// before them (after them, with `fromEnd`): ``isFirstOfType(_:fromEnd:)`` for a whole
-    /// set, walked beside the type's postings. Where the posting before a node (after it)
-    /// lies outside its parent's subtree, or is its sibling, the answer is that posting's
-    /// alone; only a posting nested in another child asks ``isFirstOfType(_:fromEnd:)``.
+    /// set, each node looked up from where the last one was found in the type's postings,
+    /// and not through the per-condition match (an enum copied, the postings retained, for
+    /// every node).
     ///
     /// - Complexity: O(|set| log d), d the postings between two nodes of the set, plus the
-    ///   nested postings' walks.
+    ///   sibling subtrees passed (see ``isFirstOfType(_:fromEnd:)``).
     mutating func keptFirstOfType(_ set: [_Key], type t: Int32, fromEnd: Bool) throws(QueryError) -> [_Key] {
-        try spend(set.count, at: 0)
         let ranks = postings(of: t)
+        var cursor = _PostingCursor(type: t, ranks: ranks)
         var kept: [_Key] = []
-        var i = ranks.lower
         for (k, key) in set.enumerated() {
-            let r = key.rank
             // (For the last of a type, the end of the parent of a node a few on: each new
             // parent's is a likely miss.)
             if fromEnd && k + 8 < set.count { prefetchEnd(of: parent(set[k + 8].rank)) }
-            var probe = 0
-            while i < ranks.upper && probe < 4 && ranks.ranks[i] < r { i += 1; probe += 1 }
-            if i >= ranks.upper || ranks.ranks[i] != r { i = ranks.seek(r, from: i) }
-            precondition(i < ranks.upper && ranks.ranks[i] == r, "a node of the type is not among its postings")
-            let p = parent(r)
-            let j = fromEnd ? i + 1 : i - 1
-            let alone: Bool?
-            if j < ranks.lower || j >= ranks.upper {
-                alone = true
-            } else {
-                let y = ranks.ranks[j]
-                if fromEnd ? y >= (p < 0 ? count : end(p)) : y <= p {
-                    alone = true
-                } else if parent(y) == p {
-                    alone = false
-                } else {
-                    alone = nil
-                }
-            }
-            let first: Bool
-            if let alone { first = alone } else { first = try isFirstOfType(r, fromEnd: fromEnd) }
-            if first { kept.append(key) }
+            guard let i = cursor.index(of: key.rank) else { preconditionFailure("a node of the type is not among its postings") }
+            if try isFirstOfType(key.rank, at: i, of: t, in: ranks, fromEnd: fromEnd) { kept.append(key) }
         }
         return kept
     }
@@ -754,12 +739,14 @@ struct _PostingCursor {
     static let none = _PostingCursor(type: -1, ranks: .none)
 
     /// The index of `r` in the postings (`nil` if it is not there): looked for from the
-    /// last one's on, then by halves.
-    mutating func index(of r: Int32) -> Int? {
+    /// last one's on, then by steps that double from there (by halves from the start where
+    /// `r` lies before it).
+    @inline(__always) mutating func index(of r: Int32) -> Int? {
         var i = at
         while i < ranks.upper && i < at + 4 && ranks.ranks[i] < r { i += 1 }
         if !(i < ranks.upper && ranks.ranks[i] == r) {
-            i = ranks.seek(r, from: ranks.lower)
+            // (From where the look ended: `seek` goes back to the start if `r` lies before.)
+            i = ranks.seek(r, from: i)
             guard i < ranks.upper && ranks.ranks[i] == r else { return nil }
         }
         at = i
