@@ -51,6 +51,16 @@ static inline __attribute__((always_inline)) uint32_t check_body(const rv_struct
 static uint32_t check_scalar(const rv_structure_columns *c, size_t from, size_t to, uint32_t *counts) { return check_body(c, from, to, counts); }
 
 #ifdef RV_HAVE_AVX2_PATH
+// Per type number below 256, its usability as one bit of `words` (the last entry, for
+// numbers out of the table, is 0), where the table is that small: 1 then, else 0 (and
+// `words` zero). The vector kernels read a type's usability from these bits, not a gather.
+static int usable_bit_words(const rv_structure_columns *c, uint32_t words[8]) {
+    for (int k = 0; k < 8; k++) words[k] = 0;
+    if (c->type_count >= 256) return 0;
+    for (uint32_t t = 0; t <= c->type_count; t++) words[t >> 5] |= (uint32_t)(c->type_usable[t] & 1) << (t & 31);
+    return 1;
+}
+
 // Eight slots to an iteration: the slots' own columns read as vectors, the parent's span
 // and the next child's parent gathered, the first child's parent read as the parents from
 // x + 1 (so the vector loop stops where x + 8 would pass the last slot; the rest one by one).
@@ -69,13 +79,8 @@ __attribute__((target("avx2"))) static uint32_t check_avx2(const rv_structure_co
     const __m256i zero = _mm256_setzero_si256();
     const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     const long long *span_base = (const long long *)c->span;
-    // Per type number below 256, its usability as one bit (the last entry, for numbers out
-    // of the table, is 0).
-    const int small_table = c->type_count < 256;
-    uint32_t bit_words[8] = {0};
-    if (small_table) {
-        for (uint32_t t = 0; t <= c->type_count; t++) bit_words[t >> 5] |= (uint32_t)(c->type_usable[t] & 1) << (t & 31);
-    }
+    uint32_t bit_words[8];
+    const int small_table = usable_bit_words(c, bit_words);
     const __m256i usable_bits = _mm256_loadu_si256((const __m256i *)bit_words);
     const __m256i thirty_one = _mm256_set1_epi32(31);
     __m256i bad = zero;
@@ -161,11 +166,8 @@ __attribute__((target("avx512f,avx2"))) static uint32_t check_avx512(const rv_st
     const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     const long long *span_base = (const long long *)c->span;
-    const int small_table = c->type_count < 256;
     uint32_t bit_words[16] = {0};
-    if (small_table) {
-        for (uint32_t t = 0; t <= c->type_count; t++) bit_words[t >> 5] |= (uint32_t)(c->type_usable[t] & 1) << (t & 31);
-    }
+    const int small_table = usable_bit_words(c, bit_words);
     const __m512i usable_bits = _mm512_loadu_si512((const void *)bit_words);
     __mmask16 bad = 0;
     for (; x0 + 16 < (size_t)n && x0 + 16 <= to; x0 += 16) {
