@@ -632,6 +632,9 @@ package struct _WriterView {
     @usableFromInline package let hasColumns: Bool
     /// The named attributes' ``_AttributeRuns/stamp`` (0 where none is kept).
     @usableFromInline package let attributeStamp: UInt64
+    /// Where the named attributes are checked as they are read (a snapshot's, read in
+    /// place, not checked up front): ``run(_:)`` and ``run(first:)`` ask it for each run.
+    @usableFromInline package let runChecker: (any _RunChecker)?
 
     /// The columns at these addresses (a tree's, through ``ViewTree/_withWriterView(_:)``, or
     /// a snapshot's sections read in place, checked).
@@ -639,9 +642,10 @@ package struct _WriterView {
         typeID: UnsafePointer<Int32>, narrowTag: UnsafePointer<Int32>, parent: UnsafePointer<Int32>, span: UnsafePointer<_TourBlocks.Span>,
         valueStarts: _TextStarts, valueBytes: UnsafePointer<UInt8>?, first: UnsafeBufferPointer<Int32>, names: UnsafePointer<UInt32>?,
         entryCount: Int, values: UnsafePointer<Int>?, narrowValues: UnsafePointer<UInt32>? = nil, attributeBytes: UnsafePointer<UInt8>?,
-        columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)], hasColumns: Bool, attributeStamp: UInt64 = 0
+        columns: [(starts: _TextStarts, bytes: UnsafePointer<UInt8>?)], hasColumns: Bool, attributeStamp: UInt64 = 0,
+        runChecker: (any _RunChecker)? = nil
     ) {
-        self.attributeStamp = attributeStamp
+        (self.attributeStamp, self.runChecker) = (attributeStamp, runChecker)
         (self.typeID, self.narrowTag, self.parent, self.span) = (typeID, narrowTag, parent, span)
         (self.valueStarts, self.valueBytes, self.first, self.names, self.entryCount) = (valueStarts, valueBytes, first, names, entryCount)
         (self.values, self.narrowValues, self.attributeBytes, self.columns, self.hasColumns) = (values, narrowValues, attributeBytes, columns, hasColumns)
@@ -680,6 +684,7 @@ package struct _WriterView {
     package func run(_ x: Int32) -> Range<Int> {
         let i = Int(x)
         guard i < first.count else { return 0 ..< 0 }
+        if let runChecker { return runChecker.run(ofSlot: i) }
         return run(first: first[i])
     }
 
@@ -687,6 +692,7 @@ package struct _WriterView {
     @inlinable @inline(__always)
     package func run(first f32: Int32) -> Range<Int> {
         guard let names else { return 0 ..< 0 }
+        if let runChecker { return runChecker.run(first: f32) }
         let f = Int(f32)
         guard f >= 0 else { return 0 ..< 0 }
         var e = f
@@ -725,6 +731,18 @@ package struct _WriterView {
         let t = narrowTag[Int(x)]
         return t == _TreeStorage.wideTagSentinel ? tree._storage.wideTag(at: x) : Int(t)
     }
+}
+
+/// Checks a view's named attributes run by run as a query reads them (``_WriterView/runChecker``),
+/// where no check read them all before: a snapshot's read in place, of which a query reads
+/// a few runs. A run that fails the check reads as none, and the checker remembers that it
+/// failed, so that its reader can throw the answer away.
+@usableFromInline
+package protocol _RunChecker: AnyObject, Sendable {
+    /// Slot `x`'s run (`x` within ``_WriterView/first``), checked.
+    func run(ofSlot x: Int) -> Range<Int>
+    /// The run that starts at entry `f` (-1: none), checked.
+    func run(first f: Int32) -> Range<Int>
 }
 
 extension ViewTree {

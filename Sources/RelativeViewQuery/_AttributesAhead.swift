@@ -23,6 +23,9 @@ struct _AttributesAhead {
     private let values: UnsafePointer<Int>?
     private let narrowValues: UnsafePointer<UInt32>?
     private let bytes: UnsafePointer<UInt8>?
+    /// The entries: a first entry past them is not read (a snapshot's runs read in place are
+    /// checked only as they are read, after the look-ahead: ``_WriterView/runChecker``).
+    private let entries: Int
     /// The run of slots of the last rank pushed.
     private var run = _SlotRuns.Run.none
     /// The slots of the last ``distance`` ranks pushed (-1 where none yet).
@@ -34,6 +37,7 @@ struct _AttributesAhead {
     init(view: _WriterView, runs: _SlotRuns?, slotsByRank: [Int32]?, firstsByRank: UnsafeBufferPointer<Int32>? = nil) {
         (self.runs, self.slotsByRank) = (firstsByRank == nil ? runs : nil, firstsByRank == nil ? slotsByRank : nil)
         (first, names, values, narrowValues, bytes) = (firstsByRank ?? view.first, view.names, view.values, view.narrowValues, view.attributeBytes)
+        entries = view.entryCount
     }
 
     /// The rank a loop will test ``distance`` nodes from now.
@@ -52,7 +56,7 @@ struct _AttributesAhead {
         let half = slots[(pushed &- 8) & 15]
         if half >= 0 && Int(half) < n {
             let f = Int(base[Int(half)])
-            if f >= 0 {
+            if f >= 0 && f < entries {
                 rv_prefetch(names + f)
                 if let narrowValues { rv_prefetch(narrowValues + f) } else { rv_prefetch(values.unsafelyUnwrapped + f) }
             }
@@ -60,7 +64,7 @@ struct _AttributesAhead {
         let quarter = slots[(pushed &- 4) & 15]
         if quarter >= 0 && Int(quarter) < n, let bytes {
             let f = Int(base[Int(quarter)])
-            if f >= 0 { rv_prefetch(bytes + (narrowValues.map { Int($0[f]) } ?? values.unsafelyUnwrapped[f])) }
+            if f >= 0 && f < entries { rv_prefetch(bytes + (narrowValues.map { Int($0[f]) } ?? values.unsafelyUnwrapped[f])) }
         }
         pushed &+= 1
     }

@@ -98,7 +98,45 @@ extension CSSSelector {
     }
 }
 
+extension CSSSelector {
+    /// The names of the elements whose attributes matching may read (ASCII capitals lowered
+    /// for an HTML document), each once; `nil` where it may read those of an element of any
+    /// name (`[x]`, `*.c`, `:lang()`). A reader that can check the attributes either all at
+    /// once or each element's as it is read (`_SnapshotQuerySource`) counts these elements
+    /// to choose.
+    package func attributeOwners(isHTML: Bool) -> [String]? {
+        var owners: [String] = []
+        for complex in list { guard complex.attributeOwners(subject: nil, isHTML: isHTML, into: &owners) else { return nil } }
+        return owners
+    }
+}
+
 extension _ComplexSelector {
+    /// Adds the names of the elements whose attributes matching may read (see
+    /// ``CSSSelector/attributeOwners(isHTML:)``); `false` where any element's. `subject`:
+    /// the name of the element its last compound is matched against, where it is the
+    /// argument of `:is()` or `:not()` in a compound that names one.
+    func attributeOwners(subject: String?, isHTML: Bool, into owners: inout [String]) -> Bool {
+        for (i, compound) in compounds.enumerated() {
+            var names = compound.name.map { [isHTML ? _XPathEvaluator.asciiLowercased($0) : $0] } ?? []
+            if i == compounds.count - 1, let subject, !names.contains(subject) { names.append(subject) }
+            for condition in compound.conditions {
+                switch condition {
+                case .id, .className, .attribute:
+                    guard !names.isEmpty else { return false }
+                    for name in names where !owners.contains(name) { owners.append(name) }
+                case .lang: return false  // an ancestor's
+                case .nth, .empty, .root: break
+                case .not(let list), .is(let list):
+                    for c in list { guard c.attributeOwners(subject: names.first, isHTML: isHTML, into: &owners) else { return false } }
+                case .has(let list):
+                    for r in list { guard r.complex.attributeOwners(subject: nil, isHTML: isHTML, into: &owners) else { return false } }
+                }
+            }
+        }
+        return true
+    }
+
     var readsAttributes: Bool {
         compounds.contains { compound in
             compound.conditions.contains { condition in
@@ -124,6 +162,14 @@ extension XPath {
     /// comparisons, counted or tested for being empty. (An attribute's value is the
     /// attributes'.)
     package var readsValues: Bool { root.mayReadValues }
+
+    /// The names of the elements whose attributes evaluating may read, each once (`p:b` as
+    /// written); `nil` where it may read those of any node (`//@x`, `*[@x]`, `id()`,
+    /// `lang()`, a variable...). See ``CSSSelector/attributeOwners(isHTML:)``.
+    package var attributeOwners: [String]? {
+        var owners: [String] = []
+        return root.attributeOwners(context: nil, into: &owners) ? owners : nil
+    }
 
     /// The names of its element name tests on the child, descendant and
     /// descendant-or-self axes (`b` in `//b`, `a/b`; `p:b` as written), each once, in the
@@ -162,6 +208,47 @@ extension _XPathExpr {
         case .path(_, let steps), .filter(_, _, let steps, _): steps
         default: []
         }
+    }
+
+    /// Adds the names of the elements whose attributes evaluating may read, where the
+    /// context node is an element named `context` (`nil`: any node); `false` where it may
+    /// read any node's (see ``XPath/attributeOwners``).
+    func attributeOwners(context: String?, into owners: inout [String]) -> Bool {
+        switch self {
+        case .number, .literal: return true
+        case .variable: return false
+        case .function(let name, let arguments, _):
+            // An element's id, its language or namespace: any element's, or an ancestor's.
+            if ["id", "lang", "namespace-uri"].contains(name) { return false }
+            return arguments.allSatisfy { $0.attributeOwners(context: context, into: &owners) }
+        case .binary(_, let a, let b), .union(let a, let b, _):
+            return a.attributeOwners(context: context, into: &owners) && b.attributeOwners(context: context, into: &owners)
+        case .negate(let a): return a.attributeOwners(context: context, into: &owners)
+        case .path(let absolute, let steps): return Self.attributeOwners(of: steps, context: absolute ? nil : context, into: &owners)
+        case .filter(let e, let predicates, let steps, _):
+            guard e.attributeOwners(context: context, into: &owners) else { return false }
+            return predicates.allSatisfy { $0.attributeOwners(context: nil, into: &owners) } && Self.attributeOwners(of: steps, context: nil, into: &owners)
+        }
+    }
+
+    /// ``attributeOwners(context:into:)`` of a path's steps from nodes named `context`.
+    static func attributeOwners(of steps: [_Step], context: String?, into owners: inout [String]) -> Bool {
+        var context = context
+        for step in steps {
+            let named: String?
+            if step.axis == .attribute || step.axis == .namespace {
+                guard let context else { return false }
+                if !owners.contains(context) { owners.append(context) }
+                named = nil
+            } else if case .name(let prefix, let local) = step.test {
+                named = prefix.map { $0 + ":" + local } ?? local
+            } else {
+                named = nil
+            }
+            guard step.predicates.allSatisfy({ $0.attributeOwners(context: named, into: &owners) }) else { return false }
+            context = named
+        }
+        return true
     }
 
     var mayReadAttributes: Bool {

@@ -20,7 +20,8 @@ import RelativeViewEngine
 ///   the document order and the spans and parents a forest (the children of a node tile its
 ///   subtree, by induction on its size), which is what a query reads of them. The tour, its
 ///   tag and type copies, the tags and the geometry are not read and not checked.
-/// - ``checkAttributes()``: the named attributes' runs, as a load checks them.
+/// - ``checkAttributes(onRead:)``: the named attributes' runs, as a load checks them, or
+///   each run as a query reads it (`_RunsOnRead`).
 /// - ``checkValues()``: the values' starts and texts, as a load checks them.
 ///
 /// It reads only a file of every slot live and no free slot, no generation column and no
@@ -62,8 +63,13 @@ package final class _SnapshotQuerySource {
     /// The largest type table whose types the structure's check counts (each of its pieces
     /// keeps a count per entry).
     static let countedTypes = 1 << 14
-    /// Whether the named attributes were checked.
+    /// Whether the named attributes were checked (or are, as they are read: ``runsOnRead``).
     private var attributesChecked = false
+    /// Where the named attributes are checked run by run as a query reads them.
+    private var runsOnRead: _RunsOnRead?
+    /// Whether a run a query read failed its check (``checkAttributes(onRead:)``): the
+    /// query's answer is not the file's, and a whole load names the flaw.
+    package var attributesFlawed: Bool { runsOnRead?.flawed ?? false }
     /// The named attributes' names in this process's numbers, where they differ from the
     /// file's (see ``renumbered``), once checked.
     private var renumberedNames: [UInt32]?
@@ -361,9 +367,21 @@ package final class _SnapshotQuerySource {
     /// widened, took 12 to 20 ms of a cold `//person[@id='person100']` on XMark. A piece
     /// the kernel does not pass (a value whose length takes more than two bytes, or a flaw)
     /// is checked again as a load checks it, which reads any length.
-    package func checkAttributes() -> Bool {
+    ///
+    /// `onRead`: check none now, but each run as a query reads it (`_RunsOnRead`: a cold
+    /// query reads a few runs of millions), and say ``attributesFlawed`` after the query if
+    /// one failed. Where the file numbers its types otherwise than this process (the names
+    /// are then read renumbered, every one), all are checked now all the same.
+    package func checkAttributes(onRead: Bool = false) -> Bool {
         if attributesChecked { return true }
         let c = counts.content
+        if onRead && renumbered == nil {
+            runsOnRead = _RunsOnRead(
+                owner: owner, address: UInt(bitPattern: reader.bytes.baseAddress), digestsAt: digestsAt, at: at,
+                entries: Int(c.namedEntries), byteCount: Int(c.namedValueBytes), typeCount: Int(counts.types), checked: checkedBlocks)
+            attributesChecked = true
+            return true
+        }
         let base = UInt(bitPattern: reader.bytes.baseAddress)
         let (firstAt, namesAt, valuesAt, bytesAt) = (base + UInt(at(.namedFirst)), base + UInt(at(.namedNames)), base + UInt(at(.namedValueStarts)), base + UInt(at(.namedValueBytes)))
         let (entries, byteCount, typeCount, slots) = (Int(c.namedEntries), Int(c.namedValueBytes), Int(counts.types), Int(c.namedFirst))
@@ -464,7 +482,7 @@ package final class _SnapshotQuerySource {
                         names: entries == 0 ? nil : renumberedNames == nil ? column(.namedNames, as: UInt32.self) : names.baseAddress, entryCount: entries,
                         values: nil, narrowValues: entries == 0 ? nil : column(.namedValueStarts, as: UInt32.self),
                         attributeBytes: attributesChecked ? column(.namedValueBytes, as: UInt8.self) : nil,
-                        columns: noColumns, hasColumns: false))
+                        columns: noColumns, hasColumns: false, runChecker: runsOnRead))
             }
         }
     }

@@ -20,11 +20,13 @@ import Testing
         return path
     }
 
-    /// The source, with the groups `query` may read checked (as the tool checks them).
-    static func source(_ path: String, attributes: Bool, values: Bool) throws -> _SnapshotQuerySource {
+    /// The source, with the groups `query` may read checked (as the tool checks them; the
+    /// attributes each as it is read where `onRead`, but for a document that declares
+    /// namespaces).
+    static func source(_ path: String, attributes: Bool, values: Bool, onRead: Bool = false) throws -> _SnapshotQuerySource {
         let source = try #require(_SnapshotQuerySource.open(path))
         #expect(source.checkStructure())
-        if attributes || source.declaresNamespaces { #expect(source.checkAttributes()) }
+        if attributes || source.declaresNamespaces { #expect(source.checkAttributes(onRead: onRead && !source.declaresNamespaces)) }
         if values { #expect(source.checkValues()) }
         return source
     }
@@ -63,7 +65,8 @@ import Testing
         }
     }
 
-    /// Generated documents (mixed content, namespaces) and expressions: the same values.
+    /// Generated documents (mixed content, namespaces) and expressions: the same values,
+    /// with the named attributes checked before the query and as it reads them.
     @Test(arguments: 1 ... 6 as ClosedRange<UInt64>)
     func generatedExpressions(seed: UInt64) throws {
         var fuzz = XPathFuzz(seed: seed)
@@ -79,10 +82,14 @@ import Testing
                 let namespaces = fuzz.prefixes ? ["q": "urn:p", "d": "urn:d", "e": "urn:e"] : [:]
                 guard let query = try? XPath(e, namespaces: namespaces) else { continue }
                 // A source of its own for each: only the groups this query asks for are read.
-                let source = try Self.source(path, attributes: query.readsAttributes, values: query.readsValues)
-                let ours = Self.inPlace(source, query), theirs = Self.whole(tree, query)
-                if ours != theirs && mismatches.count < 8 {
-                    mismatches.append("\(e) (attributes \(query.readsAttributes), values \(query.readsValues))\n  in place: \(ours)\n  whole:    \(theirs)")
+                let theirs = Self.whole(tree, query)
+                for onRead in [false, true] {
+                    let source = try Self.source(path, attributes: query.readsAttributes, values: query.readsValues, onRead: onRead)
+                    let ours = Self.inPlace(source, query)
+                    #expect(!source.attributesFlawed, "\(e)")
+                    if ours != theirs && mismatches.count < 8 {
+                        mismatches.append("\(e) (attributes \(query.readsAttributes), values \(query.readsValues), on read \(onRead))\n  in place: \(ours)\n  whole:    \(theirs)")
+                    }
                 }
             }
         }
@@ -99,12 +106,15 @@ import Testing
         for css in ["a", "a b", "a > b", "a + b", "a ~ c", "*", "[id]", "[x='1']", "a[x^='f']", "#i3", ".c", ":root > *", "b:first-child",
                     "c:nth-of-type(2n)", "d:empty", "a:not([y])", ":is(a, b) > c", "a:has(> b[x])", "b:lang(en)", "d:only-child", "c:last-of-type"] {
             let selector = try CSSSelector(css)
-            let source = try Self.source(path, attributes: selector.readsAttributes, values: false)
-            let ours = try source.withView { view in
-                try _ColumnQueries.select(selector, count: source.count, isHTML: source.isHTML, view: view, typeCounts: source.typeCounts)
-            }
             let theirs = try tree.select(selector).map { Int32($0.index) }
-            #expect(ours == theirs, "\(css): \(ours.count) in place, \(theirs.count) whole")
+            for onRead in [false, true] {
+                let source = try Self.source(path, attributes: selector.readsAttributes, values: false, onRead: onRead)
+                let ours = try source.withView { view in
+                    try _ColumnQueries.select(selector, count: source.count, isHTML: source.isHTML, view: view, threads: 2, typeCounts: source.typeCounts)
+                }
+                #expect(ours == theirs, "\(css): \(ours.count) in place, \(theirs.count) whole (on read \(onRead))")
+                #expect(!source.attributesFlawed)
+            }
         }
         // Read with nothing but the structure, an attribute selector finds no attribute.
         let bare = try #require(_SnapshotQuerySource.open(path))
@@ -405,6 +415,155 @@ import Testing
             // checks; the structure's blocks may share a block with the first entries.)
             let caught = _SnapshotQuerySource.open(path).map { !($0.checkStructure() && $0.checkAttributes()) } ?? true
             #expect(caught, "a flipped bit at \(offset)")
+        }
+    }
+
+    /// The named attributes checked as a query reads them (`_RunsOnRead`), on a tree's runs
+    /// each changed at random in a first entry, a name or a value start, the file sealed
+    /// again, with queries that read every run: where the load's check passes, the same
+    /// answers as the whole check gives and no flaw; a name out of the type table or a value
+    /// start past the texts is a flaw (every entry is read); a flaw only where the load's
+    /// check fails; and a damaged block, not sealed, is a flaw once a query reads it.
+    @Test func runsCheckedOnRead() throws {
+        var fuzz = XPathFuzz(seed: 95)
+        let long = String(repeating: "v", count: 20_000)
+        let text = "<w long='\(long)'>" + fuzz.document(elements: 120, mixed: true) + "</w>"
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+        let bytes = tree.snapshot()
+        let (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
+        func at(_ s: SnapshotLayout.Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
+        let c = counts.content
+        let (slots, entries, texts) = (Int(c.namedFirst), Int(c.namedEntries), Int(c.namedValueBytes))
+        #expect(entries > 20)
+        let queries = try ["count(//@*)", "//*[@*]", "string(//@*[last()])", "count(//*[@x = '1'] | //*[@id])"].map { try XPath($0) }
+        /// Each query's value, and whether a run read was flawed, from `path` read in place.
+        func onRead(_ path: String) throws -> (values: [Value], flawed: Bool)? {
+            guard let source = _SnapshotQuerySource.open(path), source.checkStructure() else { return nil }
+            #expect(source.checkAttributes(onRead: true))
+            let values = queries.map { Self.inPlace(source, $0) }
+            return (values, source.attributesFlawed)
+        }
+        let pristine = queries.map { Self.whole(tree, $0) }
+        var rng = SplitMix64(seed: 96)
+        var (flawed, mustBe, loadFails) = (0, 0, 0)
+        for trial in 0 ..< 300 {
+            var damaged = bytes
+            var outOfRange = false
+            if trial > 0 {
+                let (offset, value): (Int, UInt32)
+                // The first few just out of range: the table's count, the texts' end.
+                let edge = trial < 12
+                switch trial % 4 {
+                case 0: (offset, value) = (at(.namedFirst) + 4 * Int.random(in: 0 ..< slots, using: &rng), UInt32(bitPattern: Int32.random(in: -2 ... Int32(entries) + 1, using: &rng)))
+                case 1:
+                    let name = edge ? UInt32(counts.types) : UInt32.random(in: 0 ... UInt32(counts.types) + 2, using: &rng)
+                    (offset, value) = (at(.namedNames) + 4 * Int.random(in: 0 ..< entries, using: &rng), name | (Bool.random(using: &rng) ? 1 << 31 : 0))
+                    outOfRange = value & ~(1 << 31) >= UInt32(counts.types)
+                case 2:
+                    let start = edge ? UInt32(texts) : UInt32.random(in: 0 ... UInt32(texts) + 2, using: &rng)
+                    (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), start)
+                    outOfRange = value >= UInt32(texts)
+                default:
+                    (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: .min ... .max, using: &rng))
+                    outOfRange = value >= UInt32(texts)
+                }
+                withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 4 { damaged[offset + k] = $0[k] } }
+                damaged.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+            }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("on-read-\(UUID().uuidString).rvtree").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let whole = try #require(_SnapshotQuerySource.open(path))
+            #expect(whole.checkStructure())
+            let loads = whole.checkAttributes()
+            let (values, isFlawed) = try #require(try onRead(path))
+            if loads {
+                // A sound file: the answers of the file as loaded (the change may have kept a value).
+                let loaded = try ViewTree(contentsOfSnapshot: path)
+                #expect(!isFlawed, "trial \(trial): a flaw in runs the load's check passes")
+                let same = values == queries.map { Self.whole(loaded, $0) }
+                #expect(same, "trial \(trial): other answers than the loaded file's")
+                if trial == 0 { #expect(values == pristine, "the file as written") }
+            } else {
+                loadFails += 1
+            }
+            if outOfRange {
+                mustBe += 1
+                #expect(isFlawed, "trial \(trial): an entry out of range read without a flaw")
+            }
+            if isFlawed { flawed += 1 }
+        }
+        #expect(mustBe > 50 && flawed >= mustBe && loadFails >= flawed, "\(flawed) flawed, \(mustBe) out of range, \(loadFails) the load's check fails")
+    }
+
+    /// On a document of 2^18 elements, a third with an attribute, spread over several
+    /// checksum blocks: the runs checked as they are read on two threads at once answer as
+    /// the whole check does, with no flaw; a bit flipped in a block of the first entries or
+    /// of the texts, not sealed (its digest no longer matches), is a flaw once a query
+    /// reads the block, and not before.
+    @Test func runsCheckedOnReadOnTwoThreads() throws {
+        var text = "<r>"
+        for k in 0 ..< 1 << 18 { text += k % 3 == 0 ? "<a x='\(k % 7)'/>" : k % 3 == 1 ? "<b/>" : "<c y='\(k)'><d/></c>" }
+        text += "</r>"
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+        let path = try Self.written(tree)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func select(_ css: String, _ source: _SnapshotQuerySource) throws -> [Int32] {
+            let selector = try CSSSelector(css)
+            return try source.withView { view in
+                try _ColumnQueries.select(selector, count: source.count, isHTML: false, view: view, threads: 2, typeCounts: source.typeCounts)
+            }
+        }
+        for css in ["a[x='3']", "c[y$='7'] > d", "[x]", "c:not([y^='1'])"] {
+            let answers = try [false, true].map { onRead in
+                let source = try Self.source(path, attributes: true, values: false, onRead: onRead)
+                let ranks = try select(css, source)
+                #expect(!source.attributesFlawed)
+                return ranks
+            }
+            #expect(answers[0] == answers[1] && !answers[0].isEmpty, "\(css): \(answers[0].count) checked first, \(answers[1].count) on read")
+        }
+        let bytes = tree.snapshot()
+        let (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
+        let block = SnapshotLayout.checksumBlock
+        // The blocks opening and the structure's check read.
+        let before = Set([SnapshotLayout.Section.typeEntries, .typeNames, .typeID, .parent, .span].flatMap { _SnapshotQuerySource.blockIndices(of: ranges[$0.rawValue]) })
+        for (section, middle) in [(SnapshotLayout.Section.namedFirst, Int(counts.content.namedFirst) * 2), (.namedValueBytes, Int(counts.content.namedValueBytes) / 2)] {
+            let offset = Int(ranges[section.rawValue].lowerBound) + middle
+            try #require(!before.contains(offset / block), "the block of \(section) is one the structure's check reads")
+            var unsealed = bytes
+            unsealed[offset] ^= 0x10
+            let damaged = FileManager.default.temporaryDirectory.appendingPathComponent("on-read-unsealed-\(UUID().uuidString).rvtree").path
+            #expect(FileManager.default.createFile(atPath: damaged, contents: Data(unsealed)))
+            defer { try? FileManager.default.removeItem(atPath: damaged) }
+            let source = try Self.source(damaged, attributes: true, values: false, onRead: true)
+            _ = try select("r > b", source)
+            #expect(!source.attributesFlawed, "\(section): no run read yet")
+            _ = try select("[x], [y]", source)
+            #expect(source.attributesFlawed, "\(section): a flipped bit at \(offset) read without a flaw")
+            // The whole check finds it too.
+            let whole = try Self.source(damaged, attributes: false, values: false)
+            #expect(!whole.checkAttributes())
+        }
+        #expect(try CSSSelector("a[x='3']").attributeOwners(isHTML: false) == ["a"])
+    }
+
+    /// The elements whose attributes a query may read, which the tool counts to choose
+    /// between checking the runs first and checking each as it is read.
+    @Test func theElementsWhoseAttributesAQueryReads() throws {
+        #expect(try XPath("//person[@id='p1']/name").attributeOwners == ["person"])
+        #expect(try XPath("//open_auction[bidder]/@id | //item[@x > 2]").attributeOwners == ["open_auction", "item"])
+        #expect(try XPath("count(//p:a/@b) + count(//c[d/@e])").attributeOwners == ["p:a", "d"])
+        #expect(try XPath("//item/name").attributeOwners == [])
+        for any in ["//@id", "//*[@category]", "//a/parent::*[@x]", "id('x')", "//a[lang('en')]", "$v/@x", "(//a)[1][@x]", "//a/node()[@x]"] {
+            #expect(try XPath(any).attributeOwners == nil, "\(any)")
+        }
+        #expect(try CSSSelector("person[id] > name, item.featured, open_auction:has(> bidder#b1)").attributeOwners(isHTML: false) == ["person", "item", "bidder"])
+        #expect(try CSSSelector("DIV:not(.x) P").attributeOwners(isHTML: true) == ["div"])
+        #expect(try CSSSelector("a:is(.x)").attributeOwners(isHTML: false) == ["a"])
+        #expect(try CSSSelector("a b:first-child").attributeOwners(isHTML: false) == [])
+        for any in ["[x]", "a *.c", "a:lang(en)", ":is(a, *[x])", "a:has(> [x])"] {
+            #expect(try CSSSelector(any).attributeOwners(isHTML: false) == nil, "\(any)")
         }
     }
 
