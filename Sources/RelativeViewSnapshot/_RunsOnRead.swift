@@ -63,12 +63,18 @@ final class _RunsOnRead: _RunChecker, @unchecked Sendable {
     /// The blocks that hold `count` bytes (at least 1) from `offset` in the file, each checked once.
     @inline(__always) private func holds(_ offset: Int, _ count: Int) -> Bool {
         let block = SnapshotLayout.checksumBlock
-        var k = offset / block
+        let k = offset / block
         let last = (offset + count - 1) / block
-        guard last < blockCount else { return false }
-        while k <= last {
-            if blocks[k].load(ordering: .acquiring) != 1 && !check(k) { return false }
-            k += 1
+        // Most reads lie in one block, checked already.
+        if k == last && k < blockCount && blocks[k].load(ordering: .acquiring) == 1 { return true }
+        return holdsAll(k ... last)
+    }
+
+    /// See ``holds(_:_:)``.
+    @inline(never) private func holdsAll(_ range: ClosedRange<Int>) -> Bool {
+        guard range.upperBound < blockCount else { return false }
+        for k in range where blocks[k].load(ordering: .acquiring) != 1 {
+            guard check(k) else { return false }
         }
         return true
     }
@@ -108,8 +114,11 @@ final class _RunsOnRead: _RunChecker, @unchecked Sendable {
 
     /// Whether the value stored at `v` (a LEB128 count, then the bytes, as
     /// ``_WriterView/text(_:at:)`` reads it) lies within the texts, its blocks checked.
+    ///
+    /// The length is read before its block is checked (within the texts, so within the
+    /// file): the one check covers its bytes and the text's.
     @inline(__always) private func valueHolds(_ v: Int) -> Bool {
-        guard v < byteCount, holds(bytesAt + v, 1) else { return false }
+        guard v < byteCount else { return false }
         var count = Int(bytes[v])
         var j = v + 1
         if count >= 0x80 {
@@ -117,7 +126,7 @@ final class _RunsOnRead: _RunChecker, @unchecked Sendable {
             var shift = 7
             while true {
                 // A length of more than five bytes is past any text a snapshot holds.
-                guard j < byteCount, shift <= 28, holds(bytesAt + j, 1) else { return false }
+                guard j < byteCount, shift <= 28 else { return false }
                 let byte = bytes[j]
                 count |= Int(byte & 0x7F) << shift
                 j += 1
@@ -126,6 +135,6 @@ final class _RunsOnRead: _RunChecker, @unchecked Sendable {
             }
         }
         guard count <= byteCount - j else { return false }
-        return count == 0 || holds(bytesAt + j, count)
+        return holds(bytesAt + v, j - v + count)
     }
 }
