@@ -346,21 +346,68 @@ import Testing
         #expect(try XPath("//p:a/ancestor::b/@c").elementNames == ["p:a"])
     }
 
+    /// A document whose runs the runs' tests change (generated elements with attributes
+    /// under a root with a value of 20,000 bytes, a three-byte length, which the C kernel
+    /// leaves to the load's check), its snapshot, and where the sections lie.
+    struct RunsFixture {
+        let tree: ViewTree
+        let bytes: [UInt8]
+        let counts: SnapshotLayout.Counts
+        let ranges: [Range<UInt64>]
+        /// Slots with a first entry, entries, bytes of the values' texts.
+        let slots: Int, entries: Int, texts: Int
+
+        init(seed: UInt64) throws {
+            var fuzz = XPathFuzz(seed: seed)
+            let long = String(repeating: "v", count: 20_000)
+            let text = "<w long='\(long)'>" + fuzz.document(elements: 120, mixed: true) + "</w>"
+            tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
+            bytes = tree.snapshot()
+            (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
+            (slots, entries, texts) = (Int(counts.content.namedFirst), Int(counts.content.namedEntries), Int(counts.content.namedValueBytes))
+        }
+
+        func at(_ s: SnapshotLayout.Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
+
+        /// The snapshot with one first entry, name or value start changed at random
+        /// (`trial % 4` says which; below trial 12 a name or a start just out of range: the
+        /// table's count, the texts' end), sealed again; and whether the change names a type
+        /// out of the table or a start past the texts. Trial 0 changes nothing.
+        func damaged(trial: Int, using rng: inout SplitMix64) -> (bytes: [UInt8], outOfRange: Bool) {
+            guard trial > 0 else { return (bytes, false) }
+            var damaged = bytes
+            let (offset, value): (Int, UInt32)
+            var outOfRange = false
+            let edge = trial < 12
+            switch trial % 4 {
+            case 0: (offset, value) = (at(.namedFirst) + 4 * Int.random(in: 0 ..< slots, using: &rng), UInt32(bitPattern: Int32.random(in: -2 ... Int32(entries) + 1, using: &rng)))
+            case 1:
+                let name = edge ? UInt32(counts.types) : UInt32.random(in: 0 ... UInt32(counts.types) + 2, using: &rng)
+                (offset, value) = (at(.namedNames) + 4 * Int.random(in: 0 ..< entries, using: &rng), name | (Bool.random(using: &rng) ? 1 << 31 : 0))
+                outOfRange = value & ~(1 << 31) >= UInt32(counts.types)
+            case 2:
+                let start = edge ? UInt32(texts) : UInt32.random(in: 0 ... UInt32(texts) + 2, using: &rng)
+                (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), start)
+                outOfRange = value >= UInt32(texts)
+            default:
+                (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: .min ... .max, using: &rng))
+                outOfRange = value >= UInt32(texts)
+            }
+            withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 4 { damaged[offset + k] = $0[k] } }
+            damaged.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
+            return (damaged, outOfRange)
+        }
+    }
+
     /// The named attributes' runs checked in C (with the load's check for a piece it does
     /// not pass) against the load's check alone, on a tree's runs each changed at random
     /// in a first entry, a name or a value start, the file sealed again: the same verdict.
     /// A value of 20,000 bytes (a three-byte length, which the kernel leaves to the load's
     /// check) passes.
     @Test func theRunsChecksAgree() throws {
-        var fuzz = XPathFuzz(seed: 93)
-        let long = String(repeating: "v", count: 20_000)
-        let text = "<w long='\(long)'>" + fuzz.document(elements: 120, mixed: true) + "</w>"
-        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
-        let bytes = tree.snapshot()
-        let (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
-        func at(_ s: SnapshotLayout.Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
-        let c = counts.content
-        let (slots, entries) = (Int(c.namedFirst), Int(c.namedEntries))
+        let fixture = try RunsFixture(seed: 93)
+        let (bytes, counts, slots, entries, texts) = (fixture.bytes, fixture.counts, fixture.slots, fixture.entries, fixture.texts)
+        func at(_ s: SnapshotLayout.Section) -> Int { fixture.at(s) }
         #expect(entries > 20)
         func loadsVerdict(_ b: [UInt8]) -> Bool {
             b.withUnsafeBytes { raw in
@@ -371,7 +418,7 @@ import Testing
                 let piece = first.withUnsafeBufferPointer { f in
                     SnapshotReader.checkRuns(
                         0 ..< slots, first: f.baseAddress!, names: names, valueAt: valueAt,
-                        namedBytes: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + at(.namedValueBytes), count: Int(c.namedValueBytes)),
+                        namedBytes: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + at(.namedValueBytes), count: texts),
                         parent: nil, anyFree: false, typeCount: Int(counts.types), places: (at(.namedFirst), at(.namedNames), at(.namedValueStarts)))
                 }
                 return SnapshotReader.runsFlaw([piece], entries: entries, places: (at(.namedFirst), at(.namedNames))) == nil
@@ -380,18 +427,7 @@ import Testing
         var rng = SplitMix64(seed: 94)
         var (held, failed) = (0, 0)
         for trial in 0 ..< 300 {
-            var damaged = bytes
-            if trial > 0 {
-                let (offset, value): (Int, UInt32)
-                switch trial % 4 {
-                case 0: (offset, value) = (at(.namedFirst) + 4 * Int.random(in: 0 ..< slots, using: &rng), UInt32(bitPattern: Int32.random(in: -2 ... Int32(entries) + 1, using: &rng)))
-                case 1: (offset, value) = (at(.namedNames) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: 0 ... UInt32(counts.types) + 2, using: &rng) | (Bool.random(using: &rng) ? 1 << 31 : 0))
-                case 2: (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: 0 ... UInt32(c.namedValueBytes) + 2, using: &rng))
-                default: (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: .min ... .max, using: &rng))
-                }
-                withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 4 { damaged[offset + k] = $0[k] } }
-                damaged.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
-            }
+            let damaged = fixture.damaged(trial: trial, using: &rng).bytes
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString).rvtree").path
             #expect(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
             defer { try? FileManager.default.removeItem(atPath: path) }
@@ -405,7 +441,7 @@ import Testing
         #expect(held > 20 && failed > 100, "\(held) held, \(failed) failed")
         // A damaged block of the first entries, or of the texts, not sealed: its digest no
         // longer matches, and the attributes are not read.
-        for offset in [at(.namedFirst) + 4 * (slots / 2), at(.namedValueBytes) + Int(c.namedValueBytes) / 2] {
+        for offset in [at(.namedFirst) + 4 * (slots / 2), at(.namedValueBytes) + texts / 2] {
             var unsealed = bytes
             unsealed[offset] ^= 0x10
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("runs-unsealed-\(UUID().uuidString).rvtree").path
@@ -425,16 +461,8 @@ import Testing
     /// start past the texts is a flaw (every entry is read); a flaw only where the load's
     /// check fails; and a damaged block, not sealed, is a flaw once a query reads it.
     @Test func runsCheckedOnRead() throws {
-        var fuzz = XPathFuzz(seed: 95)
-        let long = String(repeating: "v", count: 20_000)
-        let text = "<w long='\(long)'>" + fuzz.document(elements: 120, mixed: true) + "</w>"
-        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "doc.xml")
-        let bytes = tree.snapshot()
-        let (_, _, counts, ranges) = try bytes.withUnsafeBytes { raw in try SnapshotReader(bytes: raw, path: nil).readHeader() }
-        func at(_ s: SnapshotLayout.Section) -> Int { Int(ranges[s.rawValue].lowerBound) }
-        let c = counts.content
-        let (slots, entries, texts) = (Int(c.namedFirst), Int(c.namedEntries), Int(c.namedValueBytes))
-        #expect(entries > 20)
+        let fixture = try RunsFixture(seed: 95)
+        #expect(fixture.entries > 20)
         let queries = try ["count(//@*)", "//*[@*]", "string(//@*[last()])", "count(//*[@x = '1'] | //*[@id])"].map { try XPath($0) }
         /// Each query's value, and whether a run read was flawed, from `path` read in place.
         func onRead(_ path: String) throws -> (values: [Value], flawed: Bool)? {
@@ -443,33 +471,11 @@ import Testing
             let values = queries.map { Self.inPlace(source, $0) }
             return (values, source.attributesFlawed)
         }
-        let pristine = queries.map { Self.whole(tree, $0) }
+        let pristine = queries.map { Self.whole(fixture.tree, $0) }
         var rng = SplitMix64(seed: 96)
         var (flawed, mustBe, loadFails) = (0, 0, 0)
         for trial in 0 ..< 300 {
-            var damaged = bytes
-            var outOfRange = false
-            if trial > 0 {
-                let (offset, value): (Int, UInt32)
-                // The first few just out of range: the table's count, the texts' end.
-                let edge = trial < 12
-                switch trial % 4 {
-                case 0: (offset, value) = (at(.namedFirst) + 4 * Int.random(in: 0 ..< slots, using: &rng), UInt32(bitPattern: Int32.random(in: -2 ... Int32(entries) + 1, using: &rng)))
-                case 1:
-                    let name = edge ? UInt32(counts.types) : UInt32.random(in: 0 ... UInt32(counts.types) + 2, using: &rng)
-                    (offset, value) = (at(.namedNames) + 4 * Int.random(in: 0 ..< entries, using: &rng), name | (Bool.random(using: &rng) ? 1 << 31 : 0))
-                    outOfRange = value & ~(1 << 31) >= UInt32(counts.types)
-                case 2:
-                    let start = edge ? UInt32(texts) : UInt32.random(in: 0 ... UInt32(texts) + 2, using: &rng)
-                    (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), start)
-                    outOfRange = value >= UInt32(texts)
-                default:
-                    (offset, value) = (at(.namedValueStarts) + 4 * Int.random(in: 0 ..< entries, using: &rng), UInt32.random(in: .min ... .max, using: &rng))
-                    outOfRange = value >= UInt32(texts)
-                }
-                withUnsafeBytes(of: value.littleEndian) { for k in 0 ..< 4 { damaged[offset + k] = $0[k] } }
-                damaged.withUnsafeMutableBytes { ViewTree.sealSnapshot($0) }
-            }
+            let (damaged, outOfRange) = fixture.damaged(trial: trial, using: &rng)
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("on-read-\(UUID().uuidString).rvtree").path
             #expect(FileManager.default.createFile(atPath: path, contents: Data(damaged)))
             defer { try? FileManager.default.removeItem(atPath: path) }
