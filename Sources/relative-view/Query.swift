@@ -130,7 +130,7 @@ struct Query: ParsableCommand {
         var pristine: [Int]?
         var fresh: ViewTree?
         if moves > 0 {
-            Self.move(moves, in: &tree, seed: seed, json: jsonpath != nil)
+            tree._moveRandomSubtrees(moves, seed: seed, json: jsonpath != nil)
             if `repeat` > 1 {
                 // The same document in a tree loaded afresh: its slots in document order.
                 do {
@@ -325,36 +325,6 @@ struct Query: ParsableCommand {
             lastNodes = nodes
         }
         return (times, lastValue, lastNodes)
-    }
-
-    /// Moves `count` random element subtrees: each element (not a root) to the end of a
-    /// random element outside its subtree.
-    ///
-    /// Of a JSON tree (`json`), the values move between containers of one kind: a member to
-    /// the end of another object (its name kept), an element to the end of another array,
-    /// so that the tree stays a JSON document.
-    static func move(_ count: Int, in tree: inout ViewTree, seed: UInt64, json: Bool = false) {
-        var elements: [NodeID] = []
-        for root in tree.roots {
-            if tree.kind(of: root) == .element { elements.append(root) }
-            for node in tree.descendants(of: root) where tree.kind(of: node) == .element { elements.append(node) }
-        }
-        guard elements.count > 2 else { return }
-        // A JSON tree's containers, by kind: 0 not one, 1 object, 2 array.
-        let container: [NodeID: Int] = json ? Dictionary(uniqueKeysWithValues: elements.map { e in
-            (e, tree.typeName(of: e) == "object" ? 1 : tree.typeName(of: e) == "array" ? 2 : 0)
-        }) : [:]
-        if json, !container.values.contains(1), !container.values.contains(2) { return }
-        var rng = SplitMix64(seed: seed)
-        var moved = 0
-        while moved < count {
-            let node = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
-            let target = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
-            guard tree.parent(of: node) != nil, node != target, !tree.isDescendant(target, of: node) else { continue }
-            if json, let p = tree.parent(of: node), container[p] != container[target] { continue }
-            tree.append(node, to: target)
-            moved += 1
-        }
     }
 
     /// Each selected element's number among all the elements in document order (the root

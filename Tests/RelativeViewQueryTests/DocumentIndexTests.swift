@@ -154,16 +154,7 @@ import Testing
         let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: "items.xml")
         // Elements moved under elements (never under a text, which XML could not write).
         var moved = tree
-        let elements = ([moved.roots[0]] + moved.descendants(of: moved.roots[0])).filter { moved.kind(of: $0) == .element }
-        var rng = SplitMix64(seed: 21)
-        var count = 0
-        while count < 60 {
-            let node = elements[Int.random(in: 1 ..< elements.count, using: &rng)]
-            let target = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
-            guard target != node, !moved.isDescendant(target, of: node) else { continue }
-            moved.append(node, to: target)
-            count += 1
-        }
+        moved._moveRandomSubtrees(60, seed: 21)
         let index = _DocumentIndex(moved)
         #expect(index.order != nil && index.slotRuns != nil, "after moves the ranks find their slots through runs")
         let back = try TreeImporter().importTree(Array(try moved.string(as: .xml).utf8), format: .xml, path: "back.xml")

@@ -110,18 +110,7 @@ import Testing
     @Test func aMovedTreeAnswersAsTheSameDocumentReadAfresh() throws {
         var t = try TreeImporter().importTree(SampleDocuments.json(values: 3000, seed: 7), format: .json, path: "sample.json")
         // Members move to other objects, elements to other arrays: still a JSON document.
-        var rng = SplitMix64(seed: 11)
-        let all = t.roots + t.descendants(of: t.roots[0])
-        let containers = all.filter { ["object", "array"].contains(t.typeName(of: $0)) }
-        var moved = 0
-        while moved < 300 {
-            let node = all[Int.random(in: 1 ..< all.count, using: &rng)]
-            let target = containers[Int.random(in: 0 ..< containers.count, using: &rng)]
-            guard let p = t.parent(of: node), target != node, !t.isDescendant(target, of: node),
-                  t.typeName(of: p) == t.typeName(of: target) else { continue }
-            t.append(node, to: target)
-            moved += 1
-        }
+        t._moveRandomSubtrees(300, seed: 11, json: true)
         let fresh = try Self.tree(t.string(as: .json))
         for q in ["$..*", "$..[0]", "$..[-1:0:-2]", "$..[?@.id]", "$..[?length(@) > 2]", "$..[?@ == true]",
                   "$..[?search(@, 'a[b-d]')]", "$[*]..[?count(@.*) > 1 && !@[0]]"] {

@@ -115,16 +115,7 @@ import Testing
         #expect(source.checkStructure(collecting: names))
         try Self.check(tree, "seed \(seed), pristine", inPlace: source)
         // Random subtree moves: each element (not the root) to the end of an element outside it.
-        var rng = SplitMix64(seed: seed &+ 100)
-        let elements = tree.descendants(of: tree.roots[0]).filter { tree.kind(of: $0) == .element }
-        var moved = 0
-        while moved < 300 {
-            let node = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
-            let target = elements[Int.random(in: 0 ..< elements.count, using: &rng)]
-            guard node != target, !tree.isDescendant(target, of: node) else { continue }
-            tree.append(node, to: target)
-            moved += 1
-        }
+        tree._moveRandomSubtrees(300, seed: seed &+ 100)
         try Self.check(tree, "seed \(seed), after moves")
     }
 }
