@@ -634,6 +634,8 @@ package struct _WriterView {
     @usableFromInline package let attributeStamp: UInt64
     /// Where the named attributes are checked as they are read (a snapshot's, read in
     /// place, not checked up front): ``run(_:)`` and ``run(first:)`` ask it for each run.
+    /// With one, ``first``, ``names``, ``narrowValues`` and ``attributeBytes`` are the
+    /// file's, unchecked: an entry is read only within a run those two gave.
     @usableFromInline package let runChecker: (any _RunChecker)?
 
     /// The columns at these addresses (a tree's, through ``ViewTree/_withWriterView(_:)``, or

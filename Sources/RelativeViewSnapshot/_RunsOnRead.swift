@@ -2,8 +2,8 @@ import RelativeViewCore
 import Synchronization
 
 /// A snapshot's named attributes, read in place, checked run by run as a query reads them
-/// (``_WriterView/runChecker``), where ``_SnapshotQuerySource/checkAttributes()`` checks
-/// every run before the query starts.
+/// (``_WriterView/runChecker``), where ``_SnapshotQuerySource/checkAttributes(onRead:)``
+/// without `onRead` checks every run before the query starts.
 ///
 /// A cold `//person[@id='person100']` on XMark reads the runs of its 25,500 `person`s, where
 /// the whole check reads the first entry of every one of the 4.7 M slots (18.7 MB) and
@@ -18,7 +18,9 @@ import Synchronization
 /// What it does not check is what no reader of one run relies on: that the runs chain (each
 /// slot's starting where the one before ended), as the tour, which no query reads, is not
 /// checked in place either. A run that fails reads as none, and ``flawed`` says so from
-/// then on: the query's answer is then thrown away, and a whole load names the flaw.
+/// then on: the query's answer is then thrown away for a whole load's, which names the
+/// flaw where its check finds one (a block that does not match its digest, a name out of
+/// the table, a value past the texts).
 final class _RunsOnRead: _RunChecker, @unchecked Sendable {
     /// What keeps the file mapped.
     private let owner: AnyObject
@@ -94,6 +96,7 @@ final class _RunsOnRead: _RunChecker, @unchecked Sendable {
     }
 
     func run(ofSlot x: Int) -> Range<Int> {
+        precondition(x >= 0, "a run read for slot \(x): no slot is negative")
         guard holds(firstAt + 4 * x, 4) else { return flaw() }
         return run(first: first[x])
     }
@@ -125,8 +128,8 @@ final class _RunsOnRead: _RunChecker, @unchecked Sendable {
             count &= 0x7F
             var shift = 7
             while true {
-                // A length of more than five bytes is past any text a snapshot holds.
-                guard j < byteCount, shift <= 28 else { return false }
+                // As a load reads a length (`_TextColumn.checkedLength`): up to nine bytes.
+                guard j < byteCount, shift < 63 else { return false }
                 let byte = bytes[j]
                 count |= Int(byte & 0x7F) << shift
                 j += 1

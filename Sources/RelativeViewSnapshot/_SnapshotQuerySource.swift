@@ -68,7 +68,7 @@ package final class _SnapshotQuerySource {
     /// Where the named attributes are checked run by run as a query reads them.
     private var runsOnRead: _RunsOnRead?
     /// Whether a run a query read failed its check (``checkAttributes(onRead:)``): the
-    /// query's answer is not the file's, and a whole load names the flaw.
+    /// query's answer is not the file's: a whole load answers instead, or names the flaw.
     package var attributesFlawed: Bool { runsOnRead?.flawed ?? false }
     /// The named attributes' names in this process's numbers, where they differ from the
     /// file's (see ``renumbered``), once checked.
@@ -457,7 +457,9 @@ package final class _SnapshotQuerySource {
 
     /// Calls `body` with the checked columns as a query reads them: the structure's (see
     /// ``checkStructure()``, which must have said yes), the named attributes' if
-    /// ``checkAttributes()`` said yes, the values' if ``checkValues()`` did; a group not
+    /// ``checkAttributes(onRead:)`` said yes (with `onRead`, not checked yet: read them only
+    /// through ``_WriterView/run(_:)`` and ``_WriterView/run(first:)``, which check each
+    /// run), the values' if ``checkValues()`` did; a group not
     /// checked reads as none (no node has an attribute, or a value). The tags' column is the
     /// file's, unchecked: a query does not read it.
     package func withView<R>(_ body: (_WriterView) throws -> R) rethrows -> R {

@@ -276,8 +276,9 @@ struct Query: ParsableCommand {
     /// best checked as it is read: the elements so named are at most a sixteenth of the
     /// nodes. Checked on read, a run costs a few times what the whole check spends on it
     /// (in C, eight slots at a time, on two threads), which a cold query of a few thousand
-    /// elements saves the most of (`//person[@id='person100']` on XMark: 18 -> 15 ms); a
-    /// query of every element's (`count(//@*)`) was 30% slower so.
+    /// elements saves the most of (`//person[@id='person100']` on XMark, the whole process:
+    /// 18.3 -> 16.0 ms, best of 7); a query of every element's (`count(//@*)`) was 30%
+    /// slower so.
     static func readsFewRuns(_ owners: [String]?, of source: _SnapshotQuerySource) -> Bool {
         guard let owners, let counts = source.typeCounts?.total else { return false }
         var elements = 0

@@ -73,6 +73,38 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("checksum mismatch"), "\(r.stdout) \(r.stderr)")
     }
 
+    /// A snapshot of many elements, few with an attribute: a query of those elements'
+    /// attributes has each run checked as it reads it. A byte of the attributes' texts
+    /// changed (in a block of texts only: 3 MB of them), the file not sealed again: a query
+    /// that reads the changed block ends with the whole load's error, one that reads no
+    /// attribute still answers, and one that reads the attributes of every element (checked
+    /// before the query) ends with the error too.
+    @Test func aSnapshotsAttributesAreCheckedAsTheyAreRead() throws {
+        let long = String(repeating: "v", count: 50_000)
+        var text = "<r>"
+        for k in 0 ..< 60_000 { text += k % 1000 == 0 ? "<e z=\"zz\(k)\(long)\"/>" : "<d><f/></d>" }
+        text += "</r>"
+        let xml = try temporaryFile("many.xml", text)
+        defer { removeTemporaryDirectory(of: xml) }
+        let snapshot = xml + ".rvtree"
+        var r = try run(["convert", xml, snapshot, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let query = ["--xpath", "//e[starts-with(@z, 'zz30000v')]"]
+        r = try run(["query", snapshot] + query)
+        // r is element 0; before the e of k = 30,000, 30 e and 29,970 d with their f.
+        #expect(r.status == 0 && r.stdout == "\(1 + 30 + 2 * 29_970)\n", "\(r.stdout) \(r.stderr)")
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
+        let at = try #require(bytes.indices.first { bytes[$0 ..< min(bytes.count, $0 + 8)].elementsEqual(Array("zz30000v".utf8)) })
+        bytes[at + 100] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshot))
+        r = try run(["query", snapshot] + query + ["--print", "count"])
+        #expect(r.status == 1 && r.stderr.contains("checksum mismatch"), "\(r.stdout) \(r.stderr)")
+        r = try run(["query", snapshot, "--xpath", "//e", "--print", "count"])
+        #expect(r.status == 0 && r.stdout == "60\n", "\(r.stdout) \(r.stderr)")
+        r = try run(["query", snapshot, "--css", "[z]", "--print", "count"])
+        #expect(r.status == 1 && r.stderr.contains("checksum mismatch"), "\(r.stdout) \(r.stderr)")
+    }
+
     @Test func prefixesAreBoundOnTheCommandLine() throws {
         let xml = try temporaryFile("ns.xml", "<r xmlns=\"urn:d\"><x/><y xmlns=\"\"><x/></y></r>")
         defer { removeTemporaryDirectory(of: xml) }

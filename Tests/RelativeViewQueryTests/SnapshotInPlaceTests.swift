@@ -88,7 +88,9 @@ import Testing
                     let ours = Self.inPlace(source, query)
                     #expect(!source.attributesFlawed, "\(e)")
                     if ours != theirs && mismatches.count < 8 {
-                        mismatches.append("\(e) (attributes \(query.readsAttributes), values \(query.readsValues), on read \(onRead))\n  in place: \(ours)\n  whole:    \(theirs)")
+                        // (A document that declares namespaces has its runs checked first all the same.)
+                        let checkedOnRead = onRead && !source.declaresNamespaces
+                        mismatches.append("\(e) (attributes \(query.readsAttributes), values \(query.readsValues), on read \(checkedOnRead))\n  in place: \(ours)\n  whole:    \(theirs)")
                     }
                 }
             }
@@ -459,7 +461,7 @@ import Testing
     /// again, with queries that read every run: where the load's check passes, the same
     /// answers as the whole check gives and no flaw; a name out of the type table or a value
     /// start past the texts is a flaw (every entry is read); a flaw only where the load's
-    /// check fails; and a damaged block, not sealed, is a flaw once a query reads it.
+    /// check fails (true of these changes, which leave every length as written).
     @Test func runsCheckedOnRead() throws {
         let fixture = try RunsFixture(seed: 95)
         #expect(fixture.entries > 20)
