@@ -370,12 +370,22 @@ package final class _SnapshotQuerySource {
     ///
     /// `onRead`: check none now, but each run as a query reads it (`_RunsOnRead`: a cold
     /// query reads a few runs of millions), and say ``attributesFlawed`` after the query if
-    /// one failed. Where the file numbers its types otherwise than this process (the names
-    /// are then read renumbered, every one), all are checked now all the same.
+    /// one failed. Where the file numbers its types otherwise than this process, the names
+    /// are read renumbered, every one (a name out of the table as 0: the run that holds it
+    /// fails its check when read, and is not read).
     package func checkAttributes(onRead: Bool = false) -> Bool {
         if attributesChecked { return true }
         let c = counts.content
-        if onRead && renumbered == nil {
+        if onRead {
+            if let renumbered {
+                let (mark, table) = (_AttributeRuns.lastBit, UInt32(renumbered.count))
+                let names = UnsafeBufferPointer(start: UnsafePointer<UInt32>(bitPattern: UInt(bitPattern: reader.bytes.baseAddress) + UInt(at(.namedNames))),
+                                                count: Int(c.namedEntries))
+                renumberedNames = names.map { n in
+                    let t = n & ~mark
+                    return (t < table ? UInt32(bitPattern: renumbered[Int(t)]) : 0) | n & mark
+                }
+            }
             runsOnRead = _RunsOnRead(
                 owner: owner, address: UInt(bitPattern: reader.bytes.baseAddress), digestsAt: digestsAt, at: at,
                 entries: Int(c.namedEntries), byteCount: Int(c.namedValueBytes), typeCount: Int(counts.types), checked: checkedBlocks)
