@@ -78,8 +78,9 @@ package enum _ColumnQueries {
 
 extension CSSSelector {
     /// Whether matching may read an element's attributes (an id, a class, an attribute
-    /// selector, `:lang()`, at any depth). No selector reads a node's value.
-    package var readsAttributes: Bool { list.contains(where: \.readsAttributes) }
+    /// selector, `:lang()`, at any depth): whether some element's may be read
+    /// (``attributeOwners(isHTML:)``). No selector reads a node's value.
+    package var readsAttributes: Bool { attributeOwners(isHTML: false) != [] }
 
     /// The element names of its compounds (not those inside `:is()`, `:not()` or
     /// `:has()`), each once, in the order written: the types whose nodes a match may read
@@ -136,26 +137,14 @@ extension _ComplexSelector {
         }
         return true
     }
-
-    var readsAttributes: Bool {
-        compounds.contains { compound in
-            compound.conditions.contains { condition in
-                switch condition {
-                case .id, .className, .attribute, .lang: true
-                case .nth, .empty, .root: false
-                case .not(let list), .is(let list): list.contains(where: \.readsAttributes)
-                case .has(let list): list.contains { $0.complex.readsAttributes }
-                }
-            }
-        }
-    }
 }
 
 extension XPath {
     /// Whether evaluating may read attributes: an attribute or a namespace step, `id()`,
     /// `lang()`, `namespace-uri()`, or a variable (namespace declarations are attributes
-    /// too: a reader also reads them where the document may declare any).
-    package var readsAttributes: Bool { root.mayReadAttributes }
+    /// too: a reader also reads them where the document may declare any): whether some
+    /// node's may be read (``attributeOwners``).
+    package var readsAttributes: Bool { attributeOwners != [] }
 
     /// Whether evaluating may read a node's value (a text's, or a string-value made of
     /// texts): anything but node-sets selected by names, kinds, positions and attribute
@@ -249,16 +238,6 @@ extension _XPathExpr {
             context = named
         }
         return true
-    }
-
-    var mayReadAttributes: Bool {
-        switch self {
-        case .variable: return true
-        case .function(let name, _, _) where ["id", "lang", "namespace-uri"].contains(name): return true
-        default:
-            if steps.contains(where: { $0.axis == .attribute || $0.axis == .namespace }) { return true }
-            return subexpressions.contains(where: \.mayReadAttributes)
-        }
     }
 
     var mayReadValues: Bool {
