@@ -377,15 +377,7 @@ package final class _SnapshotQuerySource {
         if attributesChecked { return true }
         let c = counts.content
         if onRead {
-            if let renumbered {
-                let (mark, table) = (_AttributeRuns.lastBit, UInt32(renumbered.count))
-                let names = UnsafeBufferPointer(start: UnsafePointer<UInt32>(bitPattern: UInt(bitPattern: reader.bytes.baseAddress) + UInt(at(.namedNames))),
-                                                count: Int(c.namedEntries))
-                renumberedNames = names.map { n in
-                    let t = n & ~mark
-                    return (t < table ? UInt32(bitPattern: renumbered[Int(t)]) : 0) | n & mark
-                }
-            }
+            renumberNames()
             runsOnRead = _RunsOnRead(
                 owner: owner, address: UInt(bitPattern: reader.bytes.baseAddress), digestsAt: digestsAt, at: at,
                 entries: Int(c.namedEntries), byteCount: Int(c.namedValueBytes), typeCount: Int(counts.types), checked: checkedBlocks)
@@ -434,13 +426,23 @@ package final class _SnapshotQuerySource {
                 parent: nil, anyFree: false, typeCount: typeCount, places: (at(.namedFirst), at(.namedNames), at(.namedValueStarts))))
         }
         guard SnapshotReader.runsFlaw(checked, entries: entries, places: (at(.namedFirst), at(.namedNames))) == nil else { return false }
-        if let renumbered {
-            let mark = _AttributeRuns.lastBit
-            let names = UnsafeBufferPointer(start: UnsafePointer<UInt32>(bitPattern: namesAt), count: entries)
-            renumberedNames = names.map { UInt32(bitPattern: renumbered[Int($0 & ~mark)]) | $0 & mark }
-        }
+        renumberNames()
         attributesChecked = true
         return true
+    }
+
+    /// ``renumberedNames``, where the file numbers its types otherwise than this process:
+    /// each entry's name in this process's numbers, its mark kept; a name out of the table
+    /// (not checked yet: see ``checkAttributes(onRead:)``) as 0.
+    private func renumberNames() {
+        guard let renumbered else { return }
+        let (mark, table) = (_AttributeRuns.lastBit, UInt32(renumbered.count))
+        let names = UnsafeBufferPointer(start: UnsafePointer<UInt32>(bitPattern: UInt(bitPattern: reader.bytes.baseAddress) + UInt(at(.namedNames))),
+                                        count: Int(counts.content.namedEntries))
+        renumberedNames = names.map { n in
+            let t = n & ~mark
+            return (t < table ? UInt32(bitPattern: renumbered[Int(t)]) : 0) | n & mark
+        }
     }
 
     /// Checks the values' starts and texts as a load does; `false` if a check fails.
