@@ -95,7 +95,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures"]),
+        .testTarget(name: "RelativeViewCoreTests", dependencies: ["RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures", "CColumnMemory"]),
         .testTarget(name: "RelativeViewTests", dependencies: ["RelativeView", "RelativeViewFixtures"]),
         .testTarget(name: "RelativeLayoutTests", dependencies: ["RelativeLayout"]),
         .testTarget(name: "RelativeViewNaiveTests", dependencies: ["RelativeViewNaive"]),

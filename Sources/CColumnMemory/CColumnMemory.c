@@ -1,6 +1,10 @@
 #define _GNU_SOURCE
 #include "CColumnMemory.h"
 #include <sys/mman.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 void *rv_remap(void *p, size_t old_bytes, size_t new_bytes) {
 #if defined(__linux__)
@@ -9,5 +13,43 @@ void *rv_remap(void *p, size_t old_bytes, size_t new_bytes) {
 #else
     (void)p; (void)old_bytes; (void)new_bytes;
     return NULL;
+#endif
+}
+
+int rv_usable_processors_of(long online, int allowed, const char *cpu_max) {
+    int usable = online > 0 ? (int)online : 1;
+    if (allowed > 0 && allowed < usable) usable = allowed;
+    // cgroup v2's cpu.max: "max PERIOD" (no quota) or "QUOTA PERIOD", in microseconds.
+    char quota[32];
+    long period = 0;
+    if (cpu_max && sscanf(cpu_max, "%31s %ld", quota, &period) == 2 && period > 0 && quota[0] != 'm') {
+        long q = atol(quota);
+        if (q > 0) {
+            long cpus = (q + period - 1) / period;
+            if (cpus < usable) usable = (int)cpus;
+        }
+    }
+    return usable < 1 ? 1 : usable;
+}
+
+int rv_usable_processors(void) {
+#if defined(__linux__)
+    // The kernel gives the mask of the CPUs both allowed and active: no need to ask how
+    // many are online (which glibc reads from a file).
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    long online = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (online <= 1) return 1;
+    // The process's own cgroup is the root of the namespace a container sees.
+    char line[64] = {0};
+    const char *cpu_max = NULL;
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    if (f) {
+        if (fgets(line, sizeof line, f)) cpu_max = line;
+        fclose(f);
+    }
+    return rv_usable_processors_of(online, 0, cpu_max);
+#else
+    return rv_usable_processors_of(sysconf(_SC_NPROCESSORS_ONLN), 0, NULL);
 #endif
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CColumnMemory
 import Synchronization
 
 /// Faults in reserved, not yet written memory on a thread of its own, ahead of the thread
@@ -105,12 +106,13 @@ package final class _PageWarmer {
 
     /// Starts warming `ranges`, sized for `units` units (nodes) with the same share of each
     /// range per unit, from about unit `start` (the units before it are written already),
-    /// if they hold at least ``minimumBytes`` and more than one CPU is online.
+    /// if they hold at least ``minimumBytes`` and this process may use more than one CPU
+    /// (its affinity and its cgroup's quota: `rv_usable_processors`).
     package init(ranges: [Range], units: Int, from start: Int = 0) {
         job = Job(ranges: ranges, units: units, start: start)
         #if os(Linux)
         thread = nil
-        guard ranges.reduce(0, { $0 + $1.bytes }) >= Self.minimumBytes, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        guard ranges.reduce(0, { $0 + $1.bytes }) >= Self.minimumBytes, rv_usable_processors() > 1 else { return }
         var t = pthread_t()
         let context = Unmanaged.passRetained(job).toOpaque()
         let started = pthread_create(&t, nil, { context in

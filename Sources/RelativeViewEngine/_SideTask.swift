@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CColumnMemory
 
 /// A computation run on a thread of its own while the caller does other work, then waited
 /// for: how a snapshot load checks its checksum while it reads the tree. On one CPU, or
@@ -29,13 +30,14 @@ package final class _SideTask<Result: Sendable> {
     private var thread: pthread_t?
     #endif
 
-    /// Starts `body` on a thread of its own if more than one CPU is online and `worthIt`
-    /// (a small job costs less than a thread); else it runs in ``wait()``.
+    /// Starts `body` on a thread of its own if this process may use more than one CPU (its
+    /// affinity mask and its cgroup's CPU quota: `taskset -c 0` or `docker --cpus 1` leave
+    /// one) and `worthIt` (a small job costs less than a thread); else it runs in ``wait()``.
     package init(worthIt: Bool = true, _ body: @escaping @Sendable () -> Result) {
         job = Job(body)
         #if os(Linux)
         thread = nil
-        guard worthIt, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        guard worthIt, rv_usable_processors() > 1 else { return }
         var t = pthread_t()
         let context = Unmanaged<_SideJob>.passRetained(job).toOpaque()
         let started = pthread_create(&t, nil, _SideJob.start, context)

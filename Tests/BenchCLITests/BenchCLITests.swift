@@ -18,20 +18,32 @@ struct BenchRun {
 
     /// Runs `tool` (a product built beside this test bundle: the bench, or `relative-view`).
     init(_ arguments: [String], tool: String = "relative-view-bench") throws {
+        try self.init(arguments, executable: Self.executable.deletingLastPathComponent().appendingPathComponent(tool).path)
+    }
+
+    /// Runs the program at `executable` (a tool of the system that runs one of ours).
+    init(_ arguments: [String], executable: String) throws {
         let process = Process()
-        process.executableURL = Self.executable.deletingLastPathComponent().appendingPathComponent(tool)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let (out, err) = (Pipe(), Pipe())
+        // Into files, not pipes: a child that fills one pipe while the test reads the other
+        // to its end would wait forever (a megabyte of XML on standard output did).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (outURL, errURL) = (dir.appendingPathComponent("stdout"), dir.appendingPathComponent("stderr"))
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let (out, err) = (try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL))
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes to the end before waiting, so a chatty child never blocks.
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try out.close()
+        try err.close()
         status = process.terminationStatus
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errData, as: UTF8.self)
+        stdout = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
+        stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
     }
 }
 

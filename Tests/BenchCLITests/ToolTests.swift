@@ -86,4 +86,35 @@ import Testing
         #expect(snapshot["textNodes"] as? Int == 2)
         #expect(snapshot["maximumDepth"] as? Int == 2)
     }
+
+    /// On one CPU (`taskset -c 0`, as a container's cpuset or quota leaves it) a document of
+    /// a megabyte and more is read with no second thread (no tape between a scanning and a
+    /// building thread, no page warmer, no side check of a snapshot): the same tree, written
+    /// out byte for byte as with both CPUs, and a snapshot that loads back to it.
+    @Test func oneCPUReadsAndWritesAsTwoDo() throws {
+        let taskset = "/usr/bin/taskset"
+        try #require(FileManager.default.isExecutableFile(atPath: taskset), "util-linux's taskset")
+        var body = ""
+        for k in 0 ..< 14_000 {
+            body += "<p id=\"p\(k)\">caf\u{E9} \(k) &amp; <b>na\u{EF}ve</b> \u{6728} tree<!--c\(k % 7)--><i x=\"\(k % 13)\"/> text</p>\n"
+        }
+        let xml = try temporaryFile("big.xml", "<?xml version=\"1.0\"?>\n<doc>\n\(body)</doc>\n")
+        defer { removeTemporaryDirectory(of: xml) }
+        #expect(try FileManager.default.attributesOfItem(atPath: xml)[.size] as? Int ?? 0 >= 1 << 20, "past the pipelined scan's minimum")
+        let dir = URL(fileURLWithPath: xml).deletingLastPathComponent().path
+        let tool = BenchRun.executable.deletingLastPathComponent().appendingPathComponent("relative-view").path
+        func onOneCPU(_ arguments: [String]) throws -> BenchRun { try BenchRun(["-c", "0", tool] + arguments, executable: taskset) }
+        for (r, what) in [(try run(["convert", xml, dir + "/two.xml"]), "XML, two CPUs"), (try onOneCPU(["convert", xml, dir + "/one.xml"]), "XML, one CPU"),
+                          (try run(["convert", xml, dir + "/two.rvsnap"]), "snapshot, two CPUs"), (try onOneCPU(["convert", xml, dir + "/one.rvsnap"]), "snapshot, one CPU")] {
+            #expect(r.status == 0, "\(what): \(r.stderr)")
+        }
+        let two = try Data(contentsOf: URL(fileURLWithPath: dir + "/two.xml"))
+        #expect(two.count > 1 << 20)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/one.xml")) == two)
+        // The snapshots load (on one CPU, checked on the loading thread) to the same document.
+        let back = try onOneCPU(["convert", dir + "/one.rvsnap", "-", "--to", "xml"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(Data(back.stdout.utf8) == two)
+        #expect(try run(["convert", dir + "/two.rvsnap", "-", "--to", "xml"]).stdout == back.stdout)
+    }
 }
