@@ -15,7 +15,8 @@
 # program is its own process; the runs alternate between programs, so that a busy moment
 # of this shared machine falls on all of them. Also reports, for our side only, the XML
 # document read as HTML (libxml2's lenient parser) and /usr as a directory tree against
-# `find /usr | wc -l`. Besides each program's own time for the load (wall clock), it records
+# `find /usr | wc -l`, and ours again on one CPU (`taskset -c 0`, "oneCPURatio" in "shapes").
+# Besides each program's own time for the load (wall clock), it records
 # the CPU time of each program's whole process (all threads: our builder maps the arena's
 # pages on a second thread). Ours imports each document twice: keeping the whole content
 # (text, comments, every attribute, JSON values: "relative-view", what the peers keep) and
@@ -61,13 +62,15 @@ def timed(cmd):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-def ours(path, fmt=None, content="whole", export=None):
+def ours(path, fmt=None, content="whole", export=None, one_cpu=False):
     """A document's import by `relative-view info --json` (a process with no Foundation,
     as lean as the peers' drivers; its peak is the import's, not a benchmark harness's),
     and with `export`, the write back out by relative-view-bench --export-to (its own run;
     its process's peak is kept apart, as benchPeakResidentBytes). A directory tree: the bench."""
     if fmt != "directory":
-        out, cpu = timed([tool, "info", "--json", "--quiet", "--content", content, path] + (["--from", fmt] if fmt else []))
+        # On one CPU (taskset -c 0): no second thread to scan or warm pages on.
+        out, cpu = timed((["taskset", "-c", "0"] if one_cpu else []) + [tool, "info", "--json", "--quiet", "--content", content, path]
+                         + (["--from", fmt] if fmt else []))
         figures = json.loads(out)
         result = {"seconds": figures["seconds"], "nodes": figures["nodes"], "peakResidentBytes": figures["peakResidentBytes"],
                   "arenaBytesPerNode": figures["treeBytes"] / max(1, figures["nodes"]), "processCPUSeconds": cpu}
@@ -115,6 +118,12 @@ for shape in shapes:
     else:
         programs.append(("json", "simdjson", lambda path=path: peer("simdjson-load", path), path))
     programs.append((shape.rsplit(".", 1)[1], "relative-view", lambda path=path: ours(path), path))
+# Ours again on one CPU, every document imported whole: the peers parse on one thread, while
+# our XML import scans on a second one where it may (a pipelined scan), so the lead on two
+# CPUs is not the lead on one.
+for path in [xml, js] + [os.path.join(work, s) for s in shapes]:
+    fmt = "xml" if path.endswith(".xml") else "json"
+    programs.append((fmt, "relative-view (one CPU)", lambda path=path: ours(path, one_cpu=True), path))
 samples = {(f, p, name): [] for f, name, _, p in programs}
 for run in range(runs):
     for fmt, name, call, path in programs:
@@ -178,6 +187,8 @@ for path in [xml, js] + [os.path.join(work, s) for s in shapes]:
     peer_name = "pugixml" if fmt == "xml" else "simdjson"
     shape_rows.append({"document": os.path.basename(path), "format": fmt, "peer": peer_name, "bytes": os.path.getsize(path),
                        "ratio": ratio(fmt, peer_name, path=path), "spreadOfEachRun": spread(fmt, peer_name, path=path),
+                       "oneCPURatio": ratio(fmt, peer_name, "relative-view (one CPU)", path=path),
+                       "oneCPUSpreadOfEachRun": spread(fmt, peer_name, "relative-view (one CPU)", path=path),
                        "peakMemoryRatio": row_of(fmt, "relative-view", path)["peakResidentBytes"] / row_of(fmt, peer_name, path)["peakResidentBytes"]})
 
 def save_ratio():
