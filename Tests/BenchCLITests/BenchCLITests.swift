@@ -32,8 +32,9 @@ struct BenchRun {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let (outURL, errURL) = (dir.appendingPathComponent("stdout"), dir.appendingPathComponent("stderr"))
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        // A file not made here makes `FileHandle(forWritingTo:)` below throw.
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let (out, err) = (try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL))
         process.standardOutput = out
         process.standardError = err
