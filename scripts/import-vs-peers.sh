@@ -118,11 +118,12 @@ for shape in shapes:
     else:
         programs.append(("json", "simdjson", lambda path=path: peer("simdjson-load", path), path))
     programs.append((shape.rsplit(".", 1)[1], "relative-view", lambda path=path: ours(path), path))
+# Every document imported whole: the project's own two and the other shapes, each with its format.
+whole_documents = [(path, "xml" if path.endswith(".xml") else "json") for path in [xml, js] + [os.path.join(work, s) for s in shapes]]
 # Ours again on one CPU, every document imported whole: the peers parse on one thread, while
 # our XML import scans on a second one where it may (a pipelined scan), so the lead on two
 # CPUs is not the lead on one.
-for path in [xml, js] + [os.path.join(work, s) for s in shapes]:
-    fmt = "xml" if path.endswith(".xml") else "json"
+for path, fmt in whole_documents:
     programs.append((fmt, "relative-view (one CPU)", lambda path=path: ours(path, one_cpu=True), path))
 samples = {(f, p, name): [] for f, name, _, p in programs}
 for run in range(runs):
@@ -182,8 +183,7 @@ def spread(fmt, peer_name, ours_name="relative-view", path=None):
 # Every document imported whole, ours against its format's peer: the project's own two and
 # the other shapes.
 shape_rows = []
-for path in [xml, js] + [os.path.join(work, s) for s in shapes]:
-    fmt = "xml" if path.endswith(".xml") else "json"
+for path, fmt in whole_documents:
     peer_name = "pugixml" if fmt == "xml" else "simdjson"
     shape_rows.append({"document": os.path.basename(path), "format": fmt, "peer": peer_name, "bytes": os.path.getsize(path),
                        "ratio": ratio(fmt, peer_name, path=path), "spreadOfEachRun": spread(fmt, peer_name, path=path),

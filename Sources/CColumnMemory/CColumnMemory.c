@@ -16,17 +16,16 @@ void *rv_remap(void *p, size_t old_bytes, size_t new_bytes) {
 #endif
 }
 
-int rv_usable_processors_of(long online, int allowed, const char *cpu_max) {
-    int usable = online > 0 ? (int)online : 1;
-    if (allowed > 0 && allowed < usable) usable = allowed;
+int rv_usable_processors_of(long cpus, const char *cpu_max) {
+    int usable = cpus > 0 ? (int)cpus : 1;
     // cgroup v2's cpu.max: "max PERIOD" (no quota) or "QUOTA PERIOD", in microseconds.
     char quota[32];
     long period = 0;
     if (cpu_max && sscanf(cpu_max, "%31s %ld", quota, &period) == 2 && period > 0 && quota[0] != 'm') {
         long q = atol(quota);
         if (q > 0) {
-            long cpus = (q + period - 1) / period;
-            if (cpus < usable) usable = (int)cpus;
+            long quota_cpus = (q + period - 1) / period;
+            if (quota_cpus < usable) usable = (int)quota_cpus;
         }
     }
     return usable < 1 ? 1 : usable;
@@ -38,8 +37,8 @@ int rv_usable_processors(void) {
     // many are online (which glibc reads from a file).
     cpu_set_t set;
     CPU_ZERO(&set);
-    long online = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
-    if (online <= 1) return 1;
+    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus <= 1) return 1;
     // The process's own cgroup is the root of the namespace a container sees.
     char line[64] = {0};
     const char *cpu_max = NULL;
@@ -48,8 +47,8 @@ int rv_usable_processors(void) {
         if (fgets(line, sizeof line, f)) cpu_max = line;
         fclose(f);
     }
-    return rv_usable_processors_of(online, 0, cpu_max);
+    return rv_usable_processors_of(cpus, cpu_max);
 #else
-    return rv_usable_processors_of(sysconf(_SC_NPROCESSORS_ONLN), 0, NULL);
+    return rv_usable_processors_of(sysconf(_SC_NPROCESSORS_ONLN), NULL);
 #endif
 }

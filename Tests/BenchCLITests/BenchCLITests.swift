@@ -28,13 +28,9 @@ struct BenchRun {
         process.arguments = arguments
         // Into files, not pipes: a child that fills one pipe while the test reads the other
         // to its end would wait forever (a megabyte of XML on standard output did).
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relative-view-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let (outURL, errURL) = (dir.appendingPathComponent("stdout"), dir.appendingPathComponent("stderr"))
-        // A file not made here makes `FileHandle(forWritingTo:)` below throw.
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let (outPath, errPath) = (try temporaryFile("stdout", ""), try temporaryFile("stderr", ""))
+        defer { [outPath, errPath].forEach(removeTemporaryDirectory(of:)) }
+        let (outURL, errURL) = (URL(fileURLWithPath: outPath), URL(fileURLWithPath: errPath))
         let (out, err) = (try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL))
         process.standardOutput = out
         process.standardError = err

@@ -20,9 +20,9 @@ void *rv_remap(void *p, size_t old_bytes, size_t new_bytes);
 /// turns with the first. A few microseconds (a system call, a file that may not exist).
 int rv_usable_processors(void);
 
-/// What `rv_usable_processors` makes of what it reads: `online` CPUs, `allowed` in the
-/// affinity mask (0: unknown), and the text of `cpu.max` (NULL: none). For the tests.
-int rv_usable_processors_of(long online, int allowed, const char *cpu_max);
+/// What `rv_usable_processors` makes of what it reads: `cpus` (the active CPUs of the
+/// affinity mask, or those online) and the text of `cpu.max` (NULL: none). For the tests.
+int rv_usable_processors_of(long cpus, const char *cpu_max);
 
 /// Asks for the cache line that holds `p` to be loaded, without waiting for it (a hint: no
 /// fault, no effect on what any read returns). A loop over many nodes asks for the lines a
