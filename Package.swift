@@ -105,7 +105,7 @@ let package = Package(
             // A snapshot written by an earlier run, read by RoundTripTests.aSnapshotFromAnotherRun.
             exclude: ["Resources"]
         ),
-        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewSnapshot", "RelativeViewFixtures", "CByteCount"]),
+        .testTarget(name: "RelativeViewImportTests", dependencies: ["RelativeViewImport", "RelativeViewCore", "RelativeViewSnapshot", "RelativeViewFixtures", "CByteCount", "CColumnMemory"]),
         // XPath against libxml2's own (the oracle: the same documents and expressions, the same nodes).
         // CSS against lxml with cssselect (Resources/css-cases.json, from scripts/make-css-cases.py).
         .testTarget(name: "RelativeViewQueryTests", dependencies: ["RelativeViewQuery", "RelativeViewImport", "RelativeViewSnapshot", "RelativeViewCore", "RelativeViewEngine", "RelativeViewFixtures", "CLibXML2"],

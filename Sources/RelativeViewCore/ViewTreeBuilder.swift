@@ -310,32 +310,39 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
     /// The warmers the builder keeps (for tests).
     var _warmerCount: Int { warmers.count }
 
-    /// Whether the builder maps its columns' pages ahead of its writes on a thread of its
-    /// own (see ``forgoWarming()``).
+    /// Whether the builder maps its columns' pages itself, ahead of its writes (for tests).
+    var _mapsItsOwnPages: Bool { warmers.contains { $0.mapsInline } }
+
+    /// Whether the builder may map its columns' pages ahead of its writes on a thread of
+    /// its own (see ``forgoWarming()``).
     private var warming = true
 
     /// Stops mapping the columns' pages ahead of the writes on a thread of their own: the
     /// caller keeps the other CPU busy (an import that scans on one thread while this one
-    /// builds), and the writes map their pages themselves.
+    /// builds), and the writer maps them itself, a few hundred KiB a call (see
+    /// ``_PageWarmer``).
     package mutating func forgoWarming() {
         warming = false
         stopWarmers()
+        if capacity > 0 && Int(nodes) < capacity { startWarmer() }
     }
 
-    /// Maps the columns' pages ahead of the writes again after ``forgoWarming()``: from
-    /// now on (`startingNow`, a warmer from the current node, when the other CPU is free
-    /// again and the build goes on, as after a hand-over to another parser), or from the
-    /// next column reserved.
+    /// Maps the columns' pages ahead of the writes on a thread again after
+    /// ``forgoWarming()``: from now on (`startingNow`, a warmer from the current node, when
+    /// the other CPU is free again and the build goes on, as after a hand-over to another
+    /// parser), or from the next column reserved.
     package mutating func resumeWarming(startingNow: Bool) {
         warming = true
-        guard startingNow, warmers.isEmpty, capacity > 0, Int(nodes) < capacity else { return }
+        guard startingNow, !_isWarming, capacity > 0, Int(nodes) < capacity else { return }
+        stopWarmers()
         startWarmer()
     }
 
-    /// One warming thread for every column (the node columns and the attribute columns
-    /// made so far), from the current node.
+    /// One warmer for every column (the node columns and the attribute columns made so
+    /// far), from the current node: a thread of its own if ``warming`` allows, else the
+    /// writer's own mapping.
     private mutating func startWarmer() {
-        let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes))
+        let warmer = _PageWarmer(ranges: Self.nodeColumnRanges(tree._storage) + attributeRanges, units: capacity, from: Int(nodes), thread: warming)
         warmer.advance(to: Int(nodes))
         warmers = [warmer]
     }
@@ -482,7 +489,6 @@ public struct ViewTreeBuilder: ~Copyable, @unchecked Sendable {
         // CPUs, and the writer faulting.
         attributeRanges.append(reserved)
         stopWarmers()
-        guard warming else { return }
         startWarmer()
     }
 
