@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 // Canonical XML (C14N), for the tests' round trips.

@@ -299,7 +299,22 @@ public struct MarkupTreeReader: Sendable {
             if done && total == 0 { throw ImportError(path: path, line: 1, column: 1, message: "the document is empty") }
             let bytes = chunk.baseAddress?.assumingMemoryBound(to: CChar.self)
             if dialect == .html {
-                htmlParseChunk(context, bytes, Int32(chunk.count), done ? 1 : 0)
+                // A document whose first bytes say its encoding (a byte order mark of UTF-8
+                // or UTF-16, an XML declaration in UTF-8 or UTF-16: an XHTML file read as
+                // HTML) is read in it, unless a `meta` names another, as libxml2's own HTML
+                // reader (and lxml) has it; its push parser does not look, and took such a
+                // file for ISO-8859-1 ("—" came out as "â\u{80}\u{94}", UTF-16 as bytes).
+                // The byte order mark itself is not given to the parser, which made it text.
+                var skip = 0
+                if total == chunk.count && chunk.count >= 4, let first = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+                    let encoding = xmlDetectCharEncoding(first, 4)
+                    if encoding == XML_CHAR_ENCODING_UTF8 || encoding == XML_CHAR_ENCODING_UTF16LE || encoding == XML_CHAR_ENCODING_UTF16BE {
+                        _ = xmlSwitchEncoding(context, encoding)
+                        if first[0] == 0xEF && first[1] == 0xBB && first[2] == 0xBF { skip = 3 }
+                        if (first[0] == 0xFF && first[1] == 0xFE) || (first[0] == 0xFE && first[1] == 0xFF) { skip = 2 }
+                    }
+                }
+                htmlParseChunk(context, bytes.map { $0 + skip }, Int32(chunk.count - skip), done ? 1 : 0)
             } else {
                 xmlParseChunk(context, bytes, Int32(chunk.count), done ? 1 : 0)
             }
@@ -707,7 +722,11 @@ final class _MarkupSink {
             while let key = htmlAttributes[a] {
                 let keyName = String(cString: key)
                 if keyName == "tag", let value = htmlAttributes[a + 1] { tag = _integer(UnsafeBufferPointer(start: value, count: strlen(value))) ?? 0 }
-                pairs.append((attributeName(keyName), htmlAttributes[a + 1]))
+                // An HTML 4 boolean attribute written without a value (`<input checked>`,
+                // `<script defer>`) has its name as its value, as in libxml2's own tree
+                // (and lxml's); any other attribute without one is empty.
+                let value = htmlAttributes[a + 1] ?? (htmlIsBooleanAttr(key) != 0 ? key : nil)
+                pairs.append((attributeName(keyName), value))
                 a += 2
             }
         }

@@ -5,6 +5,7 @@ import Musl
 #endif
 import RelativeViewCore
 import RelativeViewEngine
+internal import CByteCount
 
 /// The formats a tree is written in.
 public enum ExportFormat: String, Sendable, CaseIterable {
@@ -12,7 +13,13 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// processing instructions, escaped where XML requires. A node's `NodeAttribute`
     /// texts (a skeleton import's `id` and `class`, a JSON member name as `key`) and a
     /// non-zero tag are written as attributes when no named attribute of that name exists,
-    /// and an element's own value (a JSON scalar's) as its text.
+    /// and an element's own value (a JSON scalar's) as its text. What XML 1.0 cannot hold
+    /// is an ``ExportError`` naming the node, never a file a parser rejects: a name that is
+    /// not an XML name, a character it has no place for even as a reference (a control
+    /// character but tab, newline and carriage return, which are escaped; U+FFFE, U+FFFF),
+    /// a comment holding "--" or ending with "-", an instruction's data holding "?>". An
+    /// instruction named `xml` (the declaration of an XHTML file read as HTML, which
+    /// libxml2 reports as one) is left out: the writer writes its own declaration.
     case xml
     /// JSON, UTF-8. A tree of JSON values (types `object`, `array`, `string`, `number`,
     /// `bool`, `null`) is written as it was read: member names in order, numbers as
@@ -400,7 +407,7 @@ package func _xmlAttributeEscaped(_ value: String) -> String {
     let out = _OutputSink(fd: -1)
     var value = value
     _escapeTable().withUnsafeBufferPointer { table in
-        value.withUTF8 { _escaped($0, table.baseAddress!, 2, out) }
+        value.withUTF8 { _ = _escaped($0, table.baseAddress!, 2, out, lenient: true) }
     }
     return String(decoding: out.bytes, as: UTF8.self)
 }
@@ -417,27 +424,30 @@ package func _jsonQuoted(_ value: String) -> String {
 }
 
 /// Per byte, what XML must escape in text (`&`, `<`, `>`, CR: 1) and in an attribute value
-/// (those, `"`, tab and newline: 2 or 1), so that a reader gets the same characters back.
+/// (those, `"`, tab and newline: 2 or 1), so that a reader gets the same characters back;
+/// and the bytes that start a character XML cannot hold at all (``_unwritableBit``).
 private func _escapeTable() -> [UInt8] {
     var table = [UInt8](repeating: 0, count: 256)
     for b in [0x26, 0x3C, 0x3E, 0x0D] { table[b] = 3 }
     for b in [0x22, 0x09, 0x0A] { table[b] = 2 }
+    for b in 0 ..< 0x20 where b != 0x09 && b != 0x0A && b != 0x0D { table[b] = _unwritableBit }
+    table[0xEF] = _unwritableBit
     return table
 }
 
-/// The bytes of `w` that may need escaping (SWAR, exact for the lowest): `&`, `<`, `>` and
-/// CR, and in an attribute value `"`, tab and newline too.
-@inline(always)
-private func _escapeStops(_ w: UInt64, attribute: Bool) -> UInt64 {
-    var stops = _SWAR.bytesEqual(to: 0x26, in: w) | _SWAR.bytesEqual(to: 0x3C, in: w) | _SWAR.bytesEqual(to: 0x3E, in: w) | _SWAR.bytesEqual(to: 0x0D, in: w)
-    if attribute { stops |= _SWAR.bytesEqual(to: 0x22, in: w) | _SWAR.bytesEqual(to: 0x09, in: w) | _SWAR.bytesEqual(to: 0x0A, in: w) }
-    return stops
-}
 
 /// Writes `text`, each byte that `table` marks with a bit of `mask` written as a reference.
+/// Returns `nil`, or the offset of the first character that XML 1.0 cannot hold, even as a
+/// reference (a control character but tab, line feed and carriage return; U+FFFE, U+FFFF),
+/// where it stopped; `lenient`, such a character is written as a reference instead (what
+/// a tool prints, not a document).
 @inline(always)
-private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer<UInt8>, _ mask: UInt8, _ out: _OutputSink) {
-    guard let p = text.baseAddress else { return }
+@discardableResult
+private func _escaped(
+    _ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer<UInt8>, _ mask: UInt8, _ out: _OutputSink, lenient: Bool = false
+) -> Int? {
+    guard let p = text.baseAddress else { return nil }
+    let mask = mask | _unwritableBit
     let n = text.count
     var from = 0
     var k = 0
@@ -453,30 +463,81 @@ private func _escaped(_ text: UnsafeBufferPointer<UInt8>, _ table: UnsafePointer
             k &+= 1
         }
         out.didAppend(k)
-        if k == n { return }
+        if k == n { return nil }
         from = k
     }
     let attribute = mask & 2 != 0
     while true {
-        // Eight bytes at a time while none needs escaping (long texts), then the table.
-        while k &+ 8 <= n && _escapeStops(_SWAR.word64(p + k), attribute: attribute) == 0 {
-            k &+= 8
+        // Sixteen bytes at a time (one SSE2 compare each) to the byte that needs a look,
+        // then the last few against the table.
+        var stopped = false
+        while k &+ 16 <= n {
+            let stops = rv_xml_escape_stops16(p + k, attribute ? 1 : 0)
+            if stops == 0 {
+                k &+= 16
+                continue
+            }
+            k &+= stops.trailingZeroBitCount
+            stopped = true
+            break
         }
-        while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 }
+        if !stopped { while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 } }
         if k > from { out.append(p + from, k - from) }
-        if k == n { return }
-        switch p[k] {
+        if k == n { return nil }
+        let b = p[k]
+        switch b {
         case 0x26: out.append("&amp;")
         case 0x3C: out.append("&lt;")
         case 0x3E: out.append("&gt;")
         case 0x22: out.append("&quot;")
         case 0x09: out.append("&#9;")
         case 0x0A: out.append("&#10;")
-        default: out.append("&#13;")
+        case 0x0D: out.append("&#13;")
+        case 0xEF:
+            // U+F000 to U+FFFF: only U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not characters.
+            if k &+ 2 < n && p[k &+ 1] == 0xBF && p[k &+ 2] & 0xFE == 0xBE {
+                guard lenient else { return k }
+                out.append(p[k &+ 2] == 0xBE ? "&#xFFFE;" : "&#xFFFF;")
+                k &+= 2
+            } else {
+                out.append(p + k, 1)
+            }
+        default:
+            // A control character.
+            guard lenient else { return k }
+            var reference = "&#\(b);"
+            reference.withUTF8 { out.append($0) }
         }
         k &+= 1
         from = k
     }
+}
+
+/// The bit of ``_escapeTable()`` for the bytes that start a character XML 1.0 may not hold
+/// (control characters, and EF, the first byte of U+FFFE and U+FFFF, checked further).
+private let _unwritableBit: UInt8 = 4
+
+/// The offset of the first character in `text` that XML 1.0 cannot hold (see
+/// ``_escaped(_:_:_:_:lenient:)``), or `nil`: for CDATA sections, comments and processing
+/// instructions, whose text is written as it is.
+private func _firstUnwritable(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+    var k = 0
+    let n = text.count
+    while k < n {
+        let b = text[k]
+        if b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return k }
+        if b == 0xEF && k + 2 < n && text[k + 1] == 0xBF && text[k + 2] & 0xFE == 0xBE { return k }
+        k += 1
+    }
+    return nil
+}
+
+/// What to say of the character at `offset` of `text` that XML cannot hold.
+private func _unwritableCharacter(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) -> String {
+    let b = text[offset]
+    let scalar = b < 0x80 ? UInt32(b) : (text[offset + 2] == 0xBE ? 0xFFFE : 0xFFFF)
+    let hex = String(scalar, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " at byte \(offset)"
 }
 
 /// Writes a tree as XML, walking the index's tokens in document order.
@@ -505,6 +566,8 @@ struct _XMLWriter {
                 var depth = 0
                 // A start tag written up to its attributes: its `>` or `/>` waits for what follows.
                 var startTagOpen = false
+                // A node left out (a document's own XML declaration): no line after it.
+                var leftOut = false
                 tree._forEachTokenRun(of: node) { tokens in
                     guard failure == nil else { return }
                     for t in tokens {
@@ -520,22 +583,59 @@ struct _XMLWriter {
                                     failure = ExportError(path: nil, message: "node at slot \(t) has the type name \"\(String(decoding: names.name(type), as: UTF8.self))\", which is not an XML element name")
                                     return
                                 }
-                                startTag(t, type, v, escapes)
+                                if let error = startTag(t, type, v, escapes) {
+                                    failure = error
+                                    return
+                                }
                                 if let value = v.value(t) {
                                     // An element's own value (a JSON scalar's): its text.
                                     out.append(UInt8(ascii: ">"))
-                                    _escaped(value, escapes, 1, out)
+                                    if let at = _escaped(value, escapes, 1, out) {
+                                        failure = Self.unwritable(t, "its value", value, at)
+                                        return
+                                    }
                                 } else {
                                     startTagOpen = true
                                 }
                             case .text:
-                                if let value = v.value(t) { _escaped(value, escapes, 1, out) }
-                            case .cdata: cdata(v.value(t))
+                                if let value = v.value(t), let at = _escaped(value, escapes, 1, out) {
+                                    failure = Self.unwritable(t, "its text", value, at)
+                                    return
+                                }
+                            case .cdata:
+                                if let value = v.value(t), let at = _firstUnwritable(value) {
+                                    failure = Self.unwritable(t, "its CDATA section", value, at)
+                                    return
+                                }
+                                cdata(v.value(t))
                             case .comment:
+                                if let value = v.value(t) {
+                                    if let at = _firstUnwritable(value) {
+                                        failure = Self.unwritable(t, "its comment", value, at)
+                                        return
+                                    }
+                                    // XML's comments cannot hold "--", nor end with "-".
+                                    if value.last == 0x2D || zip(value, value.dropFirst()).contains(where: { $0 == 0x2D && $1 == 0x2D }) {
+                                        failure = ExportError(path: nil, message: "node at slot \(t) is a comment holding \"--\" or ending with \"-\", which an XML comment cannot hold")
+                                        return
+                                    }
+                                }
                                 out.append("<!--")
                                 if let value = v.value(t) { out.append(value) }
                                 out.append("-->")
                             case .processingInstruction:
+                                let target = names.name(type)
+                                // The XML declaration of a document read as HTML (libxml2's
+                                // HTML parser reports one as an instruction): this writer
+                                // writes its own.
+                                if target.count == 3 && target.map({ $0 | 0x20 }).elementsEqual("xml".utf8) {
+                                    leftOut = true
+                                    break
+                                }
+                                if let error = processingInstructionError(t, type, v.value(t)) {
+                                    failure = error
+                                    return
+                                }
                                 out.append("<?")
                                 out.appendName(names.name(type))
                                 if let value = v.value(t), !value.isEmpty {
@@ -559,7 +659,8 @@ struct _XMLWriter {
                                     out.append(UInt8(ascii: ">"))
                                 }
                             }
-                            if depth == 0 { out.append(0x0A) }
+                            if depth == 0 && !leftOut { out.append(0x0A) }
+                            leftOut = false
                         }
                     }
                     out.spill()
@@ -569,25 +670,56 @@ struct _XMLWriter {
         if let failure { throw failure }
     }
 
+    /// That node `x` cannot be written: `what` holds a character XML 1.0 cannot hold.
+    private static func unwritable(_ x: Int32, _ what: String, _ text: UnsafeBufferPointer<UInt8>, _ offset: Int) -> ExportError {
+        ExportError(path: nil, message: "node at slot \(x): \(what) holds \(_unwritableCharacter(text, at: offset)), a character XML 1.0 cannot hold, even as a reference")
+    }
+
+    /// Why the processing instruction `x` of `type` with `data` cannot be written, if it
+    /// cannot: its target is not an XML name, or its data
+    /// holds "?>" or a character XML cannot hold.
+    private func processingInstructionError(_ x: Int32, _ type: Int32, _ data: UnsafeBufferPointer<UInt8>?) -> ExportError? {
+        let target = names.name(type)
+        func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x3A || b >= 0x80 }
+        func inner(_ b: UInt8) -> Bool { start(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
+        guard let first = target.first, start(first), target.allSatisfy(inner) else {
+            return ExportError(path: nil, message: "node at slot \(x) is a processing instruction whose target \"\(String(decoding: target, as: UTF8.self))\" is not an XML name")
+        }
+        guard let data else { return nil }
+        if let at = _firstUnwritable(data) { return Self.unwritable(x, "its processing instruction's data", data, at) }
+        if zip(data, data.dropFirst()).contains(where: { $0 == 0x3F && $1 == 0x3E }) {
+            return ExportError(path: nil, message: "node at slot \(x) is a processing instruction whose data holds \"?>\", which XML cannot hold")
+        }
+        return nil
+    }
+
     /// `<name` and the attributes of slot `x`: its named ones, then its ``NodeAttribute``
-    /// texts and its tag under names it has no named attribute of.
+    /// texts and its tag under names it has no named attribute of; or why they cannot be
+    /// written (a name that is not an XML name, a character XML cannot hold).
     @inline(always)
-    private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>) {
+    private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>) -> ExportError? {
         out.append(UInt8(ascii: "<"))
         out.appendName(names.name(type))
         let run = v.run(x)
         for e in run {
+            let name = v.name(e)
+            guard names.isXMLName(name) else {
+                return ExportError(path: nil, message: "node at slot \(x) has an attribute named \"\(String(decoding: names.name(name), as: UTF8.self))\", which is not an XML attribute name")
+            }
             out.append(0x20)
-            out.appendName(names.name(v.name(e)))
+            out.appendName(names.name(name))
             out.append("=\"")
-            _escaped(v.attributeValue(e), escapes, 2 | 1, out)
+            let value = v.attributeValue(e)
+            if let at = _escaped(value, escapes, 2 | 1, out) {
+                return Self.unwritable(x, "its attribute \"\(String(decoding: names.name(name), as: UTF8.self))\"", value, at)
+            }
             out.append(UInt8(ascii: "\""))
         }
         func has(_ name: Int32) -> Bool { run.contains { v.name($0) == name } }
         if v.hasColumns {
-            column(.id, "id", idName, x, v, escapes, has)
-            column(.className, "class", className, x, v, escapes, has)
-            column(.key, "key", keyName, x, v, escapes, has)
+            if let error = column(.id, "id", idName, x, v, escapes, has) { return error }
+            if let error = column(.className, "class", className, x, v, escapes, has) { return error }
+            if let error = column(.key, "key", keyName, x, v, escapes, has) { return error }
         }
         let tag = v.tag(x, tree)
         if tag != 0 && !has(tagName) {
@@ -596,20 +728,22 @@ struct _XMLWriter {
             digits.withUTF8 { out.append($0) }
             out.append(UInt8(ascii: "\""))
         }
+        return nil
     }
 
     /// ` name="text"` for slot `x`'s text of `attribute`, unless it has a named attribute of
-    /// that name (`id`, `nameID`).
+    /// that name (`id`, `nameID`); or why it cannot be written.
     private func column(
         _ attribute: NodeAttribute, _ name: StaticString, _ nameID: Int32, _ x: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>,
         _ has: (Int32) -> Bool
-    ) {
-        guard let text = v.column(attribute, x), !has(nameID) else { return }
+    ) -> ExportError? {
+        guard let text = v.column(attribute, x), !has(nameID) else { return nil }
         out.append(0x20)
         out.append(name)
         out.append("=\"")
-        _escaped(text, escapes, 2 | 1, out)
+        if let at = _escaped(text, escapes, 2 | 1, out) { return Self.unwritable(x, "its \(name)", text, at) }
         out.append(UInt8(ascii: "\""))
+        return nil
     }
 
     /// A CDATA section of `value`: "]]>" inside it ends one section and starts the next.

@@ -28,4 +28,47 @@ import Testing
             #expect(outline(try TreeImporter(content: .skeleton).importTree(contentsOf: path)) == "html(body(div[1](span)))")
         }
     }
+
+    /// An HTML 4 boolean attribute written without a value has its name as its value, as in
+    /// libxml2's own tree and lxml's (`[checked="checked"]` finds the same elements there and
+    /// here); any other attribute without one is empty.
+    @Test func booleanAttributesHaveTheirNameAsTheirValue() throws {
+        let tree = try TreeImporter().importTree(Array("<html><body><input checked DISABLED foo><script defer src=a></script></body></html>".utf8), format: .html)
+        let body = tree.lastChild(of: tree.roots[0])!
+        let input = tree.firstChild(of: body)!
+        #expect(tree.attribute(named: "checked", of: input) == "checked")
+        #expect(tree.attribute(named: "disabled", of: input) == "disabled")
+        #expect(tree.attribute(named: "foo", of: input) == "")
+        #expect(tree.attribute(named: "defer", of: tree.lastChild(of: body)!) == "defer")
+    }
+
+    /// A document whose first bytes say its encoding (a byte order mark; an XML declaration,
+    /// as an XHTML file read as HTML has) is read in it, as libxml2's own HTML reader reads it,
+    /// and the mark is no text; a `meta` naming another still wins, and a document that says
+    /// nothing is still read as ISO-8859-1.
+    static let page = "<html><body>caf\u{E9} \u{65E5}</body></html>"
+    static let declared = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + page
+    static let encoded: [(String, [UInt8])] = [
+        ("UTF-8 with a byte order mark", [0xEF, 0xBB, 0xBF] + Array(page.utf8)),
+        ("an XML declaration", Array(("<?xml version=\"1.0\"?>" + page).utf8)),
+        ("UTF-16LE with a byte order mark", [0xFF, 0xFE] + page.utf16.flatMap { (u: UInt16) -> [UInt8] in [UInt8(u & 0xFF), UInt8(u >> 8)] }),
+        ("UTF-16BE with a declaration", declared.utf16.flatMap { (u: UInt16) -> [UInt8] in [UInt8(u >> 8), UInt8(u & 0xFF)] }),
+    ]
+
+    @Test(arguments: encoded)
+    func anEncodingTheFirstBytesSayIsRead(_ document: (String, [UInt8])) throws {
+        let tree = try TreeImporter().importTree(document.1, format: .html)
+        let body = tree.lastChild(of: tree.roots.last!)!
+        #expect(tree.textContent(of: body) == "caf\u{E9} \u{65E5}", "\(document.0)")
+        #expect(tree.children(of: body).count == 1, "\(document.0): a stray node (the mark as text?)")
+    }
+
+    @Test func aMetaStillNamesTheEncoding() throws {
+        let declaredAndMeta = Array("<?xml version=\"1.0\"?><html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\"></head><body>caf".utf8) + [0xE9] + Array("</body></html>".utf8)
+        let tree = try TreeImporter().importTree(declaredAndMeta, format: .html)
+        #expect(tree.textContent(of: tree.lastChild(of: tree.roots.last!)!) == "caf\u{E9}")
+        let saysNothing = Array("<html><body>caf".utf8) + [0xE9] + Array("</body></html>".utf8)
+        let latin1 = try TreeImporter().importTree(saysNothing, format: .html)
+        #expect(latin1.textContent(of: latin1.lastChild(of: latin1.roots.last!)!) == "caf\u{E9}")
+    }
 }

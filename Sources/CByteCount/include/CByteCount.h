@@ -67,7 +67,35 @@ static inline __attribute__((always_inline)) uint32_t rv_text_stops16(const void
                                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')), _mm_cmpeq_epi8(v, _mm_set1_epi8(']')))));
     return (uint32_t)_mm_movemask_epi8(stops);
 }
+/// A bit for each of the 16 bytes at `p` (any alignment; all 16 readable) that the XML
+/// writer must look at: `&`, `<`, `>`, EF (the first byte of U+FFFE and U+FFFF, which XML
+/// cannot hold) and the control bytes XML escapes or cannot hold: in text every byte below
+/// 0x20 but tab and newline, in an attribute value (`attribute` nonzero) every one, and `"`.
+/// Bit k is byte k; exact.
+static inline __attribute__((always_inline)) uint32_t rv_xml_escape_stops16(const void *p, int attribute) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+    __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')), _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')), _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xEF))));
+    if (attribute) {
+        stops = _mm_or_si128(stops, _mm_or_si128(controls, _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+    } else {
+        __m128i passed = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+        stops = _mm_or_si128(stops, _mm_andnot_si128(passed, controls));
+    }
+    return (uint32_t)_mm_movemask_epi8(stops);
+}
 #else
+static inline __attribute__((always_inline)) uint32_t rv_xml_escape_stops16(const void *p, int attribute) {
+    const uint8_t *b = (const uint8_t *)p;
+    uint32_t stops = 0;
+    for (uint32_t k = 0; k < 16; k++) {
+        uint8_t c = b[k];
+        int control = c < 0x20 && (attribute || (c != '\t' && c != '\n'));
+        if (control || c == '&' || c == '<' || c == '>' || c == 0xEF || (attribute && c == '"')) stops |= 1u << k;
+    }
+    return stops;
+}
 static inline __attribute__((always_inline)) uint32_t rv_text_stops16(const void *p) {
     const uint8_t *b = (const uint8_t *)p;
     uint32_t stops = 0;

@@ -1,0 +1,105 @@
+import Foundation
+import RelativeViewCore
+@testable import RelativeViewImport
+import RelativeViewFixtures
+import Testing
+
+/// The XML writer writes only what an XML parser reads back as it was: a character XML 1.0
+/// cannot hold (a control character but tab, newline and carriage return; U+FFFE, U+FFFF),
+/// a comment holding "--" or ending with "-", a processing instruction's "?>" or a name
+/// that is not an XML name is an error naming the node, not a file no parser can read.
+@Suite struct XMLExportValidityTests {
+    /// The error writing `tree` as XML gives, or `nil` if it wrote.
+    static func error(_ tree: ViewTree) -> String? {
+        do {
+            _ = try tree.bytes(as: .xml)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func charactersXMLCannotHoldAreAnErrorNamingTheNode() throws {
+        for (json, character) in [(#"{"a":"x\u0001y"}"#, "U+0001"), (#"["\u001f"]"#, "U+001F"), (#"["ok\uFFFF"]"#, "U+FFFF"),
+                                  (#"["\uFFFE"]"#, "U+FFFE"), (#"["\u0000 nul"]"#, "U+0000")] {
+            let tree = try TreeImporter().importTree(Array(json.utf8), format: .json)
+            let message = Self.error(tree)
+            #expect(message?.contains(character) == true && message?.contains("node at slot") == true, "\(json): \(message ?? "written")")
+            // JSON holds them: its writer writes them, escaped.
+            #expect(throws: Never.self) { try tree.bytes(as: .json) }
+        }
+        // Their neighbours are characters: written.
+        let fine = try TreeImporter().importTree(Array(#"["\uFFFD \uFF0C \uEFFF \t\n\r \u007f"]"#.utf8), format: .json)
+        #expect(Self.error(fine) == nil)
+
+        var tree = ViewTree()
+        let root = tree.makeElement(named: "r", attributes: ["a": "fine", "b": "bell\u{7}"])
+        #expect(Self.error(tree)?.contains("attribute \"b\" holds U+0007") == true)
+        tree.setAttribute(named: "b", "tab\tnewline\n", of: root)
+        #expect(Self.error(tree) == nil)
+        tree.setAttribute(named: "1b", "x", of: root)
+        #expect(Self.error(tree)?.contains("\"1b\", which is not an XML attribute name") == true)
+    }
+
+    @Test func commentsAndInstructionsXMLCannotHoldAreAnError() throws {
+        for comment in ["a -- b", "ends with a dash-", "--"] {
+            var tree = ViewTree()
+            tree.makeContent(.comment, comment)
+            #expect(Self.error(tree)?.contains("comment") == true, "\(comment)")
+        }
+        var fine = ViewTree()
+        fine.makeContent(.comment, " a - b -x ")
+        #expect(try fine.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a - b -x -->\n")
+
+        var instruction = ViewTree()
+        let pi = instruction.makeNode(type: TypeRegistry.shared.typeID(named: "?target"))
+        instruction.setValue("a ?> b", of: pi)
+        #expect(Self.error(instruction)?.contains("\"?>\"") == true)
+        instruction.setValue("a ? > b", of: pi)
+        #expect(try instruction.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?target a ? > b?>\n")
+    }
+
+    /// An XHTML file read as HTML: libxml2's HTML parser reports its XML declaration as an
+    /// instruction, which the writer leaves out (it writes its own): the file it writes is
+    /// XML that reads back to the same elements.
+    @Test func anXHTMLFilesDeclarationIsNotWrittenTwice() throws {
+        let html = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<html><body><p>caf\u{E9} \u{2014}</p><?php x ?></body></html>"
+        let tree = try TreeImporter().importTree(Array(html.utf8), format: .html)
+        let written = try tree.string(as: .xml)
+        #expect(written.components(separatedBy: "<?xml").count == 2, "\(written)")
+        #expect(written.hasSuffix("<html><body><p>caf\u{E9} \u{2014}</p><?php x ??></body></html>\n"), "\(written)")
+        let again = try TreeImporter().importTree(Array(written.utf8), format: .xml)
+        #expect(again.count == tree.count - 1)
+    }
+
+    /// Random texts of the characters the writer escapes, passes or refuses, at every
+    /// position of its sixteen-byte steps, as text and as attribute values: each is written
+    /// and read back the same, or refused if and only if it holds what XML cannot hold.
+    @Test func randomTextsAreWrittenExactlyOrRefused() throws {
+        let alphabet: [String] = ["a", "b", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{E9}", "\u{FF0C}",
+                                  "\u{FFFD}", "\u{FFFF}", "\u{FFFE}", "\u{1F600}", "]]>", "x"]
+        var rng = SplitMix64(seed: 35)
+        var refused = 0
+        for n in 0 ..< 400 {
+            let length = Int(rng.next() % 48)
+            let text = (0 ..< length).map { _ in alphabet[Int(rng.next() % UInt64(n % 3 == 0 ? alphabet.count : 11))] }.joined()
+            let unwritable = text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE || $0.value == 0xFFFF }
+            var tree = ViewTree()
+            let root = tree.makeElement(named: "r", attributes: ["v": text])
+            let child = tree.makeContent(.text, text)
+            tree.append(child, to: root)
+            guard let written = try? tree.bytes(as: .xml) else {
+                #expect(unwritable, "refused \(text.debugDescription)")
+                refused += 1
+                continue
+            }
+            #expect(!unwritable, "wrote \(text.debugDescription)")
+            let back = try TreeImporter().importTree(written, format: .xml)
+            let r = back.roots[0]
+            #expect(back.attribute(named: "v", of: r) == text, "attribute \(text.debugDescription)")
+            // (An empty text node is written as nothing.)
+            #expect((back.firstChild(of: r).flatMap { back.value(of: $0) } ?? "") == text, "text \(text.debugDescription)")
+        }
+        #expect(refused > 20 && refused < 380)
+    }
+}
