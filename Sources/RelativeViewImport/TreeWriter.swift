@@ -568,6 +568,8 @@ struct _XMLWriter {
                 var startTagOpen = false
                 // A node left out (a document's own XML declaration): no line after it.
                 var leftOut = false
+                // The whole tree's elements at the top (an XML document has one).
+                var rootElements = 0
                 tree._forEachTokenRun(of: node) { tokens in
                     guard failure == nil else { return }
                     for t in tokens {
@@ -579,6 +581,13 @@ struct _XMLWriter {
                             let type = v.typeID[Int(t)]
                             switch names.kind(type) {
                             case .element:
+                                if depth == 0 && node == nil {
+                                    rootElements &+= 1
+                                    guard rootElements == 1 else {
+                                        failure = ExportError(path: nil, message: "node at slot \(t) is a second element at the top of the tree, and an XML document has one: write each as a subtree")
+                                        return
+                                    }
+                                }
                                 guard names.isXMLName(type) else {
                                     failure = ExportError(path: nil, message: "node at slot \(t) has the type name \"\(String(decoding: names.name(type), as: UTF8.self))\", which is not an XML element name")
                                     return
@@ -598,11 +607,21 @@ struct _XMLWriter {
                                     startTagOpen = true
                                 }
                             case .text:
+                                // Text beside the document element (a lenient HTML parse of
+                                // what was not HTML keeps some): XML has only whitespace there.
+                                if depth == 0 && node == nil, let value = v.value(t), !value.allSatisfy(_isJSONWhitespace) {
+                                    failure = ExportError(path: nil, message: "node at slot \(t) is text outside the document element, which an XML document cannot hold")
+                                    return
+                                }
                                 if let value = v.value(t), let at = _escaped(value, escapes, 1, out) {
                                     failure = Self.unwritable(t, "its text", value, at)
                                     return
                                 }
                             case .cdata:
+                                if depth == 0 && node == nil {
+                                    failure = ExportError(path: nil, message: "node at slot \(t) is a CDATA section outside the document element, which an XML document cannot hold")
+                                    return
+                                }
                                 if let value = v.value(t), let at = _firstUnwritable(value) {
                                     failure = Self.unwritable(t, "its CDATA section", value, at)
                                     return

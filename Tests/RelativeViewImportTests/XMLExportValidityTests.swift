@@ -59,6 +59,30 @@ import Testing
         #expect(try instruction.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?target a ? > b?>\n")
     }
 
+    /// An XML document has one element at the top, and nothing but whitespace, comments
+    /// and instructions beside it: a forest, or text a lenient HTML parse kept outside
+    /// the document element, is an error; each tree of a forest is written as a subtree.
+    @Test func aDocumentHasOneElementAtTheTop() throws {
+        var forest = ViewTree()
+        let a = forest.makeElement(named: "a")
+        let b = forest.makeElement(named: "b")
+        #expect(Self.error(forest)?.contains("second element at the top") == true)
+        #expect(try forest.string(as: .xml, subtree: a) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a/>\n")
+        #expect(try forest.string(as: .xml, subtree: b) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<b/>\n")
+        var besides = ViewTree()
+        besides.makeElement(named: "a")
+        besides.makeContent(.text, "stray")
+        #expect(Self.error(besides)?.contains("text outside the document element") == true)
+        var cdata = ViewTree()
+        cdata.makeContent(.cdata, "c")
+        #expect(Self.error(cdata)?.contains("CDATA section outside") == true)
+        // Comments beside the element are XML.
+        var commented = ViewTree()
+        commented.makeContent(.comment, "before")
+        commented.makeElement(named: "a")
+        #expect(Self.error(commented) == nil)
+    }
+
     /// An XHTML file read as HTML: libxml2's HTML parser reports its XML declaration as an
     /// instruction, which the writer leaves out (it writes its own): the file it writes is
     /// XML that reads back to the same elements.
