@@ -14,8 +14,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// texts (a skeleton import's `id` and `class`, a JSON member name as `key`) and a
     /// non-zero tag are written as attributes when no named attribute of that name exists,
     /// and an element's own value (a JSON scalar's) as its text. What XML 1.0 cannot hold
-    /// is an ``ExportError`` naming the node, never a file a parser rejects: a name that is
-    /// not an XML name, a character it has no place for even as a reference (a control
+    /// is an ``ExportError`` naming the node, never a file a parser rejects: a second
+    /// element at the top of a whole tree (write each as a subtree), text or CDATA beside
+    /// the document element, a name that is not an XML name, a character it has no place for even as a reference (a control
     /// character but tab, newline and carriage return, which are escaped; U+FFFE, U+FFFF),
     /// a comment holding "--" or ending with "-", an instruction's data holding "?>". An
     /// instruction named `xml` (the declaration of an XHTML file read as HTML, which
