@@ -320,7 +320,7 @@ final class _NameTable {
     private var names: UnsafeMutablePointer<UInt8>
     private var namesCount = 0
     private var namesCapacity = 4096
-    /// Per type: whether its name is an XML name (0 unknown, 1 yes, 2 no).
+    /// Per type: whether its name is an XML name (0 unknown, 1 yes, 3 yes with a prefix, 2 no).
     let valid: UnsafeMutablePointer<UInt8>
 
     init() {
@@ -383,20 +383,34 @@ final class _NameTable {
     /// byte past ASCII; then those, digits, `-` and `.`).
     @inline(always)
     func isXMLName(_ t: Int32) -> Bool {
-        valid[Int(t)] == 1 || checkXMLName(t)
+        let v = valid[Int(t)]
+        return v == 1 || v == 3 || checkXMLName(t)
     }
 
-    /// ``isXMLName(_:)`` the first time a type is asked about.
+    /// The prefix of type `t`'s name (before its colon), if it has one: a name that
+    /// ``isXMLName(_:)``.
+    @inline(always)
+    func prefix(_ t: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard isXMLName(t), valid[Int(t)] == 3 else { return nil }
+        let name = self.name(t)
+        return UnsafeBufferPointer(rebasing: name[..<name.firstIndex(of: 0x3A)!])
+    }
+
+    /// ``isXMLName(_:)`` the first time a type is asked about: 1 for a name without a
+    /// colon, 3 for a prefix and a local name around one colon, 2 for anything else (the
+    /// writer's output is read with namespaces, where `a:b:c` and `:a` are no names).
     @inline(never)
     private func checkXMLName(_ t: Int32) -> Bool {
         let i = Int(t)
         if valid[i] == 0 {
             let name = self.name(t)
-            func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x3A || b >= 0x80 }
+            func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b >= 0x80 }
             func inner(_ b: UInt8) -> Bool { start(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
-            valid[i] = !name.isEmpty && start(name[0]) && name.allSatisfy(inner) ? 1 : 2
+            func ncName(_ part: ArraySlice<UInt8>) -> Bool { part.first.map(start) == true && part.allSatisfy(inner) }
+            let parts = Array(name).split(separator: 0x3A, omittingEmptySubsequences: false)
+            valid[i] = parts.count == 1 && ncName(parts[0]) ? 1 : parts.count == 2 && ncName(parts[0]) && ncName(parts[1]) ? 3 : 2
         }
-        return valid[i] == 1
+        return valid[i] == 1 || valid[i] == 3
     }
 }
 
@@ -571,6 +585,13 @@ struct _XMLWriter {
                 var leftOut = false
                 // The whole tree's elements at the top (an XML document has one).
                 var rootElements = 0
+                // The namespace prefixes declared in scope, innermost last, and per element
+                // that declares some, its depth and how many (see `namespaceError`). A
+                // subtree starts with those of the elements around it, which its root's
+                // start tag declares again, so that it reads back alone as it reads in place.
+                let inherited = node.map { inheritedDeclarations(of: $0.index, v) } ?? []
+                var prefixes: [[UInt8]] = inherited.compactMap { $0.name.count > 6 ? Array($0.name[6...]) : nil }
+                var scopes: [(depth: Int, count: Int)] = []
                 tree._forEachTokenRun(of: node) { tokens in
                     guard failure == nil else { return }
                     for t in tokens {
@@ -593,9 +614,21 @@ struct _XMLWriter {
                                     failure = ExportError(path: nil, message: "node at slot \(t) has the type name \"\(String(decoding: names.name(type), as: UTF8.self))\", which is not an XML element name")
                                     return
                                 }
-                                if let error = startTag(t, type, v, escapes) {
+                                if let error = namespaceError(t, type, v, depth: depth, &prefixes, &scopes) ?? startTag(t, type, v, escapes) {
                                     failure = error
                                     return
+                                }
+                                if t == node?.index {
+                                    for (name, value) in inherited {
+                                        out.append(0x20)
+                                        name.withUnsafeBufferPointer { out.append($0) }
+                                        out.append("=\"")
+                                        if let at = value.withUnsafeBufferPointer({ _escaped($0, escapes, 2 | 1, out) }) {
+                                            failure = value.withUnsafeBufferPointer { Self.unwritable(t, "a namespace declared around it", $0, at) }
+                                            return
+                                        }
+                                        out.append(UInt8(ascii: "\""))
+                                    }
                                 }
                                 if let value = v.value(t) {
                                     // An element's own value (a JSON scalar's): its text.
@@ -669,6 +702,10 @@ struct _XMLWriter {
                             depth &-= 1
                             let x = ~t
                             let type = v.typeID[Int(x)]
+                            if let last = scopes.last, last.depth == depth {
+                                prefixes.removeLast(last.count)
+                                scopes.removeLast()
+                            }
                             if names.kind(type) == .element {
                                 if startTagOpen {
                                     out.append("/>")
@@ -688,6 +725,80 @@ struct _XMLWriter {
             }
         }
         if let failure { throw failure }
+    }
+
+    private static let xmlNamespace = Array("http://www.w3.org/XML/1998/namespace".utf8)
+
+    /// Takes element `x`'s namespace declarations (`xmlns:p` attributes) into `prefixes`,
+    /// with an entry at `depth` in `scopes` if it has any, and checks its names against
+    /// them: why it cannot be written with namespaces, if it cannot. A prefix must be
+    /// declared on the element or around it (or be `xml`); a declaration may not be empty
+    /// (XML 1.0's namespaces cannot undeclare a prefix), nor declare `xmlns`, nor bind
+    /// `xml` to another namespace or another prefix to XML's. (What a lenient HTML parse
+    /// keeps, `<o:p>`, `<p a:b="1">`, `xmlns:p=""`, is written by no other rule.)
+    private func namespaceError(
+        _ x: Int32, _ type: Int32, _ v: _WriterView, depth: Int, _ prefixes: inout [[UInt8]], _ scopes: inout [(depth: Int, count: Int)]
+    ) -> ExportError? {
+        let run = v.run(x)
+        var declared = 0
+        var prefixed = names.prefix(type) != nil
+        for e in run {
+            let n = v.name(e)
+            guard let p = names.prefix(n) else { continue }
+            guard p.elementsEqual("xmlns".utf8) else {
+                prefixed = true
+                continue
+            }
+            let name = names.name(n)
+            let local = Array(name[(p.count + 1)...])
+            let value = v.attributeValue(e)
+            let what = "node at slot \(x) declares the namespace prefix \"\(String(decoding: local, as: UTF8.self))\""
+            if local.elementsEqual("xmlns".utf8) { return ExportError(path: nil, message: "\(what), which XML reserves") }
+            if value.isEmpty { return ExportError(path: nil, message: "\(what) as empty, which XML 1.0's namespaces cannot do") }
+            if local.elementsEqual("xml".utf8) != value.elementsEqual(Self.xmlNamespace) {
+                return ExportError(path: nil, message: "\(what) as \"\(String(decoding: value, as: UTF8.self))\": XML binds the prefix xml to its own namespace, and that namespace to no other prefix")
+            }
+            prefixes.append(local)
+            declared += 1
+        }
+        if declared > 0 { scopes.append((depth, declared)) }
+        guard prefixed else { return nil }
+        func bound(_ t: Int32) -> Bool {
+            guard let p = names.prefix(t), !p.elementsEqual("xml".utf8) else { return true }
+            return prefixes.contains { $0.elementsEqual(p) }
+        }
+        func unbound(_ what: String, _ t: Int32) -> ExportError {
+            ExportError(path: nil, message: "node at slot \(x) \(what) \"\(String(decoding: names.name(t), as: UTF8.self))\", whose prefix is declared neither on it nor around it")
+        }
+        if !bound(type) { return unbound("is named", type) }
+        for e in run {
+            let n = v.name(e)
+            if names.prefix(n).map({ $0.elementsEqual("xmlns".utf8) }) != true && !bound(n) { return unbound("has an attribute named", n) }
+        }
+        return nil
+    }
+
+    /// The namespace declarations (`xmlns` and `xmlns:p` attributes, with their values) in
+    /// scope at element `x` from the elements around it, nearest first, but those `x`
+    /// makes itself: what a subtree written alone declares on its root.
+    private func inheritedDeclarations(of x: Int32, _ v: _WriterView) -> [(name: [UInt8], value: [UInt8])] {
+        func declarations(_ y: Int32) -> [(name: [UInt8], value: [UInt8])] {
+            guard names.kind(v.typeID[Int(y)]) == .element else { return [] }
+            return v.run(y).compactMap { e in
+                let n = v.name(e)
+                let name = names.name(n)
+                let isDeclaration = name.elementsEqual("xmlns".utf8) || names.prefix(n).map { $0.elementsEqual("xmlns".utf8) } == true
+                return isDeclaration ? (Array(name), Array(v.attributeValue(e))) : nil
+            }
+        }
+        var seen = Set(declarations(x).map(\.name))
+        var found: [(name: [UInt8], value: [UInt8])] = []
+        var y = v.parent[Int(x)]
+        while y >= 0 {
+            for d in declarations(y) where seen.insert(d.name).inserted { found.append(d) }
+            y = v.parent[Int(y)]
+        }
+        return found
     }
 
     /// That node `x` cannot be written: `what` holds a character XML 1.0 cannot hold.

@@ -83,6 +83,39 @@ import Testing
         #expect(Self.error(commented) == nil)
     }
 
+    /// The writer's XML is read with namespaces: a prefix no element declares, an empty
+    /// prefix declaration, a name of two colons are errors (a lenient HTML parse keeps
+    /// all of them); a declared prefix, and `xml`, are written.
+    @Test func prefixesMustBeDeclared() throws {
+        func html(_ text: String) throws -> String? { Self.error(try TreeImporter().importTree(Array(text.utf8), format: .html)) }
+        #expect(try html(#"<p x:y="1">t</p>"#)?.contains("\"x:y\", whose prefix is declared neither on it nor around it") == true)
+        #expect(try html("<x:p>t</x:p>")?.contains("\"x:p\", whose prefix") == true)
+        #expect(try html(#"<p xmlns:p="">t</p>"#)?.contains("as empty") == true)
+        #expect(try html(#"<p a:b:c="1">t</p>"#)?.contains("not an XML attribute name") == true)
+        #expect(try html(#"<p xmlns:xml="urn:wrong">t</p>"#)?.contains("binds the prefix xml") == true)
+        #expect(try html(#"<p xmlns:xmlns="urn:q">t</p>"#)?.contains("which XML reserves") == true)
+        #expect(try html(#"<html xmlns:o="urn:o"><body><o:p>x</o:p><p xml:lang="en"/></body></html>"#) == nil)
+        // A prefix declared on a sibling's element is not in scope.
+        #expect(try html(#"<div><span xmlns:s="urn:s"/><s:b/></div>"#)?.contains("\"s:b\", whose prefix") == true)
+    }
+
+    /// A subtree written alone declares the namespaces in scope around it on its root, so
+    /// that it reads back alone with the names it has in place (lxml's `tostring` does the
+    /// same); a declaration its root makes itself wins.
+    @Test func aSubtreeDeclaresTheNamespacesAroundIt() throws {
+        let xml = #"<r xmlns:p="urn:p" xmlns="urn:d" xmlns:q="urn:q"><p:a xmlns:q="urn:other" p:x="1"><b/><q:c/></p:a></r>"#
+        let tree = try TreeImporter().importTree(Array(xml.utf8), format: .xml)
+        let a = tree.firstChild(of: tree.roots[0])!
+        let written = try tree.string(as: .xml, subtree: a)
+        #expect(written == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p:a xmlns:q=\"urn:other\" p:x=\"1\" xmlns:p=\"urn:p\" xmlns=\"urn:d\"><b/><q:c/></p:a>\n")
+        let alone = try TreeImporter().importTree(Array(written.utf8), format: .xml)
+        let root = alone.roots[0]
+        #expect(alone.attribute(named: "xmlns", of: root) == "urn:d" && alone.attribute(named: "xmlns:q", of: root) == "urn:other")
+        #expect(alone.attribute(named: "xmlns:p", of: root) == "urn:p" && alone.children(of: root).count == 2)
+        // The whole tree is written as it was.
+        #expect(try tree.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + xml + "\n")
+    }
+
     /// An XHTML file read as HTML: libxml2's HTML parser reports its XML declaration as an
     /// instruction, which the writer leaves out (it writes its own): the file it writes is
     /// XML that reads back to the same elements.

@@ -57,6 +57,35 @@ public func fuzzImport(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat,
     }
 }
 
+/// Imports `bytes` whole as `format` and writes the tree back out; crashes when the XML
+/// written is not XML (the import's own XML reader rejects it: the writer must refuse
+/// what XML cannot hold, with an `ExportError`, rather than write it), or when JSON read
+/// whole and written as JSON does not read back to the same values (types, member names,
+/// values as written, in order).
+public func fuzzWriteBack(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat) {
+    guard let tree = try? TreeImporter().importTree(Array(bytes), format: format, path: "fuzz") else { return }
+    if let xml = try? tree.bytes(as: .xml) {
+        do {
+            _ = try TreeImporter().importTree(xml, format: .xml, path: "written")
+        } catch {
+            fatalError("the XML written of a tree read as \(format) is not XML: \(error)\n\(String(decoding: xml.prefix(2000), as: UTF8.self))")
+        }
+    }
+    guard format == .json else { return }
+    func values(_ t: ViewTree) -> [String] {
+        (0 ..< t.slotCount).compactMap { slot in
+            t.node(atSlot: slot).map { x in
+                "\(t.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: t.typeID(of: x))) \(t.attribute(.key, of: x) ?? "-") \(t.value(of: x) ?? "-")"
+            }
+        }
+    }
+    guard let json = try? tree.bytes(as: .json) else { fatalError("a tree read as JSON could not be written as JSON") }
+    guard let again = try? TreeImporter().importTree(json, format: .json, path: "written") else {
+        fatalError("the JSON written of a JSON document does not read back:\n\(String(decoding: json.prefix(2000), as: UTF8.self))")
+    }
+    if values(again) != values(tree) { fatalError("the JSON written of a JSON document reads back to other values") }
+}
+
 /// Reads `bytes` as XML twice, through the reader's own scanner first and through libxml2
 /// alone, keeping the skeleton and then the whole document; crashes when the two disagree:
 /// one accepts and the other rejects, or the trees differ in a parent, a type, a tag, an

@@ -6,6 +6,7 @@ import RelativeViewImport
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     fuzzImport(UnsafeRawBufferPointer(start: data, count: count), as: .json, positionRequired: true)
+    fuzzWriteBack(UnsafeRawBufferPointer(start: data, count: count), as: .json)
     return 0
 }
 

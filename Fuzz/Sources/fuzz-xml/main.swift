@@ -7,6 +7,7 @@ import RelativeViewImport
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     fuzzImport(UnsafeRawBufferPointer(start: data, count: count), as: .xml, positionRequired: true)
+    fuzzWriteBack(UnsafeRawBufferPointer(start: data, count: count), as: .xml)
     fuzzXMLPathsAgree(UnsafeRawBufferPointer(start: data, count: count))
     return 0
 }
