@@ -322,6 +322,12 @@ final class _NameTable {
     private var namesCapacity = 4096
     /// Per type: whether its name is an XML name (0 unknown, 1 yes, 3 yes with a prefix, 2 no).
     let valid: UnsafeMutablePointer<UInt8>
+    /// Per type whose name has a prefix: a hash of the prefix (never 0), and its length.
+    private let prefixKeys: UnsafeMutablePointer<UInt64>
+    private let prefixLengths: UnsafeMutablePointer<Int32>
+    /// Per type: the ``_NamespaceScopes/generation`` at which its prefix was last found
+    /// declared (0: never), so that a name repeated within one scope is looked up once.
+    let boundIn: UnsafeMutablePointer<UInt32>
 
     init() {
         slots = TypeRegistry.shared.count
@@ -331,6 +337,12 @@ final class _NameTable {
         lengths = .allocate(capacity: max(1, slots))
         valid = .allocate(capacity: max(1, slots))
         valid.initialize(repeating: 0, count: max(1, slots))
+        prefixKeys = .allocate(capacity: max(1, slots))
+        prefixKeys.initialize(repeating: 0, count: max(1, slots))
+        prefixLengths = .allocate(capacity: max(1, slots))
+        prefixLengths.initialize(repeating: 0, count: max(1, slots))
+        boundIn = .allocate(capacity: max(1, slots))
+        boundIn.initialize(repeating: 0, count: max(1, slots))
         // 16 bytes past the last name, so that a short name is read as two words.
         names = .allocate(capacity: namesCapacity + 16)
     }
@@ -340,6 +352,9 @@ final class _NameTable {
         starts.deallocate()
         lengths.deallocate()
         valid.deallocate()
+        prefixKeys.deallocate()
+        prefixLengths.deallocate()
+        boundIn.deallocate()
         names.deallocate()
     }
 
@@ -391,9 +406,23 @@ final class _NameTable {
     /// ``isXMLName(_:)``.
     @inline(always)
     func prefix(_ t: Int32) -> UnsafeBufferPointer<UInt8>? {
-        guard isXMLName(t), valid[Int(t)] == 3 else { return nil }
-        let name = self.name(t)
-        return UnsafeBufferPointer(rebasing: name[..<name.firstIndex(of: 0x3A)!])
+        guard prefixKey(t) != 0 else { return nil }
+        return UnsafeBufferPointer(rebasing: name(t)[..<Int(prefixLengths[Int(t)])])
+    }
+
+    /// A hash of the prefix of type `t`'s name (``_NameTable/key(of:)``), or 0 if it has none.
+    @inline(always)
+    func prefixKey(_ t: Int32) -> UInt64 {
+        let i = Int(t)
+        if valid[i] == 0 { _ = checkXMLName(t) }
+        return prefixKeys[i]
+    }
+
+    /// A hash of `prefix` (FNV-1a), never 0: equal prefixes have equal keys.
+    static func key<C: Collection>(of prefix: C) -> UInt64 where C.Element == UInt8 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in prefix { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h | 1
     }
 
     /// ``isXMLName(_:)`` the first time a type is asked about: 1 for a name without a
@@ -409,6 +438,10 @@ final class _NameTable {
             func ncName(_ part: ArraySlice<UInt8>) -> Bool { part.first.map(start) == true && part.allSatisfy(inner) }
             let parts = Array(name).split(separator: 0x3A, omittingEmptySubsequences: false)
             valid[i] = parts.count == 1 && ncName(parts[0]) ? 1 : parts.count == 2 && ncName(parts[0]) && ncName(parts[1]) ? 3 : 2
+            if valid[i] == 3 {
+                prefixKeys[i] = Self.key(of: parts[0])
+                prefixLengths[i] = Int32(parts[0].count)
+            }
         }
         return valid[i] == 1 || valid[i] == 3
     }
@@ -484,7 +517,7 @@ private func _escaped(
     let attribute = mask & 2 != 0
     while true {
         // Sixteen bytes at a time (one SSE2 compare each) to the byte that needs a look,
-        // then the last few against the table.
+        // then the last few (the text's last sixteen bytes, or the table in a short one).
         var stopped = false
         while k &+ 16 <= n {
             let stops = rv_xml_escape_stops16(p + k, attribute ? 1 : 0)
@@ -496,7 +529,15 @@ private func _escaped(
             stopped = true
             break
         }
-        if !stopped { while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 } }
+        if !stopped && k < n {
+            if n >= 16 {
+                // The last few: the last sixteen bytes read again, those before `k` shifted out.
+                let stops = rv_xml_escape_stops16(p + n - 16, attribute ? 1 : 0) >> UInt32(k &- (n &- 16))
+                k = stops == 0 ? n : k &+ stops.trailingZeroBitCount
+            } else {
+                while k < n && table[Int(p[k])] & mask == 0 { k &+= 1 }
+            }
+        }
         if k > from { out.append(p + from, k - from) }
         if k == n { return nil }
         let b = p[k]
@@ -530,7 +571,8 @@ private func _escaped(
 
 /// The bit of ``_escapeTable()`` for the bytes that start a character XML 1.0 may not hold
 /// (control characters, and EF, the first byte of U+FFFE and U+FFFF, checked further).
-private let _unwritableBit: UInt8 = 4
+@inline(always)
+private var _unwritableBit: UInt8 { 4 }
 
 /// The offset of the first character in `text` that XML 1.0 cannot hold (see
 /// ``_escaped(_:_:_:_:lenient:)``), or `nil`: for CDATA sections, comments and processing
@@ -555,6 +597,59 @@ private func _unwritableCharacter(_ text: UnsafeBufferPointer<UInt8>, at offset:
     return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " at byte \(offset)"
 }
 
+/// The namespace prefixes declared in scope as the XML writer walks a tree, innermost last,
+/// and the depths of the elements that declared them: a class, so that the walk's closure
+/// reads them without an access check each (the exit of every node asks whether a scope ends).
+/// A prefix is kept as its key (``_NameTable/key(of:)``) and the type of the declaring
+/// attribute (`xmlns:p`), whose name holds its bytes, or, declared around a subtree, as
+/// its bytes.
+final class _NamespaceScopes {
+    @exclusivity(unchecked) var keys: [UInt64] = []
+    @exclusivity(unchecked) var declarations: [Int32] = []
+    /// The prefixes declared around a subtree written alone (their declarations are not
+    /// the subtree's), checked first.
+    let inherited: [[UInt8]]
+    let inheritedKeys: [UInt64]
+    @exclusivity(unchecked) private var depths: [Int] = []
+    @exclusivity(unchecked) private var counts: [Int] = []
+    /// The depth of the innermost element that declared a prefix, or -1.
+    @exclusivity(unchecked) private(set) var innermostDepth = -1
+    /// Changes whenever a scope opens or ends (see ``_NameTable/boundIn``).
+    @exclusivity(unchecked) private(set) var generation: UInt32 = 1
+
+    init(inherited: [[UInt8]]) {
+        self.inherited = inherited
+        inheritedKeys = inherited.map { _NameTable.key(of: $0) }
+    }
+
+    /// The element at `depth` declared the last `count` prefixes appended.
+    func open(depth: Int, count: Int) {
+        depths.append(depth)
+        counts.append(count)
+        innermostDepth = depth
+        generation &+= 1
+    }
+
+    /// The innermost declaring element ends.
+    func pop() {
+        let n = counts.removeLast()
+        keys.removeLast(n)
+        declarations.removeLast(n)
+        depths.removeLast()
+        innermostDepth = depths.last ?? -1
+        generation &+= 1
+    }
+}
+
+/// Whether `p` holds the ASCII bytes of `text`.
+@inline(always)
+private func _bytes(_ p: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {
+    guard p.count == text.utf8CodeUnitCount else { return false }
+    let t = text.utf8Start
+    for k in 0 ..< p.count where p[k] != t[k] { return false }
+    return true
+}
+
 /// Writes a tree as XML, walking the index's tokens in document order.
 struct _XMLWriter {
     let tree: ViewTree
@@ -564,6 +659,10 @@ struct _XMLWriter {
     let idName: Int32
     let className: Int32
     let tagName: Int32
+
+    /// The keys of the prefixes `xml` and `xmlns` (``_NameTable/key(of:)``).
+    let xmlKey = _NameTable.key(of: "xml".utf8)
+    let xmlnsKey = _NameTable.key(of: "xmlns".utf8)
 
     init(tree: ViewTree, names: _NameTable, out: _OutputSink) {
         (self.tree, self.names, self.out) = (tree, names, out)
@@ -590,8 +689,7 @@ struct _XMLWriter {
                 // subtree starts with those of the elements around it, which its root's
                 // start tag declares again, so that it reads back alone as it reads in place.
                 let inherited = node.map { inheritedDeclarations(of: $0.index, v) } ?? []
-                var prefixes: [[UInt8]] = inherited.compactMap { $0.name.count > 6 ? Array($0.name[6...]) : nil }
-                var scopes: [(depth: Int, count: Int)] = []
+                let scopes = _NamespaceScopes(inherited: inherited.compactMap { $0.name.count > 6 ? Array($0.name[6...]) : nil })
                 tree._forEachTokenRun(of: node) { tokens in
                     guard failure == nil else { return }
                     for t in tokens {
@@ -614,7 +712,12 @@ struct _XMLWriter {
                                     failure = ExportError(path: nil, message: "node at slot \(t) has the type name \"\(String(decoding: names.name(type), as: UTF8.self))\", which is not an XML element name")
                                     return
                                 }
-                                if let error = namespaceError(t, type, v, depth: depth, &prefixes, &scopes) ?? startTag(t, type, v, escapes) {
+                                // The names' prefixes are checked (and the element's
+                                // declarations taken) only where one has a prefix, as
+                                // the start tag's names are written.
+                                var prefixed = names.prefixKey(type) != 0
+                                if let error = startTag(t, type, v, escapes, prefixed: &prefixed)
+                                    ?? (prefixed ? prefixedNamesError(t, type, v, v.run(t), depth: depth, scopes) : nil) {
                                     failure = error
                                     return
                                 }
@@ -702,10 +805,7 @@ struct _XMLWriter {
                             depth &-= 1
                             let x = ~t
                             let type = v.typeID[Int(x)]
-                            if let last = scopes.last, last.depth == depth {
-                                prefixes.removeLast(last.count)
-                                scopes.removeLast()
-                            }
+                            if depth == scopes.innermostDepth { scopes.pop() }
                             if names.kind(type) == .element {
                                 if startTagOpen {
                                     out.append("/>")
@@ -727,45 +827,66 @@ struct _XMLWriter {
         if let failure { throw failure }
     }
 
-    private static let xmlNamespace = Array("http://www.w3.org/XML/1998/namespace".utf8)
+    /// Whether `t`'s name is `xmlns:` and a prefix.
+    @inline(always)
+    private func isDeclaration(_ t: Int32) -> Bool {
+        names.prefixKey(t) == xmlnsKey && _bytes(names.prefix(t)!, are: "xmlns")
+    }
 
-    /// Takes element `x`'s namespace declarations (`xmlns:p` attributes) into `prefixes`,
-    /// with an entry at `depth` in `scopes` if it has any, and checks its names against
-    /// them: why it cannot be written with namespaces, if it cannot. A prefix must be
-    /// declared on the element or around it (or be `xml`); a declaration may not be empty
-    /// (XML 1.0's namespaces cannot undeclare a prefix), nor declare `xmlns`, nor bind
-    /// `xml` to another namespace or another prefix to XML's. (What a lenient HTML parse
-    /// keeps, `<o:p>`, `<p a:b="1">`, `xmlns:p=""`, is written by no other rule.)
-    private func namespaceError(
-        _ x: Int32, _ type: Int32, _ v: _WriterView, depth: Int, _ prefixes: inout [[UInt8]], _ scopes: inout [(depth: Int, count: Int)]
-    ) -> ExportError? {
-        let run = v.run(x)
+    /// Takes element `x`'s namespace declarations (`xmlns:p` attributes) into `scopes`,
+    /// with a scope at `depth` if it has any, and checks its names against them: why it
+    /// cannot be written with namespaces, if it cannot. A prefix must be declared on the
+    /// element or around it (or be `xml`); a declaration may not be empty (XML 1.0's
+    /// namespaces cannot undeclare a prefix), nor declare `xmlns`, nor bind `xml` to
+    /// another namespace or another prefix to XML's. (What a lenient HTML parse keeps,
+    /// `<o:p>`, `<p a:b="1">`, `xmlns:p=""`, is written by no other rule.) Called only for
+    /// an element with a prefixed name, its own or an attribute's (a declaration's).
+    @inline(never)
+    private func prefixedNamesError(_ x: Int32, _ type: Int32, _ v: _WriterView, _ run: Range<Int>, depth: Int, _ scopes: _NamespaceScopes) -> ExportError? {
         var declared = 0
-        var prefixed = names.prefix(type) != nil
         for e in run {
             let n = v.name(e)
-            guard let p = names.prefix(n) else { continue }
-            guard p.elementsEqual("xmlns".utf8) else {
-                prefixed = true
-                continue
-            }
-            let name = names.name(n)
-            let local = Array(name[(p.count + 1)...])
+            guard isDeclaration(n) else { continue }
+            let local = UnsafeBufferPointer(rebasing: names.name(n)[6...])
             let value = v.attributeValue(e)
-            let what = "node at slot \(x) declares the namespace prefix \"\(String(decoding: local, as: UTF8.self))\""
-            if local.elementsEqual("xmlns".utf8) { return ExportError(path: nil, message: "\(what), which XML reserves") }
-            if value.isEmpty { return ExportError(path: nil, message: "\(what) as empty, which XML 1.0's namespaces cannot do") }
-            if local.elementsEqual("xml".utf8) != value.elementsEqual(Self.xmlNamespace) {
-                return ExportError(path: nil, message: "\(what) as \"\(String(decoding: value, as: UTF8.self))\": XML binds the prefix xml to its own namespace, and that namespace to no other prefix")
+            let xmlNamespace: StaticString = "http://www.w3.org/XML/1998/namespace"
+            let problem: String? = _bytes(local, are: "xmlns") ? "which XML reserves"
+                : value.isEmpty ? "as empty, which XML 1.0's namespaces cannot do"
+                : _bytes(local, are: "xml") != _bytes(value, are: xmlNamespace)
+                    ? "as \"\(String(decoding: value, as: UTF8.self))\": XML binds the prefix xml to its own namespace, and that namespace to no other prefix" : nil
+            if let problem {
+                return ExportError(path: nil, message: "node at slot \(x) declares the namespace prefix \"\(String(decoding: local, as: UTF8.self))\" \(problem)")
             }
-            prefixes.append(local)
+            scopes.keys.append(_NameTable.key(of: local))
+            scopes.declarations.append(n)
             declared += 1
         }
-        if declared > 0 { scopes.append((depth, declared)) }
-        guard prefixed else { return nil }
+        if declared > 0 { scopes.open(depth: depth, count: declared) }
+        let generation = scopes.generation
         func bound(_ t: Int32) -> Bool {
-            guard let p = names.prefix(t), !p.elementsEqual("xml".utf8) else { return true }
-            return prefixes.contains { $0.elementsEqual(p) }
+            if names.boundIn[Int(t)] == generation { return true }
+            let key = names.prefixKey(t)
+            guard key != 0, let p = names.prefix(t) else { return true }
+            func found() -> Bool {
+                if key == xmlKey && _bytes(p, are: "xml") { return true }
+                var k = scopes.keys.count - 1
+                while k >= 0 {
+                    if scopes.keys[k] == key {
+                        let local = names.name(scopes.declarations[k])
+                        if local.count == p.count + 6 {
+                            var same = true
+                            for j in 0 ..< p.count where p[j] != local[6 + j] { same = false }
+                            if same { return true }
+                        }
+                    }
+                    k -= 1
+                }
+                for (j, inherited) in scopes.inherited.enumerated() where scopes.inheritedKeys[j] == key && inherited.elementsEqual(p) { return true }
+                return false
+            }
+            guard found() else { return false }
+            names.boundIn[Int(t)] = generation
+            return true
         }
         func unbound(_ what: String, _ t: Int32) -> ExportError {
             ExportError(path: nil, message: "node at slot \(x) \(what) \"\(String(decoding: names.name(t), as: UTF8.self))\", whose prefix is declared neither on it nor around it")
@@ -773,7 +894,7 @@ struct _XMLWriter {
         if !bound(type) { return unbound("is named", type) }
         for e in run {
             let n = v.name(e)
-            if names.prefix(n).map({ $0.elementsEqual("xmlns".utf8) }) != true && !bound(n) { return unbound("has an attribute named", n) }
+            if !isDeclaration(n) && !bound(n) { return unbound("has an attribute named", n) }
         }
         return nil
     }
@@ -828,7 +949,7 @@ struct _XMLWriter {
     /// texts and its tag under names it has no named attribute of; or why they cannot be
     /// written (a name that is not an XML name, a character XML cannot hold).
     @inline(always)
-    private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>) -> ExportError? {
+    private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>, prefixed: inout Bool) -> ExportError? {
         out.append(UInt8(ascii: "<"))
         out.appendName(names.name(type))
         let run = v.run(x)
@@ -837,6 +958,7 @@ struct _XMLWriter {
             guard names.isXMLName(name) else {
                 return ExportError(path: nil, message: "node at slot \(x) has an attribute named \"\(String(decoding: names.name(name), as: UTF8.self))\", which is not an XML attribute name")
             }
+            if names.prefixKey(name) != 0 { prefixed = true }
             out.append(0x20)
             out.appendName(names.name(name))
             out.append("=\"")
@@ -903,6 +1025,10 @@ struct _JSONWriter {
     let names: _NameTable
     let out: _OutputSink
     let json: (object: Int32, array: Int32, string: Int32, number: Int32, bool: Int32, null: Int32)
+
+    /// The keys of the prefixes `xml` and `xmlns` (``_NameTable/key(of:)``).
+    let xmlKey = _NameTable.key(of: "xml".utf8)
+    let xmlnsKey = _NameTable.key(of: "xmlns".utf8)
 
     init(tree: ViewTree, names: _NameTable, out: _OutputSink) {
         (self.tree, self.names, self.out) = (tree, names, out)
