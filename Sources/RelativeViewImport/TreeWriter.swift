@@ -13,12 +13,16 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// processing instructions, escaped where XML requires. A node's `NodeAttribute`
     /// texts (a skeleton import's `id` and `class`, a JSON member name as `key`) and a
     /// non-zero tag are written as attributes when no named attribute of that name exists,
-    /// and an element's own value (a JSON scalar's) as its text. What XML 1.0 cannot hold
-    /// is an ``ExportError`` naming the node, never a file a parser rejects: a second
-    /// element at the top of a whole tree (write each as a subtree), text or CDATA beside
-    /// the document element, a name that is not an XML name, a character it has no place for even as a reference (a control
-    /// character but tab, newline and carriage return, which are escaped; U+FFFE, U+FFFF),
-    /// a comment holding "--" or ending with "-", an instruction's data holding "?>". An
+    /// and an element's own value (a JSON scalar's) as its text.
+    ///
+    /// What XML 1.0 and its namespaces cannot hold is an ``ExportError`` naming the node,
+    /// never a file a parser rejects: a second element at the top of a whole tree (write
+    /// each as a subtree), text or CDATA beside the document element, a name that is not
+    /// an XML name, a character with no place even as a reference (a control character but
+    /// tab, newline and carriage return, which are escaped; U+FFFE, U+FFFF), a comment
+    /// holding "--" or ending with "-", an instruction's data holding "?>", a namespace
+    /// prefix declared neither on its element nor around it, an empty prefix declaration.
+    /// A subtree written alone declares on its root the namespaces in scope around it. An
     /// instruction named `xml` (the declaration of an XHTML file read as HTML, which
     /// libxml2 reports as one) is left out: the writer writes its own declaration.
     case xml
@@ -685,7 +689,7 @@ struct _XMLWriter {
                 // The whole tree's elements at the top (an XML document has one).
                 var rootElements = 0
                 // The namespace prefixes declared in scope, innermost last, and per element
-                // that declares some, its depth and how many (see `namespaceError`). A
+                // that declares some, its depth and how many (see `prefixedNamesError`). A
                 // subtree starts with those of the elements around it, which its root's
                 // start tag declares again, so that it reads back alone as it reads in place.
                 let inherited = node.map { inheritedDeclarations(of: $0.index, v) } ?? []
@@ -1025,10 +1029,6 @@ struct _JSONWriter {
     let names: _NameTable
     let out: _OutputSink
     let json: (object: Int32, array: Int32, string: Int32, number: Int32, bool: Int32, null: Int32)
-
-    /// The keys of the prefixes `xml` and `xmlns` (``_NameTable/key(of:)``).
-    let xmlKey = _NameTable.key(of: "xml".utf8)
-    let xmlnsKey = _NameTable.key(of: "xmlns".utf8)
 
     init(tree: ViewTree, names: _NameTable, out: _OutputSink) {
         (self.tree, self.names, self.out) = (tree, names, out)
