@@ -357,6 +357,15 @@ public struct MarkupTreeReader: Sendable {
             throw _located(ImportError(path: path, message: "the document could not be converted\(declared), by here: a byte sequence that encoding does not have"),
                            path: path, in: context, otherwise: (1, 1))
         }
+        if dialect == .html && (context.pointee.disableSAX != 0 || Self.unconvertedBytes(context) > 0) {
+            // A lenient HTML parse halts only where libxml2 could not convert the bytes (a
+            // lone surrogate in UTF-16, a byte a `meta`'s encoding does not have), which
+            // leaves them in its input's raw buffer: it said so only through its generic
+            // handler, and closing what was open would lose the rest without a word.
+            let named = context.pointee.encoding.map { " from \"\(String(cString: $0))\"" } ?? ""
+            throw _located(ImportError(path: path, message: "the document could not be converted\(named), by here: a byte sequence that encoding does not have"),
+                           path: path, in: context, otherwise: (1, 1))
+        }
         if dialect == .xml && sink.elementCount == 0 {
             // Well-formed by libxml2's account and yet no element: it gave up early (an
             // encoding it cannot read, as UTF-7) and said why in a non-fatal error, if at all.
@@ -365,6 +374,13 @@ public struct MarkupTreeReader: Sendable {
                            path: path, in: context, otherwise: (1, 1))
         }
         sink.closeAll()
+    }
+
+    /// The bytes libxml2 was given and did not convert to UTF-8 (after the whole document
+    /// was given, some only where a conversion failed).
+    private static func unconvertedBytes(_ context: xmlParserCtxtPtr) -> Int {
+        guard let input = context.pointee.input, let buffer = input.pointee.buf, let raw = buffer.pointee.raw else { return 0 }
+        return Int(xmlBufUse(raw))
     }
 
     /// The canonical form (Canonical XML 1.0 with comments, by libxml2) of the XML

@@ -693,6 +693,13 @@ struct _XMLWriter {
                 // subtree starts with those of the elements around it, which its root's
                 // start tag declares again, so that it reads back alone as it reads in place.
                 let inherited = node.map { inheritedDeclarations(of: $0.index, v) } ?? []
+                for (name, value) in inherited where name.count > 6 {
+                    let local = Array(name[6...])
+                    if let problem = local.withUnsafeBufferPointer({ l in value.withUnsafeBufferPointer { Self.declarationProblem(l, $0) } }) {
+                        failure = ExportError(path: nil, message: "an element around node at slot \(node!.index) declares the namespace prefix \"\(String(decoding: local, as: UTF8.self))\" \(problem)")
+                        return
+                    }
+                }
                 let scopes = _NamespaceScopes(inherited: inherited.compactMap { $0.name.count > 6 ? Array($0.name[6...]) : nil })
                 tree._forEachTokenRun(of: node) { tokens in
                     guard failure == nil else { return }
@@ -750,9 +757,14 @@ struct _XMLWriter {
                             case .text:
                                 // Text beside the document element (a lenient HTML parse of
                                 // what was not HTML keeps some): XML has only whitespace there.
-                                if depth == 0 && node == nil, let value = v.value(t), !value.allSatisfy(_isJSONWhitespace) {
-                                    failure = ExportError(path: nil, message: "node at slot \(t) is text outside the document element, which an XML document cannot hold")
-                                    return
+                                if depth == 0 && node == nil, let value = v.value(t) {
+                                    guard value.allSatisfy(_isJSONWhitespace) else {
+                                        failure = ExportError(path: nil, message: "node at slot \(t) is text outside the document element, which an XML document cannot hold")
+                                        return
+                                    }
+                                    // Whitespace as it is (a reference, `&#13;`, is no whitespace there).
+                                    out.append(value)
+                                    break
                                 }
                                 if let value = v.value(t), let at = _escaped(value, escapes, 1, out) {
                                     failure = Self.unwritable(t, "its text", value, at)
@@ -826,9 +838,25 @@ struct _XMLWriter {
                     }
                     out.spill()
                 }
+                if failure == nil && node == nil && rootElements == 0 {
+                    failure = ExportError(path: nil, message: "the tree has no element, and an XML document has one (a node is written alone as a subtree)")
+                }
             }
         }
         if let failure { throw failure }
+    }
+
+    /// What is wrong with declaring the namespace prefix `local` as `value`, if anything:
+    /// `xmlns` is reserved, XML 1.0's namespaces cannot undeclare a prefix (an empty
+    /// value), `xml` is bound to XML's namespace and that namespace to no other prefix, and
+    /// `xmlns`'s namespace to none.
+    private static func declarationProblem(_ local: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> String? {
+        if _bytes(local, are: "xmlns") { return "which XML reserves" }
+        if value.isEmpty { return "as empty, which XML 1.0's namespaces cannot do" }
+        if _bytes(local, are: "xml") != _bytes(value, are: "http://www.w3.org/XML/1998/namespace") || _bytes(value, are: "http://www.w3.org/2000/xmlns/") {
+            return "as \"\(String(decoding: value, as: UTF8.self))\": XML binds the prefix xml to its own namespace, and that namespace to no other prefix, and the prefix xmlns's to none"
+        }
+        return nil
     }
 
     /// Whether `t`'s name is `xmlns:` and a prefix.
@@ -852,13 +880,7 @@ struct _XMLWriter {
             let n = v.name(e)
             guard isDeclaration(n) else { continue }
             let local = UnsafeBufferPointer(rebasing: names.name(n)[6...])
-            let value = v.attributeValue(e)
-            let xmlNamespace: StaticString = "http://www.w3.org/XML/1998/namespace"
-            let problem: String? = _bytes(local, are: "xmlns") ? "which XML reserves"
-                : value.isEmpty ? "as empty, which XML 1.0's namespaces cannot do"
-                : _bytes(local, are: "xml") != _bytes(value, are: xmlNamespace)
-                    ? "as \"\(String(decoding: value, as: UTF8.self))\": XML binds the prefix xml to its own namespace, and that namespace to no other prefix" : nil
-            if let problem {
+            if let problem = Self.declarationProblem(local, v.attributeValue(e)) {
                 return ExportError(path: nil, message: "node at slot \(x) declares the namespace prefix \"\(String(decoding: local, as: UTF8.self))\" \(problem)")
             }
             scopes.keys.append(_NameTable.key(of: local))
@@ -936,7 +958,8 @@ struct _XMLWriter {
     /// holds "?>" or a character XML cannot hold.
     private func processingInstructionError(_ x: Int32, _ type: Int32, _ data: UnsafeBufferPointer<UInt8>?) -> ExportError? {
         let target = names.name(type)
-        func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x3A || b >= 0x80 }
+        // A name without a colon: XML's namespaces allow none in a target.
+        func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b >= 0x80 }
         func inner(_ b: UInt8) -> Bool { start(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
         guard let first = target.first, start(first), target.allSatisfy(inner) else {
             return ExportError(path: nil, message: "node at slot \(x) is a processing instruction whose target \"\(String(decoding: target, as: UTF8.self))\" is not an XML name")

@@ -63,6 +63,14 @@ import Testing
         #expect(tree.children(of: body).count == 1, "\(document.0): a stray node (the mark as text?)")
     }
 
+    /// Bytes the encoding the first bytes name does not have (a lone surrogate in UTF-16)
+    /// are an error, not a tree cut short where libxml2 stopped converting.
+    @Test func bytesTheEncodingLacksAreAnError() throws {
+        func utf16LE(_ s: String) -> [UInt8] { s.utf16.flatMap { (u: UInt16) -> [UInt8] in [UInt8(u & 0xFF), UInt8(u >> 8)] } }
+        let broken = [0xFF, 0xFE] + utf16LE("<html><body><p>a</p>") + [0x00, 0xD8] + utf16LE("<b>z</b><i>y</i></body></html>")
+        #expect(throws: ImportError.self) { try TreeImporter().importTree(broken, format: .html) }
+    }
+
     @Test func aMetaStillNamesTheEncoding() throws {
         let declaredAndMeta = Array("<?xml version=\"1.0\"?><html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\"></head><body>caf".utf8) + [0xE9] + Array("</body></html>".utf8)
         let tree = try TreeImporter().importTree(declaredAndMeta, format: .html)

@@ -49,14 +49,37 @@ import Testing
         }
         var fine = ViewTree()
         fine.makeContent(.comment, " a - b -x ")
-        #expect(try fine.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a - b -x -->\n")
+        fine.makeElement(named: "r")
+        #expect(try fine.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a - b -x -->\n<r/>\n")
 
         var instruction = ViewTree()
         let pi = instruction.makeNode(type: TypeRegistry.shared.typeID(named: "?target"))
+        instruction.makeElement(named: "r")
         instruction.setValue("a ?> b", of: pi)
         #expect(Self.error(instruction)?.contains("\"?>\"") == true)
         instruction.setValue("a ? > b", of: pi)
-        #expect(try instruction.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?target a ? > b?>\n")
+        #expect(try instruction.string(as: .xml) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?target a ? > b?>\n<r/>\n")
+        // A target with a colon is no name where namespaces are read.
+        var colon = ViewTree()
+        colon.makeNode(type: TypeRegistry.shared.typeID(named: "?a:b"))
+        colon.makeElement(named: "r")
+        #expect(Self.error(colon)?.contains("not an XML name") == true)
+    }
+
+    /// A whole tree without an element is no XML document (an HTML file of one comment
+    /// reads as one); a node alone is still written as a subtree, as a tool prints it.
+    /// Whitespace beside the element is written as it is.
+    @Test func aDocumentNeedsAnElement() throws {
+        #expect(Self.error(ViewTree())?.contains("no element") == true)
+        let comment = try TreeImporter().importTree(Array("<!-- c -->".utf8), format: .html)
+        #expect(Self.error(comment)?.contains("no element") == true)
+        #expect(try comment.string(as: .xml, subtree: comment.roots[0]) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- c -->\n")
+        var spaced = ViewTree()
+        spaced.makeElement(named: "a")
+        spaced.makeContent(.text, "\r\n\t")
+        let written = try spaced.string(as: .xml)
+        #expect(written == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a/>\n\r\n\t\n")
+        #expect(try TreeImporter().importTree(Array(written.utf8), format: .xml).count == 1)
     }
 
     /// An XML document has one element at the top, and nothing but whitespace, comments
@@ -95,6 +118,10 @@ import Testing
         #expect(try html(#"<p xmlns:xml="urn:wrong">t</p>"#)?.contains("binds the prefix xml") == true)
         #expect(try html(#"<p xmlns:xmlns="urn:q">t</p>"#)?.contains("which XML reserves") == true)
         #expect(try html(#"<html xmlns:o="urn:o"><body><o:p>x</o:p><p xml:lang="en"/></body></html>"#) == nil)
+        // A subtree inherits no declaration the whole tree could not write.
+        let empty = try TreeImporter().importTree(Array(#"<div xmlns:p=""><span>t</span></div>"#.utf8), format: .html)
+        let span = empty.firstChild(of: empty.lastChild(of: empty.roots[0])!.self)!
+        #expect(throws: ExportError.self) { try empty.string(as: .xml, subtree: empty.firstChild(of: span) ?? span) }
         // A prefix declared on a sibling's element is not in scope.
         #expect(try html(#"<div><span xmlns:s="urn:s"/><s:b/></div>"#)?.contains("\"s:b\", whose prefix") == true)
     }
