@@ -612,6 +612,35 @@ private func _decodeReference(_ name: Slice<UnsafeBufferPointer<xmlChar>>) -> [U
     }
 }
 
+/// `bytes` with each byte that begins no well-formed UTF-8 sequence read as ISO-8859-1
+/// (U+0080 to U+00FF, two bytes of UTF-8), or `nil` when every sequence is well-formed.
+/// libxml2's HTML parser (2.9) reads such a byte as ISO-8859-1, as it then reads the rest
+/// of the document when it can switch encodings, but copies the byte itself into the text,
+/// attribute value, comment or name it reports; the tree holds UTF-8 only.
+func _utf8Repaired(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    guard let base = bytes.baseAddress else { return nil }
+    var out: [UInt8] = []
+    var copied = 0
+    var k = 0
+    while k < bytes.count {
+        if base[k] < 0x80 {
+            k += 1
+        } else if case .wellFormed(let end) = _utf8Sequence(in: base, at: k, count: bytes.count) {
+            k = end
+        } else {
+            if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
+            out.append(contentsOf: bytes[copied ..< k])
+            out.append(0xC0 | base[k] >> 6)
+            out.append(0x80 | base[k] & 0x3F)
+            k += 1
+            copied = k
+        }
+    }
+    guard copied > 0 else { return nil }
+    out.append(contentsOf: bytes[copied...])
+    return out
+}
+
 /// The integer in an attribute value (surrounding whitespace allowed), or `nil`.
 private func _integer(_ bytes: UnsafeBufferPointer<xmlChar>) -> Int? {
     Int(String(decoding: bytes, as: UTF8.self).trimmingSpaces())
@@ -676,7 +705,7 @@ final class _MarkupSink {
         if let known = typeByAddress[UnsafeRawPointer(name)], known.name.withCString({ strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 }) {
             return known.type
         }
-        let text = String(cString: name)
+        let text = string(name)
         let type = registry.typeID(named: text)
         typeByAddress[UnsafeRawPointer(name)] = (type, text)
         return type
@@ -736,7 +765,7 @@ final class _MarkupSink {
         if let htmlAttributes {
             var a = 0
             while let key = htmlAttributes[a] {
-                let keyName = String(cString: key)
+                let keyName = string(key)
                 if keyName == "tag", let value = htmlAttributes[a + 1] { tag = _integer(UnsafeBufferPointer(start: value, count: strlen(value))) ?? 0 }
                 // An HTML 4 boolean attribute written without a value (`<input checked>`,
                 // `<script defer>`) has its name as its value, as in libxml2's own tree
@@ -749,7 +778,12 @@ final class _MarkupSink {
         let type = elementType(name: name, prefix: nil)
         builder.open(tag: tag, type: type)
         for (key, value) in pairs {
-            builder.addAttribute(name: key, utf8: UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
+            let bytes = UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0)
+            if let repaired = _utf8Repaired(bytes) {
+                repaired.withUnsafeBufferPointer { builder.addAttribute(name: key, utf8: $0) }
+            } else {
+                builder.addAttribute(name: key, utf8: bytes)
+            }
         }
         openTypes.append(type)
         elementCount += 1
@@ -769,21 +803,37 @@ final class _MarkupSink {
         defer { pending.removeAll(keepingCapacity: true) }
         if openTypes.isEmpty && pending.allSatisfy(_isJSONWhitespace) { return }
         builder.appendLeaf(type: pendingIsCDATA ? contentTypes.cdata : contentTypes.text)
-        pending.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
+        pending.withUnsafeBufferPointer { setValue($0) }
     }
 
     /// A leaf of `type` holding `text` (NUL-terminated): a comment.
     func leaf(_ type: TypeID, _ text: UnsafePointer<xmlChar>) {
         endText()
         builder.appendLeaf(type: type)
-        builder.setValue(utf8: UnsafeBufferPointer(start: text, count: strlen(text)))
+        setValue(UnsafeBufferPointer(start: text, count: strlen(text)))
     }
 
     /// A processing instruction: a leaf of type `?target` holding its data.
     func processingInstruction(target: UnsafePointer<xmlChar>, data: UnsafePointer<xmlChar>?) {
         endText()
-        builder.appendLeaf(type: registry.typeID(named: NodeKind.processingInstructionTypeName(target: String(cString: target))))
-        builder.setValue(utf8: UnsafeBufferPointer(start: data, count: data.map { strlen($0) } ?? 0))
+        builder.appendLeaf(type: registry.typeID(named: NodeKind.processingInstructionTypeName(target: string(target))))
+        setValue(UnsafeBufferPointer(start: data, count: data.map { strlen($0) } ?? 0))
+    }
+
+    /// The value of the node appended last: `bytes`, as UTF-8 (see ``_utf8Repaired(_:)``:
+    /// only HTML's parser reports bytes that are not).
+    private func setValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if dialect == .html, let repaired = _utf8Repaired(bytes) {
+            return repaired.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
+        }
+        builder.setValue(utf8: bytes)
+    }
+
+    /// The name `text` (NUL-terminated) the parser reported, as UTF-8 (see `setValue`).
+    private func string(_ text: UnsafePointer<xmlChar>) -> String {
+        let bytes = UnsafeBufferPointer(start: text, count: strlen(text))
+        if dialect == .html, let repaired = _utf8Repaired(bytes) { return String(decoding: repaired, as: UTF8.self) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func of(_ context: UnsafeMutableRawPointer?) -> _MarkupSink? {
@@ -811,6 +861,9 @@ final class _MarkupSink {
     /// `&` back as `&#38;`; character references and the predefined entities are decoded
     /// here, any other entity reference is kept as written.
     private func setAttribute(_ attribute: NodeAttribute, _ value: UnsafeBufferPointer<xmlChar>) {
+        if dialect == .html, let repaired = _utf8Repaired(value) {
+            return repaired.withUnsafeBufferPointer { builder.setAttribute(attribute, utf8: $0) }
+        }
         guard value.contains(UInt8(ascii: "&")) else { return builder.setAttribute(attribute, utf8: value) }
         var out: [UInt8] = []
         var i = 0

@@ -482,8 +482,8 @@ private func _escapeTable() -> [UInt8] {
     var table = [UInt8](repeating: 0, count: 256)
     for b in [0x26, 0x3C, 0x3E, 0x0D] { table[b] = 3 }
     for b in [0x22, 0x09, 0x0A] { table[b] = 2 }
-    for b in 0 ..< 0x20 where b != 0x09 && b != 0x0A && b != 0x0D { table[b] = _unwritableBit }
-    table[0xEF] = _unwritableBit
+    for b in 0 ..< 0x20 where _isUnwritableControl(UInt8(b)) { table[b] = _unwritableBit }
+    table[0xEF] = _unwritableBit  // checked further: `_isFFFEOrFFFF`
     return table
 }
 
@@ -555,7 +555,7 @@ private func _escaped(
         case 0x0D: out.append("&#13;")
         case 0xEF:
             // U+F000 to U+FFFF: only U+FFFE and U+FFFF (EF BF BE, EF BF BF) are not characters.
-            if k &+ 2 < n && p[k &+ 1] == 0xBF && p[k &+ 2] & 0xFE == 0xBE {
+            if _isFFFEOrFFFF(p, k, n) {
                 guard lenient else { return k }
                 out.append(p[k &+ 2] == 0xBE ? "&#xFFFE;" : "&#xFFFF;")
                 k &+= 2
@@ -578,18 +578,27 @@ private func _escaped(
 @inline(always)
 private var _unwritableBit: UInt8 { 4 }
 
+/// Whether the byte `b` is a control character XML 1.0 cannot hold, even as a reference:
+/// one below 0x20 but tab, line feed and carriage return. With ``_isFFFEOrFFFF(_:_:_:)``,
+/// the one rule of what the writer refuses (``_escapeTable()``, ``_escaped(_:_:_:_:lenient:)``
+/// and ``_firstUnwritable(_:)`` all ask these two).
+@inline(always)
+private func _isUnwritableControl(_ b: UInt8) -> Bool { b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D }
+
+/// Whether the bytes at `k` of the `n` at `p` (an EF there) are U+FFFE or U+FFFF (EF BF BE,
+/// EF BF BF), which XML 1.0 cannot hold: of U+F000 to U+FFFF, only those two.
+@inline(always)
+private func _isFFFEOrFFFF(_ p: UnsafePointer<UInt8>, _ k: Int, _ n: Int) -> Bool {
+    k &+ 2 < n && p[k &+ 1] == 0xBF && p[k &+ 2] & 0xFE == 0xBE
+}
+
 /// The offset of the first character in `text` that XML 1.0 cannot hold (see
 /// ``_escaped(_:_:_:_:lenient:)``), or `nil`: for CDATA sections, comments and processing
 /// instructions, whose text is written as it is.
 private func _firstUnwritable(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
-    var k = 0
+    guard let p = text.baseAddress else { return nil }
     let n = text.count
-    while k < n {
-        let b = text[k]
-        if b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return k }
-        if b == 0xEF && k + 2 < n && text[k + 1] == 0xBF && text[k + 2] & 0xFE == 0xBE { return k }
-        k += 1
-    }
+    for k in 0 ..< n where _isUnwritableControl(p[k]) || (p[k] == 0xEF && _isFFFEOrFFFF(p, k, n)) { return k }
     return nil
 }
 
@@ -693,14 +702,15 @@ struct _XMLWriter {
                 // subtree starts with those of the elements around it, which its root's
                 // start tag declares again, so that it reads back alone as it reads in place.
                 let inherited = node.map { inheritedDeclarations(of: $0.index, v) } ?? []
-                for (name, value) in inherited where name.count > 6 {
-                    let local = Array(name[6...])
+                // The prefixes they declare (`xmlns:p`; `xmlns` declares none), sliced once.
+                let prefixes = inherited.compactMap { d in d.name.count > 6 ? (local: Array(d.name[6...]), value: d.value) : nil }
+                for (local, value) in prefixes {
                     if let problem = local.withUnsafeBufferPointer({ l in value.withUnsafeBufferPointer { Self.declarationProblem(l, $0) } }) {
                         failure = ExportError(path: nil, message: "an element around node at slot \(node!.index) declares the namespace prefix \"\(String(decoding: local, as: UTF8.self))\" \(problem)")
                         return
                     }
                 }
-                let scopes = _NamespaceScopes(inherited: inherited.compactMap { $0.name.count > 6 ? Array($0.name[6...]) : nil })
+                let scopes = _NamespaceScopes(inherited: prefixes.map(\.local))
                 tree._forEachTokenRun(of: node) { tokens in
                     guard failure == nil else { return }
                     for t in tokens {
@@ -800,7 +810,7 @@ struct _XMLWriter {
                                 // The XML declaration of a document read as HTML (libxml2's
                                 // HTML parser reports one as an instruction): this writer
                                 // writes its own.
-                                if target.count == 3 && target.map({ $0 | 0x20 }).elementsEqual("xml".utf8) {
+                                if target.count == 3 && target[0] | 0x20 == 0x78 && target[1] | 0x20 == 0x6D && target[2] | 0x20 == 0x6C {
                                     leftOut = true
                                     break
                                 }
@@ -957,12 +967,9 @@ struct _XMLWriter {
     /// cannot: its target is not an XML name, or its data
     /// holds "?>" or a character XML cannot hold.
     private func processingInstructionError(_ x: Int32, _ type: Int32, _ data: UnsafeBufferPointer<UInt8>?) -> ExportError? {
-        let target = names.name(type)
         // A name without a colon: XML's namespaces allow none in a target.
-        func start(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b >= 0x80 }
-        func inner(_ b: UInt8) -> Bool { start(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
-        guard let first = target.first, start(first), target.allSatisfy(inner) else {
-            return ExportError(path: nil, message: "node at slot \(x) is a processing instruction whose target \"\(String(decoding: target, as: UTF8.self))\" is not an XML name")
+        guard names.isXMLName(type) && names.prefixKey(type) == 0 else {
+            return ExportError(path: nil, message: "node at slot \(x) is a processing instruction whose target \"\(String(decoding: names.name(type), as: UTF8.self))\" is not an XML name without a colon")
         }
         guard let data else { return nil }
         if let at = _firstUnwritable(data) { return Self.unwritable(x, "its processing instruction's data", data, at) }

@@ -72,13 +72,7 @@ public func fuzzWriteBack(_ bytes: UnsafeRawBufferPointer, as format: ImportForm
         }
     }
     guard format == .json else { return }
-    func values(_ t: ViewTree) -> [String] {
-        (0 ..< t.slotCount).compactMap { slot in
-            t.node(atSlot: slot).map { x in
-                "\(t.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: t.typeID(of: x))) \(t.attribute(.key, of: x) ?? "-") \(t.value(of: x) ?? "-")"
-            }
-        }
-    }
+    func values(_ t: ViewTree) -> [String] { nodeLines(t) { x in t.attribute(.key, of: x) ?? "-" } }
     guard let json = try? tree.bytes(as: .json) else { fatalError("a tree read as JSON could not be written as JSON") }
     guard let again = try? TreeImporter().importTree(json, format: .json, path: "written") else {
         fatalError("the JSON written of a JSON document does not read back:\n\(String(decoding: json.prefix(2000), as: UTF8.self))")
@@ -100,10 +94,9 @@ public func fuzzXMLPathsAgree(_ bytes: UnsafeRawBufferPointer) {
             return nil
         }
         let tree = builder.finish()
-        return (0 ..< tree.slotCount).map { slot in
-            guard let x = tree.node(atSlot: slot) else { return "free" }
+        return nodeLines(tree) { x in
             let named = tree.namedAttributes(of: x).map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-            return "\(tree.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "-") \(tree.attribute(.className, of: x) ?? "-") \(named) \(tree.value(of: x) ?? "-")"
+            return "\(tree.tag(of: x)) \(tree.attribute(.id, of: x) ?? "-") \(tree.attribute(.className, of: x) ?? "-") \(named)"
         }
     }
     for content in ImportContent.allCases {
@@ -112,5 +105,14 @@ public func fuzzXMLPathsAgree(_ bytes: UnsafeRawBufferPointer) {
         if fast != libxml2 {
             fatalError("the fast path and libxml2 disagree (\(content)): \(fast.map { "\($0.count) nodes" } ?? "rejected") against \(libxml2.map { "\($0.count) nodes" } ?? "rejected")")
         }
+    }
+}
+
+/// One line per slot of `tree`, for comparing two trees: "free" for a free slot, else the
+/// node's parent slot, its type's name, `attributes(node)` and its value.
+private func nodeLines(_ tree: ViewTree, _ attributes: (NodeID) -> String) -> [String] {
+    (0 ..< tree.slotCount).map { slot in
+        guard let x = tree.node(atSlot: slot) else { return "free" }
+        return "\(tree.parent(of: x)?.index ?? -1) \(TypeRegistry.shared.name(of: tree.typeID(of: x))) \(attributes(x)) \(tree.value(of: x) ?? "-")"
     }
 }
