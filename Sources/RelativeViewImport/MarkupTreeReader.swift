@@ -453,6 +453,11 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String, whol
                 return xmlSAX2EntityDecl(context, name, type, publicId, systemId, content)
             }
             let declared = external ? XML_INTERNAL_GENERAL_ENTITY : XML_INTERNAL_PARAMETER_ENTITY
+            // A whole import refuses a reference to it (see `expand`): the first
+            // declaration of a name binds, so one declared before keeps its name.
+            if external, let name, xmlSAX2GetEntity(context, name) == nil, let sink = _MarkupSink.of(context) {
+                sink.unreadEntities[String(cString: name)] = systemId.map { String(cString: $0) } ?? ""
+            }
             var empty: [xmlChar] = [0]
             xmlSAX2EntityDecl(context, name, Int32(declared.rawValue), nil, nil, &empty)
         }
@@ -478,7 +483,7 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String, whol
     // inside other entities' text, goes through these two: the place to bound expansion.
     handler.getEntity = { context, name in
         guard let sink = _MarkupSink.of(context) else { return nil }
-        return sink.expand(xmlSAX2GetEntity(context, name), in: context)
+        return sink.expand(sink.declared(name, xmlSAX2GetEntity(context, name), in: context), in: context)
     }
     handler.getParameterEntity = { context, name in
         guard let sink = _MarkupSink.of(context) else { return nil }
@@ -653,6 +658,12 @@ extension String {
         return self[first ... last]
     }
 }
+
+/// The public identifiers (their starts) of the DTDs that declare HTML 4's character
+/// entities as HTML 4 does, each as the character it names: XHTML 1.0 and 1.1 (ISO Latin 1,
+/// symbols and special characters) and RSS 0.91 (ISO Latin 1, a subset). libxml2's table
+/// of HTML 4's entities (`htmlEntityLookup`) stands in for the DTD, never read.
+private let _characterEntityDTDs = ["-//W3C//DTD XHTML ", "-//Netscape Communications//DTD RSS 0.91//"]
 
 /// Receives the parser's callbacks: holds the builder while the parse runs, and the type
 /// ids of the element names seen so far, by the address of libxml2's interned name.
@@ -878,6 +889,47 @@ final class _MarkupSink {
             }
         }
         out.withUnsafeBufferPointer { builder.setAttribute(attribute, utf8: $0) }
+    }
+
+    /// The external parsed entities the document declares, which are never read (see
+    /// `_makeParser`), by name: their system identifiers.
+    var unreadEntities: [String: String] = [:]
+
+    /// `entity`, what libxml2 found declared under `name`, for a reference in a whole XML
+    /// import, where a reference it cannot expand would lose the entity's text: XML 1.0
+    /// (4.4.3) has a processor that does not read an external entity tell the application
+    /// so. A reference to an external parsed entity, or to a name declared nowhere the
+    /// import reads (in an external DTD, which it never reads), stops the import with an
+    /// error naming it, line and column; but a name of HTML 4's character entities
+    /// (`&nbsp;`, `&copy;`, `&eacute;`, `&mdash;`) in a document whose type declaration names
+    /// a DTD that declares them (XHTML 1.0 and 1.1, RSS 0.91: ``_characterEntityDTDs``) is
+    /// declared here as that DTD declares it, so that the text holds its character. A
+    /// skeleton import keeps no text, and skips such references as before.
+    func declared(_ name: UnsafePointer<xmlChar>?, _ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
+        guard whole, dialect == .xml, let name, let context, !_inSubset(context), fatal == nil else { return entity }
+        let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+        let text = String(cString: name)
+        if let entity {
+            guard let system = unreadEntities[text], entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY else { return entity }
+            stop(parser, "the entity &\(text); is external (SYSTEM \"\(system)\"), and an import reads no file a document names: its text would be lost (expand it first, as `xmllint --noent` does)")
+            return nil
+        }
+        if let subset = parser.pointee.myDoc?.pointee.intSubset, let publicID = subset.pointee.ExternalID,
+           _characterEntityDTDs.contains(where: String(cString: publicID).hasPrefix), let character = htmlEntityLookup(name) {
+            var reference = Array("&#\(character.pointee.value);".utf8) + [0]
+            return xmlAddDocEntity(parser.pointee.myDoc, name, Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), nil, nil, &reference)
+        }
+        let dtd = parser.pointee.myDoc?.pointee.intSubset?.pointee.SystemID.map { " (from \"\(String(cString: $0))\", never read: an import reads no file a document names)" } ?? ""
+        stop(parser, "the entity &\(text); is not declared in the document\(dtd): its text would be lost")
+        return nil
+    }
+
+    /// Stops the parse with the error `message` at the document's current position.
+    private func stop(_ parser: xmlParserCtxtPtr, _ message: String) {
+        let line = document.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
+        let column = document.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
+        fatal = ImportError(path: "", line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil, message: message)
+        xmlStopParser(parser)
     }
 
     /// `entity`, the target of a reference, counted against the expansion bound; past the

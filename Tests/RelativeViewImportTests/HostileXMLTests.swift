@@ -86,7 +86,9 @@ import Testing
     /// gives none: neither text nor elements of a local file, by a relative or a `file:`
     /// reference, nor what an external parameter entity declares, reach the tree (a
     /// differential run found a file's text in the tree, and the comment of
-    /// `anExternalEntityIsNeverLoaded` held only for a skeleton import).
+    /// `anExternalEntityIsNeverLoaded` held only for a skeleton import). A reference to
+    /// one is an error naming it, line and column, not text lost without a word (XML 1.0,
+    /// 4.4.3); a declaration nothing refers to is harmless.
     @Test func aWholeImportLoadsNoExternalEntity() throws {
         try withTemporaryDirectory { (dir) throws in
             try "SECRET TEXT".write(toFile: dir + "/secret.txt", atomically: true, encoding: .utf8)
@@ -95,20 +97,70 @@ import Testing
             for system in ["secret.txt", "secret.xml", "file://\(dir)/secret.txt", "file://\(dir)/secret.xml"] {
                 let text = """
                     <!DOCTYPE r [<!ENTITY x SYSTEM "\(system)"><!ENTITY y "inner">]>
-                    <r a="&y;">&x;&y;</r>
+                    <r a="&y;">&y;
+                    &x;</r>
                     """
-                let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: dir + "/doc.xml")
+                let error = #expect(throws: ImportError.self) {
+                    try TreeImporter().importTree(Array(text.utf8), format: .xml, path: dir + "/doc.xml")
+                }
+                #expect(error?.line == 3, "\(system)")
+                #expect(error?.message.contains("&x; is external (SYSTEM \"\(system)\")") == true, "\(String(describing: error))")
+                #expect(error?.message.contains("SECRET") == false)
+                // Declared and never referred to: imported.
+                let unused = "<!DOCTYPE r [<!ENTITY x SYSTEM \"\(system)\"><!ENTITY y \"inner\">]>\n<r a=\"&y;\">&y;</r>"
+                let tree = try TreeImporter().importTree(Array(unused.utf8), format: .xml, path: dir + "/doc.xml")
                 let r = try #require(tree.documentElement)
                 #expect(tree.textContent(of: r) == "inner", "\(system)")
                 #expect(tree.attribute(named: "a", of: r) == "inner")
                 #expect(tree.descendants(of: r).allSatisfy { tree.typeName(of: $0) != "secret" }, "\(system)")
             }
-            // An external parameter entity is not read either: what it declares is undeclared.
+            // An external parameter entity is not read either: what it declares is
+            // undeclared, and a reference to it is an error, not a secret.
             let text = "<!DOCTYPE r [<!ENTITY % p SYSTEM \"file://\(dir)/secret.dtd\"> %p;]>\n<r>&leaked;</r>"
-            // (The reference to it is then one to an undeclared entity in a document with
-            // parameter entity references: a validity error only, and skipped.)
-            let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml, path: dir + "/doc.xml")
-            #expect(tree.textContent(of: try #require(tree.documentElement)) == "")
+            let error = #expect(throws: ImportError.self) {
+                try TreeImporter().importTree(Array(text.utf8), format: .xml, path: dir + "/doc.xml")
+            }
+            #expect(error?.message.contains("&leaked; is not declared") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("SECRET") == false)
+            // A skeleton keeps no text: the reference is skipped, as before.
+            #expect(outline(try importing(text, as: .xml)) == "r")
+        }
+    }
+
+    /// The first declaration of an entity binds (XML 1.0, 4.2): an external one after an
+    /// internal one of the same name changes nothing.
+    @Test func theFirstDeclarationOfAnEntityBinds() throws {
+        let text = "<!DOCTYPE r [<!ENTITY x \"first\"><!ENTITY x SYSTEM \"world.txt\">]>\n<r>&x;</r>"
+        let tree = try TreeImporter().importTree(Array(text.utf8), format: .xml)
+        #expect(tree.textContent(of: try #require(tree.documentElement)) == "first")
+    }
+
+    /// An entity of a DTD that is never read: a name of HTML 4's character entities in a
+    /// document whose DTD is XHTML's (or RSS 0.91's) is the character that DTD declares, in
+    /// text and in attribute values; any other is an error naming it and the DTD, with
+    /// line and column, where it used to vanish from the text.
+    @Test func entitiesOfADTDNeverRead() throws {
+        let xhtml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">
+            <html xmlns="http://www.w3.org/1999/xhtml"><body><p title="&eacute;t&eacute;">a&nbsp;b &copy; c&mdash;&amp;</p></body></html>
+            """
+        let tree = try TreeImporter().importTree(Array(xhtml.utf8), format: .xml)
+        let html = try #require(tree.documentElement)
+        let p = try #require(tree.descendants(of: html).first { tree.typeName(of: $0) == "p" })
+        #expect(tree.textContent(of: p) == "a\u{A0}b \u{A9} c\u{2014}&")
+        #expect(tree.attribute(named: "title", of: p) == "\u{E9}t\u{E9}")
+        let rss = "<!DOCTYPE rss PUBLIC \"-//Netscape Communications//DTD RSS 0.91//EN\" \"http://my.netscape.com/publish/formats/rss-0.91.dtd\">\n<rss><title>&laquo;x&raquo;</title></rss>"
+        let feed = try TreeImporter().importTree(Array(rss.utf8), format: .xml)
+        #expect(feed.textContent(of: try #require(feed.documentElement)) == "\u{AB}x\u{BB}")
+
+        // XHTML's DTD has no `&bogus;`; DocBook's is not one this import knows.
+        for (document, name) in [(xhtml.replacingOccurrences(of: "&copy;", with: "&bogus;"), "bogus"),
+                                 ("<?xml version=\"1.0\"?>\n<!DOCTYPE book SYSTEM \"docbook.dtd\">\n<book><p>a &mdash; b</p></book>", "mdash")] {
+            let error = #expect(throws: ImportError.self) { try TreeImporter().importTree(Array(document.utf8), format: .xml, path: "doc.xml") }
+            #expect(error?.line == 3)
+            #expect(error?.column != nil)
+            #expect(error?.message.contains("&\(name); is not declared in the document (from \"") == true, "\(String(describing: error))")
         }
     }
 
