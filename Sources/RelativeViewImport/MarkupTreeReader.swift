@@ -388,9 +388,16 @@ public struct MarkupTreeReader: Sendable {
     /// document with what a tree writes back. References to internal entities are expanded.
     package static func _canonicalForm(of bytes: [UInt8]) -> [UInt8]? {
         xmlInitParser()
-        let options = Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        // The attributes the internal subset gives defaults for are supplied, as Canonical
+        // XML has them (XML_PARSE_DTDATTR); no DTD the document names is read (without an
+        // `externalSubset` handler), as the import reads none.
+        guard let parser = xmlNewParserCtxt() else { return nil }
+        defer { xmlFreeParserCtxt(parser) }
+        parser.pointee.sax.pointee.externalSubset = nil
+        let options = Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_DTDATTR.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue
+                            | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let document = bytes.withUnsafeBytes { raw in
-            xmlReadMemory(raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), "document.xml", nil, options)
+            xmlCtxtReadMemory(parser, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), "document.xml", nil, options)
         }
         guard let document else { return nil }
         defer { xmlFreeDoc(document) }
@@ -425,11 +432,14 @@ private func _makeParser(_ dialect: MarkupTreeReader.Dialect, path: String, whol
         handler.startElementNs = { context, name, prefix, _, namespaceCount, namespaces, attributeCount, defaulted, attributes in
             guard let sink = _MarkupSink.of(context), let name else { return }
             if sink.whole {
-                // The last `defaulted` attributes are the document type declaration's
-                // defaults, not the document's: left out, as libxml2's own tree leaves them
-                // (without XML_PARSE_DTDATTR).
+                // The last `defaulted` attributes are those the internal subset of the
+                // document type declaration gives defaults for: kept, after the element's
+                // own, as XML 1.0 (5.1) has even a processor that does not validate supply
+                // them and Canonical XML has them in a document's canonical form (libxml2's
+                // own tree and lxml's leave them out unless asked, XML_PARSE_DTDATTR). The
+                // declaration is not written back, so a default left out would be lost.
                 return sink.openWhole(name: name, prefix: prefix, namespaces: namespaces, namespaceCount: Int(namespaceCount),
-                                      attributes: attributes, attributeCount: Int(attributeCount - defaulted))
+                                      attributes: attributes, attributeCount: Int(attributeCount))
             }
             var found = _FoundAttributes()
             if let attributes {

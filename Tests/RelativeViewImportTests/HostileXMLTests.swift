@@ -174,9 +174,17 @@ import Testing
                 <r/>
                 """
             #expect(outline(try importing(text, as: .xml)) == "r")
-            // The control: the same declaration in the internal subset applies.
+            // The control: the same declaration in the internal subset applies, whole or
+            // skeleton (XML 1.0, 5.1: even a processor that does not validate supplies it).
             let inline = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ATTLIST r tag CDATA \"5\">]>\n<r/>"
             #expect(outline(try importing(inline, as: .xml)) == "r[5]")
+            let whole = try TreeImporter().importTree(Array(inline.utf8), format: .xml)
+            let r = try #require(whole.documentElement)
+            #expect(whole.tag(of: r) == 5)
+            #expect(whole.attribute(named: "tag", of: r) == "5")
+            let external = try TreeImporter().importTree(Array(text.utf8), format: .xml)
+            let root = try #require(external.documentElement)
+            #expect(external.namedAttributes(of: root).isEmpty)
         }
     }
 

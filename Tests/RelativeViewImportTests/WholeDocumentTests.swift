@@ -133,6 +133,9 @@ extension ViewTree {
         ("UTF-8", "<r é=\"ü\">日本語 \u{1F600}</r>"),
         ("an internal entity", "<!DOCTYPE r [<!ENTITY e \"entity &amp; text\">]><r a=\"&e;\">&e;!</r>"),
         ("whitespace between elements", "<r>\n  <a/>\n\t<b> </b>\n</r>"),
+        // Canonical XML supplies the defaults (the C14N spec's example 3.3): the tree keeps
+        // them as attributes, since the declaration is not written back.
+        ("default attributes of the internal subset", #"<!DOCTYPE r [<!ATTLIST r d CDATA "x" a CDATA "9" e CDATA #IMPLIED>]><r a="1"><s/></r>"#),
     ]
 
     @Test(arguments: corners)
