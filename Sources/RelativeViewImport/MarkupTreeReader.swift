@@ -670,10 +670,16 @@ extension String {
 }
 
 /// The public identifiers (their starts) of the DTDs that declare HTML 4's character
-/// entities as HTML 4 does, each as the character it names: XHTML 1.0 and 1.1 (ISO Latin 1,
-/// symbols and special characters) and RSS 0.91 (ISO Latin 1, a subset). libxml2's table
-/// of HTML 4's entities (`htmlEntityLookup`) stands in for the DTD, never read.
-private let _characterEntityDTDs = ["-//W3C//DTD XHTML ", "-//Netscape Communications//DTD RSS 0.91//"]
+/// entities as HTML 4 does, each as the character it names, and the characters they
+/// declare so: the XHTML family (1.0, 1.1, Basic, XHTML+RDFa, XHTML Mobile: ISO Latin 1,
+/// symbols and special characters, all of HTML 4's) and RSS 0.91 (ISO Latin 1 only, U+00A0
+/// to U+00FF). libxml2's table of HTML 4's entities (`htmlEntityLookup`) stands in for the
+/// DTD, never read.
+private let _characterEntityDTDs: [(publicID: String, characters: ClosedRange<UInt32>)] = [
+    ("-//W3C//DTD XHTML", 0 ... 0x10FFFF),
+    ("-//WAPFORUM//DTD XHTML Mobile", 0 ... 0x10FFFF),
+    ("-//Netscape Communications//DTD RSS 0.91//", 0xA0 ... 0xFF),
+]
 
 /// Receives the parser's callbacks: holds the builder while the parse runs, and the type
 /// ids of the element names seen so far, by the address of libxml2's interned name.
@@ -882,7 +888,9 @@ final class _MarkupSink {
     /// `&` back as `&#38;`; character references and the predefined entities are decoded
     /// here, any other entity reference is kept as written.
     private func setAttribute(_ attribute: NodeAttribute, _ value: UnsafeBufferPointer<xmlChar>) {
-        if dialect == .html, let repaired = _utf8Repaired(value) {
+        // libxml2's HTML parser decodes every reference itself (`&amp;lt;` is `&lt;`).
+        if dialect == .html {
+            guard let repaired = _utf8Repaired(value) else { return builder.setAttribute(attribute, utf8: value) }
             return repaired.withUnsafeBufferPointer { builder.setAttribute(attribute, utf8: $0) }
         }
         guard value.contains(UInt8(ascii: "&")) else { return builder.setAttribute(attribute, utf8: value) }
@@ -916,16 +924,21 @@ final class _MarkupSink {
     /// declared here as that DTD declares it, so that the text holds its character. A
     /// skeleton import keeps no text, and skips such references as before.
     func declared(_ name: UnsafePointer<xmlChar>?, _ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
-        guard whole, dialect == .xml, let name, let context, !_inSubset(context), fatal == nil else { return entity }
+        guard whole, dialect == .xml, let name, let context, fatal == nil else { return entity }
         let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+        // In the document type declaration, only the default value of an attribute (which
+        // the tree keeps) is text: libxml2 looks entities up there for its own reasons too
+        // (an entity's raw text, once declared).
+        guard !_inSubset(context) || parser.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE else { return entity }
         let text = String(cString: name)
         if let entity {
             guard let system = unreadEntities[text], entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY else { return entity }
             stop(parser, "the entity &\(text); is external (SYSTEM \"\(system)\"), and an import reads no file a document names: its text would be lost (expand it first, as `xmllint --noent` does)")
             return nil
         }
-        if let subset = parser.pointee.myDoc?.pointee.intSubset, let publicID = subset.pointee.ExternalID,
-           _characterEntityDTDs.contains(where: String(cString: publicID).hasPrefix), let character = htmlEntityLookup(name) {
+        if let subset = parser.pointee.myDoc?.pointee.intSubset, let publicID = subset.pointee.ExternalID.map({ String(cString: $0) }),
+           let character = htmlEntityLookup(name),
+           _characterEntityDTDs.contains(where: { publicID.hasPrefix($0.publicID) && $0.characters.contains(character.pointee.value) }) {
             var reference = Array("&#\(character.pointee.value);".utf8) + [0]
             return xmlAddDocEntity(parser.pointee.myDoc, name, Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), nil, nil, &reference)
         }
@@ -940,6 +953,8 @@ final class _MarkupSink {
         let column = document.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
         fatal = ImportError(path: "", line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil, message: message)
         xmlStopParser(parser)
+        // A reference in an entity's text is parsed by a parser of its own: the document's stops too.
+        if let document, document != parser { xmlStopParser(document) }
     }
 
     /// `entity`, the target of a reference, counted against the expansion bound; past the

@@ -127,6 +127,19 @@ import Testing
         }
     }
 
+    /// A default value of the internal subset is text the tree keeps: a reference in it to
+    /// an external entity is the same error as one in the document.
+    @Test func anExternalEntityInADefaultValueIsAnError() throws {
+        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY x SYSTEM \"a.txt\"><!ATTLIST r a CDATA \"&x;\">]>\n<r/>"
+        let error = #expect(throws: ImportError.self) { try TreeImporter().importTree(Array(text.utf8), format: .xml) }
+        #expect(error?.message.contains("&x; is external") == true, "\(String(describing: error))")
+        #expect(error?.line == 2)
+        // In an internal entity's text: the document stops too.
+        let nested = "<!DOCTYPE r [<!ENTITY x SYSTEM \"a.txt\"><!ENTITY y \"<b>&x;</b>\">]>\n<r>&y;<c/></r>"
+        let inner = #expect(throws: ImportError.self) { try TreeImporter().importTree(Array(nested.utf8), format: .xml) }
+        #expect(inner?.message.contains("&x; is external") == true, "\(String(describing: inner))")
+    }
+
     /// The first declaration of an entity binds (XML 1.0, 4.2): an external one after an
     /// internal one of the same name changes nothing.
     @Test func theFirstDeclarationOfAnEntityBinds() throws {
@@ -154,7 +167,19 @@ import Testing
         let feed = try TreeImporter().importTree(Array(rss.utf8), format: .xml)
         #expect(feed.textContent(of: try #require(feed.documentElement)) == "\u{AB}x\u{BB}")
 
-        // XHTML's DTD has no `&bogus;`; DocBook's is not one this import knows.
+        // An XHTML dialect's DTD, and a default value of the internal subset's.
+        let mobile = "<!DOCTYPE html PUBLIC \"-//WAPFORUM//DTD XHTML Mobile 1.0//EN\" \"m.dtd\" [<!ATTLIST p title CDATA \"&eacute;t&eacute;\">]>\n<html><p>&nbsp;</p></html>"
+        let phone = try TreeImporter().importTree(Array(mobile.utf8), format: .xml)
+        let phoneRoot = try #require(phone.documentElement)
+        let q = try #require(phone.firstChild(of: phoneRoot))
+        #expect(phone.attribute(named: "title", of: q) == "\u{E9}t\u{E9}")
+        #expect(phone.textContent(of: q) == "\u{A0}")
+
+        // XHTML's DTD has no `&bogus;`; RSS 0.91's none past ISO Latin 1; DocBook's is not
+        // one this import knows.
+        let rssDash = rss.replacingOccurrences(of: "&raquo;", with: "&mdash;")
+        let rssError = #expect(throws: ImportError.self) { try TreeImporter().importTree(Array(rssDash.utf8), format: .xml) }
+        #expect(rssError?.message.contains("&mdash; is not declared") == true)
         for (document, name) in [(xhtml.replacingOccurrences(of: "&copy;", with: "&bogus;"), "bogus"),
                                  ("<?xml version=\"1.0\"?>\n<!DOCTYPE book SYSTEM \"docbook.dtd\">\n<book><p>a &mdash; b</p></book>", "mdash")] {
             let error = #expect(throws: ImportError.self) { try TreeImporter().importTree(Array(document.utf8), format: .xml, path: "doc.xml") }
