@@ -805,12 +805,7 @@ final class _MarkupSink {
         let type = elementType(name: name, prefix: nil)
         builder.open(tag: tag, type: type)
         for (key, value) in pairs {
-            let bytes = UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0)
-            if let repaired = _utf8Repaired(bytes) {
-                repaired.withUnsafeBufferPointer { builder.addAttribute(name: key, utf8: $0) }
-            } else {
-                builder.addAttribute(name: key, utf8: bytes)
-            }
+            withUTF8(UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0)) { builder.addAttribute(name: key, utf8: $0) }
         }
         openTypes.append(type)
         elementCount += 1
@@ -847,20 +842,21 @@ final class _MarkupSink {
         setValue(UnsafeBufferPointer(start: data, count: data.map { strlen($0) } ?? 0))
     }
 
-    /// The value of the node appended last: `bytes`, as UTF-8 (see ``_utf8Repaired(_:)``:
-    /// only HTML's parser reports bytes that are not).
-    private func setValue(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if dialect == .html, let repaired = _utf8Repaired(bytes) {
-            return repaired.withUnsafeBufferPointer { builder.setValue(utf8: $0) }
-        }
-        builder.setValue(utf8: bytes)
+    /// `body` given `bytes` as UTF-8: as they are, but in an HTML import, whose parser
+    /// can report bytes that are not (see ``_utf8Repaired(_:)``), repaired where they are not.
+    private func withUTF8<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard dialect == .html, let repaired = _utf8Repaired(bytes) else { return body(bytes) }
+        return repaired.withUnsafeBufferPointer(body)
     }
 
-    /// The name `text` (NUL-terminated) the parser reported, as UTF-8 (see `setValue`).
+    /// The value of the node appended last: `bytes`, as UTF-8 (see `withUTF8`).
+    private func setValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        withUTF8(bytes) { builder.setValue(utf8: $0) }
+    }
+
+    /// The name `text` (NUL-terminated) the parser reported, as UTF-8 (see `withUTF8`).
     private func string(_ text: UnsafePointer<xmlChar>) -> String {
-        let bytes = UnsafeBufferPointer(start: text, count: strlen(text))
-        if dialect == .html, let repaired = _utf8Repaired(bytes) { return String(decoding: repaired, as: UTF8.self) }
-        return String(decoding: bytes, as: UTF8.self)
+        withUTF8(UnsafeBufferPointer(start: text, count: strlen(text))) { String(decoding: $0, as: UTF8.self) }
     }
 
     static func of(_ context: UnsafeMutableRawPointer?) -> _MarkupSink? {
@@ -889,10 +885,7 @@ final class _MarkupSink {
     /// here, any other entity reference is kept as written.
     private func setAttribute(_ attribute: NodeAttribute, _ value: UnsafeBufferPointer<xmlChar>) {
         // libxml2's HTML parser decodes every reference itself (`&amp;lt;` is `&lt;`).
-        if dialect == .html {
-            guard let repaired = _utf8Repaired(value) else { return builder.setAttribute(attribute, utf8: value) }
-            return repaired.withUnsafeBufferPointer { builder.setAttribute(attribute, utf8: $0) }
-        }
+        if dialect == .html { return withUTF8(value) { builder.setAttribute(attribute, utf8: $0) } }
         guard value.contains(UInt8(ascii: "&")) else { return builder.setAttribute(attribute, utf8: value) }
         var out: [UInt8] = []
         var i = 0
@@ -920,7 +913,7 @@ final class _MarkupSink {
     /// import reads (in an external DTD, which it never reads), stops the import with an
     /// error naming it, line and column; but a name of HTML 4's character entities
     /// (`&nbsp;`, `&copy;`, `&eacute;`, `&mdash;`) in a document whose type declaration names
-    /// a DTD that declares them (XHTML 1.0 and 1.1, RSS 0.91: ``_characterEntityDTDs``) is
+    /// a DTD that declares them (the XHTML family, RSS 0.91: ``_characterEntityDTDs``) is
     /// declared here as that DTD declares it, so that the text holds its character. A
     /// skeleton import keeps no text, and skips such references as before.
     func declared(_ name: UnsafePointer<xmlChar>?, _ entity: xmlEntityPtr?, in context: UnsafeMutableRawPointer?) -> xmlEntityPtr? {
@@ -947,12 +940,15 @@ final class _MarkupSink {
         return nil
     }
 
-    /// Stops the parse with the error `message` at the document's current position.
-    private func stop(_ parser: xmlParserCtxtPtr, _ message: String) {
-        let line = document.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
-        let column = document.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
-        fatal = ImportError(path: "", line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil, message: message)
-        xmlStopParser(parser)
+    /// Stops the parse (`parser`, and the document's) with the error `message` at the
+    /// document's current position, unless an error came first.
+    private func stop(_ parser: xmlParserCtxtPtr?, _ message: String) {
+        if fatal == nil {
+            let line = document.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
+            let column = document.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
+            fatal = ImportError(path: "", line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil, message: message)
+        }
+        if let parser { xmlStopParser(parser) }
         // A reference in an entity's text is parsed by a parser of its own: the document's stops too.
         if let document, document != parser { xmlStopParser(document) }
     }
@@ -973,14 +969,8 @@ final class _MarkupSink {
         } else if expanded <= limit {
             return nil
         }
-        if fatal == nil {
-            let line = document.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
-            let column = document.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
-            fatal = ImportError(
-                path: "", line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil,
-                message: "entity expansion past the limit: more than \(limit) bytes of entity text for \(bytesRead) bytes of document (at most 10 times the document plus 1 MiB)")
-        }
-        if let context { xmlStopParser(context.assumingMemoryBound(to: xmlParserCtxt.self)) }
+        stop(context?.assumingMemoryBound(to: xmlParserCtxt.self),
+             "entity expansion past the limit: more than \(limit) bytes of entity text for \(bytesRead) bytes of document (at most 10 times the document plus 1 MiB)")
         return nil
     }
 
