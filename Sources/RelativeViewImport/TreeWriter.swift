@@ -236,20 +236,6 @@ final class _OutputSink {
     @inline(always)
     func didAppend(_ n: Int) { count &+= n }
 
-    /// Appends a name of the writers' name table: one of at most 16 bytes as two words (the
-    /// table has 16 readable bytes past each name), no call.
-    @inline(always)
-    func appendName(_ name: UnsafeBufferPointer<UInt8>) {
-        let n = name.count
-        guard n <= 16, let p = name.baseAddress else { return append(name) }
-        reserve(16)
-        let from = UnsafeRawPointer(p)
-        let to = UnsafeMutableRawPointer(base + count)
-        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-        count &+= n
-    }
-
     /// Writes out what it holds, if it is a file sink holding a chunk's worth (on a thread
     /// of its own, while the writer fills the other buffer).
     @inline(always)
@@ -375,6 +361,23 @@ final class _NameTable {
         let i = Int(t)
         if kinds[i] == 255 { fill(i) }
         return UnsafeBufferPointer(start: names + Int(starts[i]), count: Int(lengths[i]))
+    }
+
+    /// Appends type `t`'s name to `out`, read straight from the table: one of at most 16
+    /// bytes as two words (the table has 16 readable bytes past each name), with no buffer
+    /// made for it (``name(_:)``'s buffer was a call of its own at each name, callgrind).
+    @inline(always)
+    func append(_ t: Int32, to out: _OutputSink) {
+        let i = Int(t)
+        if kinds[i] == 255 { fill(i) }
+        let n = Int(lengths[i])
+        let from = UnsafeRawPointer(names + Int(starts[i]))
+        guard n <= 16 else { return out.append(from.assumingMemoryBound(to: UInt8.self), n) }
+        out.reserve(16)
+        let to = UnsafeMutableRawPointer(out.end)
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        out.didAppend(n)
     }
 
     @inline(never)
@@ -819,7 +822,7 @@ struct _XMLWriter {
                                     return
                                 }
                                 out.append("<?")
-                                out.appendName(names.name(type))
+                                names.append(type, to: out)
                                 if let value = v.value(t), !value.isEmpty {
                                     out.append(0x20)
                                     out.append(value)
@@ -838,7 +841,7 @@ struct _XMLWriter {
                                     startTagOpen = false
                                 } else {
                                     out.append("</")
-                                    out.appendName(names.name(type))
+                                    names.append(type, to: out)
                                     out.append(UInt8(ascii: ">"))
                                 }
                             }
@@ -985,7 +988,7 @@ struct _XMLWriter {
     @inline(always)
     private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>, prefixed: inout Bool) -> ExportError? {
         out.append(UInt8(ascii: "<"))
-        out.appendName(names.name(type))
+        names.append(type, to: out)
         let run = v.run(x)
         for e in run {
             let name = v.name(e)
@@ -994,7 +997,7 @@ struct _XMLWriter {
             }
             if names.prefixKey(name) != 0 { prefixed = true }
             out.append(0x20)
-            out.appendName(names.name(name))
+            names.append(name, to: out)
             out.append("=\"")
             let value = v.attributeValue(e)
             if let at = _escaped(value, escapes, 2 | 1, out) {
