@@ -363,21 +363,29 @@ final class _NameTable {
         return UnsafeBufferPointer(start: names + Int(starts[i]), count: Int(lengths[i]))
     }
 
-    /// Appends type `t`'s name to `out`, read straight from the table: one of at most 16
-    /// bytes as two words (the table has 16 readable bytes past each name), with no buffer
-    /// made for it (``name(_:)``'s buffer was a call of its own at each name, callgrind).
+    /// Appends type `t`'s name to `out` between `before` and `after` (at most two bytes
+    /// each, `0` for none: `<` and nothing, `</` and `>`, a space and `="`), read straight
+    /// from the table: a name of at most 16 bytes as two words (the table has 16 readable
+    /// bytes past each name), with one check for room and no buffer made for it. (A buffer
+    /// made for each name was a call of its own, and each piece its own check, callgrind.)
     @inline(always)
-    func append(_ t: Int32, to out: _OutputSink) {
+    func append(_ t: Int32, to out: _OutputSink, between before: UInt16 = 0, and after: UInt16 = 0) {
         let i = Int(t)
         if kinds[i] == 255 { fill(i) }
         let n = Int(lengths[i])
         let from = UnsafeRawPointer(names + Int(starts[i]))
-        guard n <= 16 else { return out.append(from.assumingMemoryBound(to: UInt8.self), n) }
-        out.reserve(16)
+        let (b, a) = (before == 0 ? 0 : before < 0x100 ? 1 : 2, after == 0 ? 0 : after < 0x100 ? 1 : 2)
+        out.reserve(n &+ 20)
         let to = UnsafeMutableRawPointer(out.end)
-        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-        out.didAppend(n)
+        to.storeBytes(of: before.littleEndian, as: UInt16.self)
+        if n <= 16 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), toByteOffset: b, as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: b &+ 8, as: UInt64.self)
+        } else {
+            (to + b).copyMemory(from: from, byteCount: n)
+        }
+        to.storeBytes(of: after.littleEndian, toByteOffset: b &+ n, as: UInt16.self)
+        out.didAppend(b &+ n &+ a)
     }
 
     @inline(never)
@@ -821,8 +829,7 @@ struct _XMLWriter {
                                     failure = error
                                     return
                                 }
-                                out.append("<?")
-                                names.append(type, to: out)
+                                names.append(type, to: out, between: Self.pair("<?"))
                                 if let value = v.value(t), !value.isEmpty {
                                     out.append(0x20)
                                     out.append(value)
@@ -840,9 +847,7 @@ struct _XMLWriter {
                                     out.append("/>")
                                     startTagOpen = false
                                 } else {
-                                    out.append("</")
-                                    names.append(type, to: out)
-                                    out.append(UInt8(ascii: ">"))
+                                    names.append(type, to: out, between: Self.pair("</"), and: Self.pair(">"))
                                 }
                             }
                             if depth == 0 && !leftOut { out.append(0x0A) }
@@ -857,6 +862,14 @@ struct _XMLWriter {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// One or two ASCII bytes as a little-endian word (the first in the low byte), for
+    /// ``_NameTable/append(_:to:between:and:)``.
+    @inline(always)
+    static func pair(_ text: StaticString) -> UInt16 {
+        let p = text.utf8Start
+        return text.utf8CodeUnitCount == 1 ? UInt16(p[0]) : UInt16(p[0]) | UInt16(p[1]) << 8
     }
 
     /// What is wrong with declaring the namespace prefix `local` as `value`, if anything:
@@ -987,8 +1000,7 @@ struct _XMLWriter {
     /// written (a name that is not an XML name, a character XML cannot hold).
     @inline(always)
     private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>, prefixed: inout Bool) -> ExportError? {
-        out.append(UInt8(ascii: "<"))
-        names.append(type, to: out)
+        names.append(type, to: out, between: Self.pair("<"))
         let run = v.run(x)
         for e in run {
             let name = v.name(e)
@@ -996,9 +1008,7 @@ struct _XMLWriter {
                 return ExportError(path: nil, message: "node at slot \(x) has an attribute named \"\(String(decoding: names.name(name), as: UTF8.self))\", which is not an XML attribute name")
             }
             if names.prefixKey(name) != 0 { prefixed = true }
-            out.append(0x20)
-            names.append(name, to: out)
-            out.append("=\"")
+            names.append(name, to: out, between: Self.pair(" "), and: Self.pair("=\""))
             let value = v.attributeValue(e)
             if let at = _escaped(value, escapes, 2 | 1, out) {
                 return Self.unwritable(x, "its attribute \"\(String(decoding: names.name(name), as: UTF8.self))\"", value, at)
