@@ -156,6 +156,48 @@ import Testing
         #expect(again.count == tree.count - 1)
     }
 
+    /// Element, attribute and instruction names of 1 to 40 bytes (the writer copies a name
+    /// of at most 16 bytes as two words, with the bytes around it, and a longer one byte by
+    /// byte), of ASCII letters and with a two-byte character: each is written as it is, in
+    /// a start tag with an attribute, an end tag or an empty element's tag, and read back.
+    @Test func namesOfEveryLengthAreWrittenExactly() throws {
+        var tree = ViewTree()
+        let root = tree.makeElement(named: "r")
+        var expected: [(name: String, attribute: String, value: String, empty: Bool)] = []
+        for length in 1 ... 40 {
+            for accented in [false, true] where !accented || length >= 3 {
+                // `length` bytes: letters, or letters and an "é" (two bytes).
+                let name = accented ? "n\u{E9}" + String(repeating: "m", count: length - 3) : String(repeating: "n", count: length)
+                #expect(name.utf8.count == length)
+                let attribute = "a" + name.dropFirst(), value = "v\(length)"
+                let element = tree.makeElement(named: name, attributes: [attribute: value])
+                tree.append(element, to: root)
+                let empty = length % 2 == 0
+                if !empty { tree.append(tree.makeContent(.text, "t"), to: element) }
+                let instruction = tree.makeNode(type: TypeRegistry.shared.typeID(named: NodeKind.processingInstructionTypeName(target: "p" + name.dropFirst())))
+                tree.setValue("d", of: instruction)
+                tree.append(instruction, to: root)
+                expected.append((name, attribute, value, empty))
+            }
+        }
+        let written = try tree.string(as: .xml)
+        for e in expected {
+            let tag = "<\(e.name) \(e.attribute)=\"\(e.value)\"", element = e.empty ? tag + "/>" : tag + ">t</\(e.name)>"
+            let instruction = "<?p\(e.name.dropFirst()) d?>"
+            let (hasElement, hasInstruction) = (written.contains(element), written.contains(instruction))
+            #expect(hasElement, "\(element) not written")
+            #expect(hasInstruction, "\(instruction) not written")
+        }
+        let back = try TreeImporter().importTree(Array(written.utf8), format: .xml)
+        let children = Array(back.children(of: back.roots[0]))
+        #expect(children.count == 2 * expected.count)
+        for (k, e) in expected.enumerated() where 2 * k + 1 < children.count {
+            #expect(back.typeName(of: children[2 * k]) == e.name)
+            #expect(back.namedAttributes(of: children[2 * k]).map(\.name) == [e.attribute])
+            #expect(back.typeName(of: children[2 * k + 1]) == "?p" + e.name.dropFirst())
+        }
+    }
+
     /// Random texts of the characters the writer escapes, passes or refuses, at every
     /// position of its sixteen-byte steps, as text and as attribute values: each is written
     /// and read back the same, or refused if and only if it holds what XML cannot hold.
