@@ -388,6 +388,14 @@ final class _NameTable {
         out.didAppend(b &+ n &+ a)
     }
 
+    /// One or two ASCII bytes as a little-endian word (the first in the low byte): what
+    /// ``append(_:to:between:and:)`` writes around a name.
+    @inline(always)
+    static func pair(_ text: StaticString) -> UInt16 {
+        let p = text.utf8Start
+        return text.utf8CodeUnitCount == 1 ? UInt16(p[0]) : UInt16(p[0]) | UInt16(p[1]) << 8
+    }
+
     @inline(never)
     private func fill(_ i: Int) {
         let type = TypeID.registered(rawValue: Int32(i))
@@ -829,7 +837,7 @@ struct _XMLWriter {
                                     failure = error
                                     return
                                 }
-                                names.append(type, to: out, between: Self.pair("<?"))
+                                names.append(type, to: out, between: _NameTable.pair("<?"))
                                 if let value = v.value(t), !value.isEmpty {
                                     out.append(0x20)
                                     out.append(value)
@@ -847,7 +855,7 @@ struct _XMLWriter {
                                     out.append("/>")
                                     startTagOpen = false
                                 } else {
-                                    names.append(type, to: out, between: Self.pair("</"), and: Self.pair(">"))
+                                    names.append(type, to: out, between: _NameTable.pair("</"), and: _NameTable.pair(">"))
                                 }
                             }
                             if depth == 0 && !leftOut { out.append(0x0A) }
@@ -862,14 +870,6 @@ struct _XMLWriter {
             }
         }
         if let failure { throw failure }
-    }
-
-    /// One or two ASCII bytes as a little-endian word (the first in the low byte), for
-    /// ``_NameTable/append(_:to:between:and:)``.
-    @inline(always)
-    static func pair(_ text: StaticString) -> UInt16 {
-        let p = text.utf8Start
-        return text.utf8CodeUnitCount == 1 ? UInt16(p[0]) : UInt16(p[0]) | UInt16(p[1]) << 8
     }
 
     /// What is wrong with declaring the namespace prefix `local` as `value`, if anything:
@@ -1000,7 +1000,7 @@ struct _XMLWriter {
     /// written (a name that is not an XML name, a character XML cannot hold).
     @inline(always)
     private func startTag(_ x: Int32, _ type: Int32, _ v: _WriterView, _ escapes: UnsafePointer<UInt8>, prefixed: inout Bool) -> ExportError? {
-        names.append(type, to: out, between: Self.pair("<"))
+        names.append(type, to: out, between: _NameTable.pair("<"))
         let run = v.run(x)
         for e in run {
             let name = v.name(e)
@@ -1008,7 +1008,7 @@ struct _XMLWriter {
                 return ExportError(path: nil, message: "node at slot \(x) has an attribute named \"\(String(decoding: names.name(name), as: UTF8.self))\", which is not an XML attribute name")
             }
             if names.prefixKey(name) != 0 { prefixed = true }
-            names.append(name, to: out, between: Self.pair(" "), and: Self.pair("=\""))
+            names.append(name, to: out, between: _NameTable.pair(" "), and: _NameTable.pair("=\""))
             let value = v.attributeValue(e)
             if let at = _escaped(value, escapes, 2 | 1, out) {
                 return Self.unwritable(x, "its attribute \"\(String(decoding: names.name(name), as: UTF8.self))\"", value, at)
